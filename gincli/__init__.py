@@ -1,0 +1,32 @@
+"""gincli: a plugin-based command-line toolkit for gin rummy.
+
+The public API for plugin authors and scripts: ``hookimpl`` marks a plugin's
+hook implementations; :class:`Variant`, :class:`ScoringSystem`,
+:class:`Session` and :class:`Option` are what plugins register; the solver
+and scorer are importable for scripts (``gincli.melds.deadwood``,
+``gincli.scoring.score_position``).
+"""
+
+from __future__ import annotations
+
+import pluggy
+
+__version__ = "0.1.0"
+
+#: Marks a plugin's hook implementations: ``@gincli.hookimpl``.
+hookimpl = pluggy.HookimplMarker("gincli")
+
+from .rules import OFF, Option, Rules  # noqa: E402
+from .session import ScoringSystem, Session  # noqa: E402
+from .variant import PendingVariant, Variant  # noqa: E402
+
+
+def variant_from_file(path: str) -> PendingVariant:
+    """A variant read from a TOML variant file, ready to ``register()``."""
+    from pathlib import Path
+
+    return PendingVariant.from_file(Path(path))
+
+
+__all__ = ["hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Session", "Variant", "PendingVariant",
+           "variant_from_file", "__version__"]

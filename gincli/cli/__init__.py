@@ -1,0 +1,159 @@
+"""The ``gin`` command line: one app factory, one module per command.
+
+Data goes to stdout, and only data; errors, warnings, summaries and progress
+go to stderr. Every failure a user can cause is a :class:`GinError` turned
+into one sentence and a documented exit status (docs/cli.md); a traceback
+only with ``GINCLI_DEBUG=1``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from ..errors import EXIT_UNREADABLE, GinError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
+
+
+@dataclass
+class Settings:
+    """What the global options chose; the registry is loaded on first use."""
+
+    plugin_dirs: list[str] = field(default_factory=list)
+    disabled: list[str] = field(default_factory=list)
+    _registry: Any = None
+
+    def registry(self) -> Any:
+        if self._registry is None:
+            from ..plugins import load_registry
+
+            self._registry = load_registry(self.plugin_dirs, self.disabled)
+            for problem in self._registry.problems:
+                warn(problem)
+        return self._registry
+
+
+def settings(ctx: typer.Context) -> Settings:
+    root = ctx.find_root()
+    if not isinstance(root.obj, Settings):
+        root.obj = Settings()
+    return root.obj
+
+
+def warn(message: str) -> None:
+    print(f"gin: warning: {message}", file=sys.stderr)
+
+
+def error(message: str) -> None:
+    print(f"gin: error: {message}", file=sys.stderr)
+
+
+def debug_enabled() -> bool:
+    return os.environ.get("GINCLI_DEBUG", "") not in ("", "0")
+
+
+def guard(fn: F) -> F:
+    """Run a command: a :class:`GinError` becomes one sentence on stderr and its
+    exit status; anything unexpected a short notice (exit 3) unless
+    ``GINCLI_DEBUG=1`` asks for the traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except GinError as exc:
+            if debug_enabled():
+                raise
+            error(exc.message)
+            raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            print("gin: interrupted", file=sys.stderr)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except BrokenPipeError:
+            _silence_stdout()
+            raise typer.Exit(0) from None
+        except (typer.Exit, typer.Abort):
+            raise
+        except Exception as exc:
+            if debug_enabled():
+                raise
+            error(f"internal error: {type(exc).__name__}: {exc} (set GINCLI_DEBUG=1 for the traceback, "
+                  "and please report it)")
+            raise typer.Exit(EXIT_INTERNAL) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _silence_stdout() -> None:
+    # Piped into `head`: the reader went away; stop writing without a traceback.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _root(
+    ctx: typer.Context,
+    plugins_dir: Annotated[list[str] | None, typer.Option(
+        "--plugins-dir", metavar="DIR",
+        help="Load plugins (*.py files or packages) from DIR; repeatable. Also GINCLI_PLUGINS_DIR.")] = None,
+    disable_plugin: Annotated[list[str] | None, typer.Option(
+        "--disable-plugin", metavar="NAME",
+        help="Do not load the plugin NAME; repeatable. Also GINCLI_DISABLE_PLUGINS=a,b.")] = None,
+    version: Annotated[bool, typer.Option("--version", help="Show gincli's version and exit.")] = False,
+) -> None:
+    """gincli: score gin rummy hands, validate transcripts, deal, run bot matches."""
+    if version:
+        from .. import __version__
+
+        print(f"gincli {__version__}")
+        raise typer.Exit(0)
+    s = settings(ctx)
+    s.plugin_dirs = list(plugins_dir or [])
+    s.disabled = list(disable_plugin or [])
+
+
+def make_app() -> typer.Typer:
+    """Build the ``gin`` app: global options, then one command per module."""
+    app = typer.Typer(
+        name="gin",
+        help="gincli: score gin rummy hands, validate transcripts, deal, run bot matches.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    app.callback(invoke_without_command=True)(_root)
+    from . import score, variants
+
+    score.register(app)
+    variants.register(app)
+    return app
+
+
+def main() -> None:
+    """Entry point of the ``gin`` console script and ``python -m gincli``."""
+    app = make_app()
+    try:
+        app()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        print("gin: interrupted", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as exc:  # outside any command (argument parsing)
+        if debug_enabled():
+            raise
+        error(f"{type(exc).__name__}: {exc}")
+        sys.exit(EXIT_UNREADABLE)

@@ -1,0 +1,170 @@
+"""``gin score FILE... | -``: score the end positions of hands (hand records)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError, UsageError
+from ..formats.containers import Reader
+from ..formats.records import HandScorer
+from ..rules import parse_assignments
+from ..scoring import HandResult
+from . import error, guard, settings
+from .render import OutputFormat, card_markup, cards_markup, progress_bar, stderr_console, stdout_console
+
+HELP = """Score hands from their end positions (hand records).
+
+Reads .json, .jsonl (streamed), .toml files, or - for standard input. Finds the
+best melds and layoffs where a record does not declare them, and checks them
+where it does. Writes one result per record, in input order: a readable
+rendering, or JSON Lines with --format json. Exit status: 0 all scored, 1 some
+record failed (its error is reported in its place), 2 an input could not be
+read at all.
+"""
+
+VariantOpt = Annotated[str | None, typer.Option(
+    "--variant", "-V", metavar="NAME|FILE.toml",
+    help="Variant of play for records that do not name one (default: standard).")]
+ScoringOpt = Annotated[str, typer.Option("--scoring", "-s", metavar="NAME",
+                                         help="Scoring system whose options apply (default: game).")]
+OptionOpt = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", metavar="KEY=VALUE", help="Set a rule option, e.g. big_gin_bonus=31; repeatable.")]
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
+InputFormatOpt = Annotated[str | None, typer.Option(
+    "--input-format", metavar="json|jsonl|toml", help="Container of standard input (default: sniffed).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No summary line on stderr.")]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score", help=HELP, no_args_is_help=True)(guard(score))
+
+
+def overrides_from(option: list[str] | None) -> dict[str, Any]:
+    try:
+        return parse_assignments(option or [])
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def score(
+    ctx: typer.Context,
+    files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Hand records; - reads standard input.")],
+    variant: VariantOpt = None,
+    scoring: ScoringOpt = "game",
+    option: OptionOpt = None,
+    format: FormatOpt = OutputFormat.text,
+    input_format: InputFormatOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    registry = settings(ctx).registry()
+    scorer = HandScorer(registry, variant, scoring, overrides_from(option))
+    as_json = format is OutputFormat.json
+    out = sys.stdout
+    dumps = json.dumps
+    console = None if as_json else stdout_console()
+    outcomes: Counter[str] = Counter()
+    failed = 0
+    status = EXIT_OK
+    for path in files:
+        reader = Reader(path, input_format)
+        try:
+            with progress_bar(f"scoring {reader.name}", file_size(path), enabled=not quiet) as advance:
+                for n, item in enumerate(reader.items(), 1):
+                    if item.error is not None:
+                        entry: dict[str, Any] = {"id": None, "error": item.error}
+                    else:
+                        record = item.record
+                        try:
+                            result = scorer.score(record)
+                        except RecordError as exc:
+                            entry = {"id": record.get("id"), "error": exc.message}
+                        else:
+                            outcomes[result.outcome] += 1
+                            if as_json:
+                                out.write(dumps(result.to_dict(), ensure_ascii=False) + "\n")
+                            else:
+                                console.print(render_result(result))
+                            continue
+                    failed += 1
+                    if as_json:
+                        out.write(dumps(entry, ensure_ascii=False) + "\n")
+                    else:
+                        label = f" ({entry['id']})" if entry["id"] is not None else ""
+                        error(f"{item.where}{label}: {entry['error']}")
+                    if n % 4096 == 0:
+                        advance(reader.position())
+        except InputError as exc:
+            error(exc.message)
+            status = EXIT_UNREADABLE
+    out.flush()
+    if not quiet:
+        print(summary(outcomes, failed), file=sys.stderr)
+    if status == EXIT_OK and failed:
+        status = EXIT_RECORD_FAILED
+    raise typer.Exit(status)
+
+
+def file_size(path: str) -> int | None:
+    if path == "-":
+        return None
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return None
+
+
+def summary(outcomes: Counter[str], failed: int) -> str:
+    total = sum(outcomes.values())
+    parts = [f"{outcomes[o]} {o.replace('_', ' ')}{'s' if outcomes[o] != 1 else ''}"
+             for o in ("knock", "undercut", "gin", "big_gin", "dead") if outcomes[o]]
+    text = f"gin score: {total} hand{'s' if total != 1 else ''} scored"
+    if parts:
+        text += " (" + ", ".join(parts) + ")"
+    if failed:
+        text += f"; {failed} record{'s' if failed != 1 else ''} could not be scored"
+    return text
+
+
+def render_result(result: HandResult) -> Any:
+    """A hand's score for people: a headline and a table of both spreads."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..scoring import meld_strs, sort_melds
+
+    ident = f"{result.id} · " if result.id is not None else ""
+    headline = {
+        "knock": f"{result.winner} knocks and wins {result.points}",
+        "undercut": f"{result.winner} undercuts and wins {result.points}",
+        "gin": f"{result.winner} goes gin and wins {result.points}",
+        "big_gin": f"{result.winner} goes big gin and wins {result.points}",
+        "dead": "dead hand: nobody scores",
+    }[result.outcome]
+    title = Text.from_markup(f"[bold]{ident}{result.variant}[/] — {headline}")
+    if result.knocker is None or result.defender is None:
+        return title
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False, box=None,
+                  padding=(0, 2))
+    table.add_column("player", style="bold")
+    table.add_column("melds")
+    table.add_column("laid off")
+    table.add_column("deadwood cards")
+    table.add_column("deadwood", justify="right")
+    from ..cards import by_rank, cards_of
+
+    for role, spread in (("knocker", result.knocker), ("defender", result.defender)):
+        melds = "  ".join(cards_markup(meld_strs(m)) for m in sort_melds(spread.melds)) or "—"
+        laid = cards_markup(spread.layoffs) if spread.layoffs else "—"
+        dead = cards_markup(by_rank(cards_of(spread.deadwood_mask))) or "—"
+        table.add_row(f"{spread.name} ({role})", melds, laid if role == "defender" else "", dead,
+                      str(spread.deadwood))
+    return table
+
+
+__all__ = ["score", "render_result", "card_markup"]

@@ -1,0 +1,121 @@
+"""Hand records (FORMATS.md, "Hand record"): parsing and scoring one record.
+
+Every way a record can be wrong becomes a :class:`RecordError` with one
+sentence, which ``gin score`` writes as that record's ``error`` entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..cards import card_str, parse_card, parse_cards
+from ..errors import GinError, RecordError
+from ..plugins import Registry
+from ..scoring import HandResult, Position, check_meld, score_position
+from ..session import ScoringSystem
+from ..variant import Variant
+
+
+def parse_position(record: Mapping[str, Any]) -> Position:
+    """Read a hand record's end position; :class:`RecordError` if it is malformed."""
+    hands = record.get("hands")
+    if not isinstance(hands, dict):
+        raise RecordError("a hand record needs \"hands\": an object of two players, name -> list of cards")
+    if len(hands) != 2:
+        raise RecordError(f"a hand record needs exactly two players in \"hands\", not {len(hands)}")
+    players = tuple(hands)
+    masks: dict[str, int] = {}
+    seen: dict[int, str] = {}
+    for name, cards in hands.items():
+        parsed = parse_cards(cards, f"{name}'s hand")
+        mask = 0
+        for c in parsed:
+            bit = 1 << c
+            if mask & bit:
+                raise RecordError(f"{card_str(c)} appears twice in {name}'s hand")
+            other = seen.get(c)
+            if other is not None:
+                raise RecordError(f"{card_str(c)} is in both {other}'s and {name}'s hands")
+            seen[c] = name
+            mask |= bit
+        masks[name] = mask
+
+    knocker = record.get("knocker")
+    if knocker is not None and knocker not in masks:
+        raise RecordError(f"the knocker \"{knocker}\" is not a player (the players are {players[0]} and {players[1]})")
+
+    upcard = record.get("upcard")
+    if upcard is not None:
+        try:
+            upcard = parse_card(upcard)
+        except RecordError as exc:
+            raise RecordError(f"upcard: {exc}") from None
+
+    melds: dict[str, list[int]] = {}
+    declared = record.get("melds")
+    if declared is not None:
+        if not isinstance(declared, dict):
+            raise RecordError("\"melds\" must be an object: player name -> list of melds")
+        for name, lists in declared.items():
+            if name not in masks:
+                raise RecordError(f"melds are given for \"{name}\", who is not a player")
+            if not isinstance(lists, list):
+                raise RecordError(f"{name}'s melds must be a list of melds (each a list of cards)")
+            melds[name] = [check_meld(parse_cards(m, f"a meld of {name}'s"), name) for m in lists]
+
+    layoffs = record.get("layoffs")
+    if layoffs is not None:
+        layoffs = parse_cards(layoffs, "layoffs")
+        if knocker is not None:
+            defender = players[1] if knocker == players[0] else players[0]
+            for c in layoffs:
+                if not masks[defender] >> c & 1:
+                    raise RecordError(f"layoff {card_str(c)} is not in {defender}'s hand")
+    return Position(players, masks, knocker, upcard, melds, layoffs)  # type: ignore[arg-type]
+
+
+class HandScorer:
+    """Scores hand records under a default variant, a scoring system and option
+    overrides, caching the rules of each variant it meets."""
+
+    def __init__(self, registry: Registry, variant: str | None, scoring: str = "game",
+                 overrides: Mapping[str, Any] | None = None):
+        self.registry = registry
+        self.default_variant = variant or "standard"
+        self.scoring: ScoringSystem = registry.scoring(scoring)
+        self.overrides = dict(overrides or {})
+        self._cache: dict[str, tuple[Variant, Any]] = {}
+        # Fail early, for the whole run, on a bad --variant or --option.
+        self._rules_for(self.default_variant, usage=True)
+
+    def _rules_for(self, name: str, usage: bool = False) -> tuple[Variant, Any]:
+        cached = self._cache.get(name)
+        if cached is not None:
+            return cached
+        try:
+            variant = self.registry.variant(name)
+            rules = self.registry.rules(variant, self.scoring, self.overrides)
+        except ValueError as exc:
+            from ..errors import UsageError
+
+            raise UsageError(str(exc)) from None
+        except GinError as exc:
+            if usage:
+                raise
+            raise RecordError(exc.message) from None
+        self._cache[name] = (variant, rules)
+        return variant, rules
+
+    def score(self, record: Mapping[str, Any]) -> HandResult:
+        """Score one record; :class:`RecordError` when it cannot be scored."""
+        name = record.get("variant")
+        if name is None:
+            name = self.default_variant
+        elif not isinstance(name, str):
+            raise RecordError("\"variant\" must be a string")
+        elif name not in self.registry.variants:
+            raise RecordError(f"unknown variant \"{name}\"; the variants are "
+                              f"{', '.join(sorted(v for v in self.registry.variants if not v.endswith('.toml')))}")
+        variant, rules = self._rules_for(name)
+        return score_position(parse_position(record), variant, rules, record.get("id"))

@@ -1,0 +1,46 @@
+"""Every hook a gincli plugin can implement (documented in docs/plugins.md).
+
+Hooks that contribute things hand the plugin a ``register`` callable, so
+gincli checks each item as it arrives (its type, a unique name) and can name
+the plugin at fault. Built-in variants and scoring systems are registered
+through these same hooks by the plugins in ``gincli_builtin``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .session import ScoringSystem
+    from .variant import PendingVariant, Variant
+
+hookspec = pluggy.HookspecMarker("gincli")
+
+
+@hookspec
+def gincli_register_variants(register: Callable[[Variant | PendingVariant], None]) -> None:
+    """Register variants of play.
+
+    Call ``register(variant)`` once per variant, with a
+    :class:`gincli.Variant` (or subclass: override ``knock_limit``,
+    ``hand_multiplier``, ``needs_upcard``, add ``extra_options``), or with
+    :func:`gincli.variant_from_file` for a TOML variant file. Names must be
+    unique: a second variant of a name already registered is refused with a
+    warning naming the plugin (built-ins register last, so a plugin may
+    replace one). Returns nothing; every plugin's implementation is called.
+    """
+
+
+@hookspec
+def gincli_register_scoring_systems(register: Callable[[ScoringSystem], None]) -> None:
+    """Register scoring systems (how a session of hands is settled).
+
+    Call ``register(system)`` once per system, with an instance of a
+    :class:`gincli.ScoringSystem` subclass: a ``name``, a ``description``,
+    its ``options`` and ``new_session(players, rules)`` returning a
+    :class:`gincli.Session`. Names must be unique, as for variants. Returns
+    nothing; every plugin's implementation is called.
+    """

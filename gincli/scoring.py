@@ -1,0 +1,238 @@
+"""Scoring one hand from its end position (RULES.md, "Going out" and
+"Scoring a hand"). This module is the one place those rules live: ``gin
+score``, the hand engine and ``gin validate`` all call :func:`score_position`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import by_rank, card_str, cards_of
+from .errors import RecordError
+from .layoffs import best_defence
+from .melds import Arrangement, deadwood, mask_value, min_arrangements
+from .rules import OFF, Rules
+from .variant import Variant
+
+OUTCOMES = ("knock", "undercut", "gin", "big_gin", "dead")
+
+
+@dataclass
+class Position:
+    """The end of one hand, as a hand record describes it.
+
+    ``hands`` maps each of the two players to a card mask; ``melds`` holds the
+    declared spreads (name -> list of meld masks) and ``layoffs`` the declared
+    layoffs (cards), ``None`` where gincli is to choose.
+    """
+
+    players: tuple[str, str]
+    hands: dict[str, int]
+    knocker: str | None = None
+    upcard: int | None = None
+    melds: dict[str, list[int]] = field(default_factory=dict)
+    layoffs: list[int] | None = None
+
+
+@dataclass
+class Spread:
+    """A player's hand as spread at the end: melds, deadwood, and (defender) layoffs."""
+
+    name: str
+    melds: tuple[int, ...]
+    deadwood_mask: int
+    deadwood: int
+    layoffs: list[int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "melds": [meld_strs(m) for m in sort_melds(self.melds)]}
+        if self.layoffs is not None:
+            d["layoffs"] = [card_str(c) for c in self.layoffs]
+        d["deadwood_cards"] = [card_str(c) for c in by_rank(cards_of(self.deadwood_mask))]
+        d["deadwood"] = self.deadwood
+        return d
+
+
+@dataclass
+class HandResult:
+    """The score of one hand (FORMATS.md, "Score result")."""
+
+    outcome: str
+    winner: str | None
+    points: int
+    knocker: Spread | None
+    defender: Spread | None
+    variant: str = "standard"
+    id: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "points": self.points,
+            "knocker": self.knocker.to_dict() if self.knocker else None,
+            "defender": self.defender.to_dict() if self.defender else None,
+        }
+
+
+def sort_melds(melds: tuple[int, ...] | list[int]) -> list[int]:
+    """Melds in the order they are written: by lowest rank, then suit."""
+    return sorted(melds, key=lambda m: min((c % 13, c // 13) for c in cards_of(m)))
+
+
+def meld_strs(meld: int) -> list[str]:
+    cards = cards_of(meld)
+    if len({c // 13 for c in cards}) != 1:  # a set: by suit, as dealt in FORMATS' examples
+        cards.sort(key=lambda c: c // 13)
+    return [card_str(c) for c in cards]
+
+
+def dead_hand(players: tuple[str, str], variant: str = "standard", id: Any = None) -> HandResult:
+    """Nobody knocked before the wall: nobody scores."""
+    return HandResult("dead", None, 0, None, None, variant, id)
+
+
+def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None) -> HandResult:
+    """Score a hand's end position under a variant and its rules.
+
+    Declared melds and layoffs are checked and used, never replaced; where
+    absent, gincli chooses (FORMATS.md): the knocker's arrangement is one of
+    minimum deadwood that leaves the defender the worst best result; the
+    defender's melds and layoffs are those leaving the least deadwood.
+    Raises :class:`RecordError` with one sentence when the position is not legal.
+    """
+    p0, p1 = pos.players
+    for name, count in ((p, pos.hands[p].bit_count()) for p in pos.players):
+        if count != 10 and not (name == pos.knocker and count == 11):
+            raise RecordError(f"{name} holds {count} cards; a player holds 10 at the end of a hand"
+                              + (" (11 only for big gin)" if name == pos.knocker else ""))
+    for name in pos.melds:
+        if name not in pos.hands:
+            raise RecordError(f"melds are given for \"{name}\", who is not a player")
+    if pos.knocker is None:
+        if pos.layoffs:
+            raise RecordError("layoffs are given but nobody knocked (a dead hand)")
+        return dead_hand(pos.players, variant.name, id)
+
+    knocker = pos.knocker
+    defender = p1 if knocker == p0 else p0
+    k_mask = pos.hands[knocker]
+    d_mask = pos.hands[defender]
+    upcard = pos.upcard
+    if upcard is None and variant.needs_upcard(rules):
+        raise RecordError(f"the variant {variant.name} needs the hand's first upcard (field \"upcard\")")
+
+    k_declared = _declared(pos, knocker)
+    d_declared = _declared(pos, defender)
+    if k_declared is not None:
+        candidates = [_as_arrangement(k_mask, k_declared)]
+    else:
+        candidates = min_arrangements(k_mask)
+    k_dw = candidates[0].deadwood
+
+    if k_mask.bit_count() == 11:
+        if rules["big_gin_bonus"] == OFF:
+            raise RecordError(f"{knocker} holds 11 cards (big gin), but big gin is off "
+                              "(set the option big_gin_bonus to play it)")
+        if k_dw:
+            raise RecordError(f"{knocker} holds 11 cards, which is only legal for big gin, "
+                              f"but they leave {k_dw} deadwood")
+        outcome = "big_gin"
+    else:
+        limit = variant.knock_limit(rules, upcard)
+        if k_dw > limit:
+            if limit == 0:
+                raise RecordError(f"{knocker} knocked with {k_dw} deadwood, but only gin may end a hand "
+                                  f"here ({_limit_reason(variant, rules, upcard)})")
+            raise RecordError(f"{knocker} knocked with {k_dw} deadwood, over the knock limit of {limit}")
+        outcome = "gin" if k_dw == 0 else "knock"
+
+    multiplier = variant.hand_multiplier(rules, upcard)
+    if outcome in ("gin", "big_gin"):
+        if pos.layoffs:
+            raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed")
+        arr = candidates[0]
+        d_arr = _as_arrangement(d_mask, d_declared) if d_declared is not None else min_arrangements(d_mask)[0]
+        bonus = rules["gin_bonus"] if outcome == "gin" else rules["big_gin_bonus"]
+        return HandResult(outcome, knocker, (d_arr.deadwood + bonus) * multiplier,
+                          Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
+                          Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, []),
+                          variant.name, id)
+
+    best = None
+    error: RecordError | None = None
+    for arr in candidates:
+        try:
+            d_dw, laid, d_arr = best_defence(d_mask, arr.melds, d_declared, pos.layoffs)
+        except RecordError as exc:
+            error = error or exc
+            continue
+        if best is None or d_dw > best[0]:
+            best = (d_dw, laid, d_arr, arr)
+    if best is None:
+        assert error is not None
+        raise error
+    d_dw, laid, d_arr, arr = best
+    if d_dw > k_dw:
+        outcome, winner, points = "knock", knocker, d_dw - k_dw
+    else:
+        outcome, winner, points = "undercut", defender, k_dw - d_dw + rules["undercut_bonus"]
+    return HandResult(outcome, winner, points * multiplier,
+                      Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
+                      Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, laid),
+                      variant.name, id)
+
+
+def _limit_reason(variant: Variant, rules: Rules, upcard: int | None) -> str:
+    if rules["knock_limit"] == "upcard" and upcard is not None:
+        return f"the first upcard {card_str(upcard)} is an ace"
+    return f"the variant {variant.name} allows no knock with deadwood"
+
+
+def _declared(pos: Position, name: str) -> list[int] | None:
+    """A player's declared melds, checked: each a real meld of cards held, no card twice."""
+    melds = pos.melds.get(name)
+    if melds is None:
+        return None
+    held = pos.hands[name]
+    used = 0
+    for meld in melds:
+        cards = cards_of(meld)
+        names = " ".join(card_str(c) for c in cards)
+        if meld & ~held:
+            missing = card_str(cards_of(meld & ~held)[0])
+            raise RecordError(f"{name}'s meld [{names}] uses {missing}, which {name} does not hold")
+        if meld & used:
+            twice = card_str(cards_of(meld & used)[0])
+            raise RecordError(f"{name} uses {twice} in two melds")
+        used |= meld
+    return list(melds)
+
+
+def _as_arrangement(held: int, melds: list[int]) -> Arrangement:
+    used = 0
+    for m in melds:
+        used |= m
+    rest = held & ~used
+    return Arrangement(mask_value(rest), tuple(melds), rest)
+
+
+def check_meld(cards: list[int], owner: str) -> int:
+    """A declared meld's card mask; :class:`RecordError` when it is not a meld."""
+    from .melds import is_meld
+
+    mask = 0
+    for c in cards:
+        if mask >> c & 1:
+            raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] lists {card_str(c)} twice")
+        mask |= 1 << c
+    if not is_meld(cards):
+        raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] is not a meld "
+                          "(a set is 3 or 4 cards of one rank; a run 3 or more of one suit in sequence)")
+    return mask
+
+
+__all__ = ["Position", "Spread", "HandResult", "score_position", "dead_hand", "deadwood", "check_meld"]

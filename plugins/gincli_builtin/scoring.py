@@ -1,0 +1,228 @@
+"""Built-in plugin: the scoring systems of RULES.md ("A game", "Scoring systems").
+
+- ``hand``: every hand settled alone; the session's scores are the sums.
+- ``game``: one game to the target, with game, box and shutout bonuses.
+- ``hollywood``: three games on one sheet; a player's n-th win is entered in
+  games 1..min(n, 3) that are still open.
+- ``match-500``: games to 100 one after another, each game's net result to
+  its winner, first to 500 match points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from gincli import hookimpl
+from gincli.rules import Option, Rules
+from gincli.scoring import HandResult
+from gincli.session import ScoringSystem, Session
+
+GAME_OPTIONS: tuple[Option, ...] = (
+    Option("target", 100, "points that win a game"),
+    Option("game_bonus", 100, "bonus to the winner of a game"),
+    Option("box_bonus", 25, "bonus to each player at the end of a game for every hand won (line bonus)"),
+    Option("shutout", "bonus", "when the loser won no hand: \"bonus\" adds shutout_bonus, \"double\" doubles "
+           "the winner's score before the box bonus", "choice", ("bonus", "double")),
+    Option("shutout_bonus", 100, "the shutout bonus, when shutout = \"bonus\""),
+)
+
+
+def _with_default(options: tuple[Option, ...], name: str, default: Any) -> tuple[Option, ...]:
+    return tuple(Option(o.name, default, o.description, o.kind, o.choices) if o.name == name else o
+                 for o in options)
+
+
+class Game:
+    """One game to a target: hand points accumulate, then the bonuses settle it."""
+
+    def __init__(self, players: Sequence[str], rules: Rules, target: int | None = None):
+        self.players = tuple(players)
+        self.rules = rules
+        self.target = rules["target"] if target is None else target
+        self.points = dict.fromkeys(self.players, 0)
+        self.wins = dict.fromkeys(self.players, 0)
+        self.winner: str | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self.winner is not None
+
+    def enter(self, winner: str, points: int) -> None:
+        """Enter a won hand (nothing once the game is closed)."""
+        if self.closed:
+            return
+        self.points[winner] += points
+        self.wins[winner] += 1
+        if self.points[winner] >= self.target:
+            self.winner = winner
+
+    def totals(self) -> dict[str, int]:
+        """Each player's total: hand points, plus the bonuses once the game is won."""
+        if self.winner is None:
+            return dict(self.points)
+        r = self.rules
+        w = self.winner
+        loser = next(p for p in self.players if p != w)
+        totals = dict(self.points)
+        totals[w] += r["game_bonus"]
+        if self.wins[loser] == 0:
+            if r["shutout"] == "double":
+                totals[w] *= 2
+            else:
+                totals[w] += r["shutout_bonus"]
+        for p in self.players:
+            totals[p] += r["box_bonus"] * self.wins[p]
+        return totals
+
+    def net(self) -> int:
+        """The winner's total minus the loser's (0 while the game is open)."""
+        if self.winner is None:
+            return 0
+        t = self.totals()
+        return t[self.winner] - sum(v for p, v in t.items() if p != self.winner)
+
+    def result(self) -> dict[str, Any]:
+        return {"scores": self.totals(), "winner": self.winner,
+                "points": dict(self.points), "hands_won": dict(self.wins), "net": self.net()}
+
+
+class HandSession(Session):
+    settles_each_hand = True
+
+    def __init__(self, players: Sequence[str], rules: Rules):
+        super().__init__(players, rules)
+        self.scores = dict.fromkeys(self.players, 0)
+        self.hands = 0
+
+    def add_hand(self, result: HandResult) -> None:
+        self.hands += 1
+        if result.winner is not None:
+            self.scores[result.winner] += result.points
+
+    @property
+    def finished(self) -> bool:
+        return False
+
+    def result(self) -> dict[str, Any]:
+        return {"scores": dict(self.scores)}
+
+
+class GameSession(Session):
+    def __init__(self, players: Sequence[str], rules: Rules):
+        super().__init__(players, rules)
+        self.game = Game(players, rules)
+
+    def add_hand(self, result: HandResult) -> None:
+        if result.winner is not None:
+            self.game.enter(result.winner, result.points)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.closed
+
+    def result(self) -> dict[str, Any]:
+        return self.game.result()
+
+
+class HollywoodSession(Session):
+    GAMES = 3
+
+    def __init__(self, players: Sequence[str], rules: Rules):
+        super().__init__(players, rules)
+        self.games = [Game(players, rules) for _ in range(self.GAMES)]
+        self.wins = dict.fromkeys(self.players, 0)
+
+    def add_hand(self, result: HandResult) -> None:
+        if result.winner is None:
+            return
+        self.wins[result.winner] += 1
+        for game in self.games[:min(self.wins[result.winner], self.GAMES)]:
+            game.enter(result.winner, result.points)
+
+    @property
+    def finished(self) -> bool:
+        return all(g.closed for g in self.games)
+
+    def result(self) -> dict[str, Any]:
+        games = [g.result() for g in self.games]
+        scores = {p: sum(g["scores"][p] for g in games) for p in self.players}
+        a, b = self.players
+        winner = None
+        if self.finished and scores[a] != scores[b]:
+            winner = a if scores[a] > scores[b] else b
+        return {"games": games, "scores": scores, "winner": winner}
+
+
+class MatchSession(Session):
+    def __init__(self, players: Sequence[str], rules: Rules):
+        super().__init__(players, rules)
+        self.done: list[Game] = []
+        self.game = Game(players, rules)
+        self.scores = dict.fromkeys(self.players, 0)
+        self.winner: str | None = None
+
+    def add_hand(self, result: HandResult) -> None:
+        if result.winner is None or self.winner is not None:
+            return
+        self.game.enter(result.winner, result.points)
+        if self.game.closed:
+            assert self.game.winner is not None
+            self.scores[self.game.winner] += self.game.net()
+            self.done.append(self.game)
+            if self.scores[self.game.winner] >= self.rules["match_target"]:
+                self.winner = self.game.winner
+            else:
+                self.game = Game(self.players, self.rules)
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def result(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"games": [g.result() for g in self.done], "scores": dict(self.scores),
+                               "winner": self.winner}
+        if not self.finished:
+            out["current_game"] = self.game.result()
+        return out
+
+
+class HandScoring(ScoringSystem):
+    name = "hand"
+    description = "Every hand is settled alone; the scores are the sums of the hands' points."
+
+    def new_session(self, players: Sequence[str], rules: Rules) -> Session:
+        return HandSession(players, rules)
+
+
+class GameScoring(ScoringSystem):
+    name = "game"
+    description = "One game to the target (100), with game, box and shutout bonuses."
+    options = GAME_OPTIONS
+
+    def new_session(self, players: Sequence[str], rules: Rules) -> Session:
+        return GameSession(players, rules)
+
+
+class HollywoodScoring(ScoringSystem):
+    name = "hollywood"
+    description = "Three games on one sheet (to 125); a player's n-th win counts in games 1..n."
+    options = _with_default(GAME_OPTIONS, "target", 125)
+
+    def new_session(self, players: Sequence[str], rules: Rules) -> Session:
+        return HollywoodSession(players, rules)
+
+
+class MatchScoring(ScoringSystem):
+    name = "match-500"
+    description = "Games to 100 in a row; each game's net result to its winner; first to 500 wins."
+    options = GAME_OPTIONS + (Option("match_target", 500, "match points that win the match"),)
+
+    def new_session(self, players: Sequence[str], rules: Rules) -> Session:
+        return MatchSession(players, rules)
+
+
+@hookimpl(trylast=True)
+def gincli_register_scoring_systems(register: Callable[[ScoringSystem], None]) -> None:
+    for system in (HandScoring(), GameScoring(), HollywoodScoring(), MatchScoring()):
+        register(system)

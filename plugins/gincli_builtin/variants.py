@@ -1,0 +1,28 @@
+"""Built-in plugin: the variants of play.
+
+The rule sets are data: every ``*.toml`` in the ``variants`` folder. (Variant
+files in the user's configuration directory are read by the registry itself,
+so that a bad one is reported by its path and the others still load.)
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from collections.abc import Callable
+from pathlib import Path
+
+from gincli import hookimpl
+from gincli.variant import PendingVariant
+
+
+def builtin_variant_files() -> list[Path]:
+    folder = importlib.resources.files("gincli_builtin.variant_files")
+    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+@hookimpl(trylast=True)
+def gincli_register_variants(register: Callable[[PendingVariant], None]) -> None:
+    for path in builtin_variant_files():
+        variant = PendingVariant.from_file(path)
+        variant.source = f"built-in (variants/{path.name})"
+        register(variant)

@@ -1,0 +1,159 @@
+"""``gin score`` through Typer's CliRunner: stdout (data) and stderr apart."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import json_lines, record
+
+KNOCKER = "7s 7h 7d 7c Js Qs Ks As 2c 5d"
+DEFENDER = "Kd Kh Kc Ts Qh 8d 6c 5h 2h Ac"
+SCORE_KEYS = ["id", "variant", "outcome", "winner", "points", "knocker", "defender"]
+
+
+def write_jsonl(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return str(path)
+
+
+def test_json_output_has_exactly_the_formats_fields(run, tmp_path):
+    f = write_jsonl(tmp_path / "h.jsonl", [dict(record(KNOCKER, DEFENDER), id="h1")])
+    res = run("score", "--format", "json", f)
+    assert res.exit_code == 0, res.stderr
+    [out] = json_lines(res.stdout)
+    assert list(out) == SCORE_KEYS
+    assert out["id"] == "h1" and out["variant"] == "standard"
+    assert list(out["knocker"]) == ["name", "melds", "deadwood_cards", "deadwood"]
+    assert list(out["defender"]) == ["name", "melds", "layoffs", "deadwood_cards", "deadwood"]
+    assert out["knocker"] == {"name": "ann", "melds": [["7s", "7h", "7d", "7c"], ["Js", "Qs", "Ks"]],
+                              "deadwood_cards": ["As", "2c", "5d"], "deadwood": 8}
+    assert "gin score: 1 hand scored" in res.stderr
+    assert "gin score" not in res.stdout
+
+
+def test_every_container_and_stdin(run, tmp_path):
+    rec = dict(record(KNOCKER, DEFENDER), id="x")
+    (tmp_path / "one.json").write_text(json.dumps(rec))
+    (tmp_path / "many.json").write_text(json.dumps([rec, rec]))
+    (tmp_path / "one.toml").write_text(
+        'id = "x"\nknocker = "ann"\n[hands]\nann = ' + json.dumps(KNOCKER.split()) + "\nbob = "
+        + json.dumps(DEFENDER.split()) + "\n")
+    (tmp_path / "many.toml").write_text(
+        ('[[records]]\nid = "x"\nknocker = "ann"\n[records.hands]\nann = ' + json.dumps(KNOCKER.split())
+         + "\nbob = " + json.dumps(DEFENDER.split()) + "\n") * 3)
+    for name, n in (("one.json", 1), ("many.json", 2), ("one.toml", 1), ("many.toml", 3)):
+        res = run("score", "-f", "json", str(tmp_path / name))
+        assert res.exit_code == 0, (name, res.stderr)
+        assert [r["points"] for r in json_lines(res.stdout)] == [24] * n, name
+    for text, fmt in ((json.dumps(rec) + "\n" + json.dumps(rec) + "\n", None),
+                      (json.dumps([rec, rec], indent=2), None),
+                      (json.dumps(rec) + "\n" + json.dumps(rec), "jsonl"),
+                      ((tmp_path / "many.toml").read_text(), None)):
+        args = ["score", "-f", "json", "-"] + (["--input-format", fmt] if fmt else [])
+        res = run(*args, input=text)
+        assert res.exit_code == 0, res.stderr
+        assert all(r["points"] == 24 for r in json_lines(res.stdout))
+
+
+BAD = [
+    (record("Xx 7h 7d 7c Js Qs Ks As 2c 5d", DEFENDER), 'unknown card "Xx"'),
+    (record(KNOCKER, "7s Kh Kc Ts Qh 8d 6c 5h 2h Ac"), "in both ann's and bob's hands"),
+    (record(KNOCKER, "Kh Kh Kc Ts Qh 8d 6c 5h 2h Ac"), "appears twice"),
+    (record(KNOCKER, DEFENDER + " 9c"), "bob holds 11 cards"),
+    (record(KNOCKER, DEFENDER, knocker="carl"), "not a player"),
+    ({"hands": {"ann": KNOCKER.split()}, "knocker": "ann"}, "exactly two players"),
+    (record(KNOCKER, DEFENDER, melds={"ann": [["7s", "Js", "Qs"]]}), "is not a meld"),
+    (record(KNOCKER, DEFENDER, melds={"ann": [["Kd", "Kh", "Kc"]]}), "does not hold"),
+    (record("7s 7h 7d 7c Js Qs Ks As 2c 8d", DEFENDER.replace("8d", "9d")), "over the knock limit"),
+    (record(KNOCKER, DEFENDER, layoffs=["Qh"]), "does not fit"),
+    (record("7s 7h 7d 7c Js Qs Ks 2c 3c 4c", "Ts 9s 5c Qh 8d 6h 5h 2h Ac Kd", layoffs=["Ts"]), "onto gin"),
+    (record("7s 7h 7d 7c Js Qs Ks 2c 3c 4c 5c", "Ts 9s 6c Qh 8d 6h 5h 2h Ac Kd"), "big gin is off"),
+    (dict(record(KNOCKER, DEFENDER), variant="oklahoma"), "needs the hand's first upcard"),
+    (dict(record(KNOCKER, DEFENDER), variant="nope"), 'unknown variant "nope"'),
+]
+
+
+@pytest.mark.parametrize("bad,message", BAD, ids=[m for _, m in BAD])
+def test_each_bad_record_gets_its_own_error_in_place(run, tmp_path, bad, message):
+    good = record(KNOCKER, DEFENDER)
+    f = write_jsonl(tmp_path / "h.jsonl", [dict(good, id="a"), dict(bad, id="b"), dict(good, id="c")])
+    res = run("score", "-f", "json", f)
+    assert res.exit_code == 1
+    out = json_lines(res.stdout)
+    assert [r["id"] for r in out] == ["a", "b", "c"]
+    assert set(out[1]) == {"id", "error"} and message in out[1]["error"]
+    assert out[0]["points"] == out[2]["points"] == 24
+    assert "1 record could not be scored" in res.stderr
+    assert "Traceback" not in res.stderr + res.stdout
+
+
+def test_a_line_that_is_not_json_is_reported_with_its_line_number(run, tmp_path):
+    good = json.dumps(record(KNOCKER, DEFENDER))
+    (tmp_path / "h.jsonl").write_text(good + "\n\n{not json\n" + good + "\n[1, 2]\n")
+    res = run("score", "-f", "json", str(tmp_path / "h.jsonl"))
+    assert res.exit_code == 1
+    out = json_lines(res.stdout)
+    assert len(out) == 4
+    assert out[1] == {"id": None, "error": out[1]["error"]} and "line 3 is not valid JSON" in out[1]["error"]
+    assert "line 5 is not a JSON object" in out[3]["error"]
+    assert out[2]["points"] == 24
+
+
+def test_text_output_errors_go_to_stderr(run, tmp_path):
+    f = write_jsonl(tmp_path / "h.jsonl", [record(KNOCKER, DEFENDER), record("Xx", DEFENDER)])
+    res = run("score", f)
+    assert res.exit_code == 1
+    assert "ann knocks and wins 24" in res.stdout
+    assert "♠" in res.stdout
+    assert "unknown card" in res.stderr and "unknown card" not in res.stdout
+    assert "h.jsonl:2" in res.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["missing.jsonl"], "no such file"),
+    (["--variant", "nope", "X"], 'unknown variant "nope"'),
+    (["--option", "gin_bonus", "X"], "key=value"),
+    (["--option", "nonsense=1", "X"], 'unknown option "nonsense"'),
+    (["--option", "gin_bonus=lots", "X"], "gin_bonus must be a whole number"),
+    (["--scoring", "nope", "X"], 'unknown scoring system "nope"'),
+])
+def test_unusable_input_or_options_exit_2_with_one_sentence(run, tmp_path, args, message):
+    res = run("score", *args)
+    assert res.exit_code == 2
+    assert message in res.stderr
+    assert res.stdout == ""
+    assert len([ln for ln in res.stderr.splitlines() if ln.startswith("gin: error")]) == 1
+
+
+def test_unreadable_file_does_not_stop_the_others(run, tmp_path):
+    f = write_jsonl(tmp_path / "h.jsonl", [record(KNOCKER, DEFENDER)])
+    (tmp_path / "broken.json").write_text("{nope")
+    res = run("score", "-f", "json", str(tmp_path / "broken.json"), f)
+    assert res.exit_code == 2
+    assert "not valid JSON" in res.stderr
+    assert [r["points"] for r in json_lines(res.stdout)] == [24]
+
+
+def test_option_big_gin_bonus(run, tmp_path):
+    f = write_jsonl(tmp_path / "h.jsonl", [record("7s 7h 7d 7c Js Qs Ks 2c 3c 4c 5c", "Ts 9s 6c Qh 8d 6h 5h 2h Ac Kd")])
+    res = run("score", "-f", "json", "--option", "big_gin_bonus=31", f)
+    assert res.exit_code == 0, res.stderr
+    [out] = json_lines(res.stdout)
+    assert out["outcome"] == "big_gin" and out["points"] == out["defender"]["deadwood"] + 31
+
+
+def test_variant_option_applies_to_records_without_their_own(run, tmp_path):
+    rec = dict(record(KNOCKER, DEFENDER), upcard="9c")
+    f = write_jsonl(tmp_path / "h.jsonl", [rec, dict(rec, variant="standard")])
+    res = run("score", "-f", "json", "--variant", "gin-only", f)
+    out = json_lines(res.stdout)
+    assert "only gin" in out[0]["error"] and out[1]["outcome"] == "knock"
+
+
+def test_bundled_example_scores(run):
+    from conftest import ROOT
+
+    res = run("score", "-f", "json", str(ROOT / "examples" / "hands.jsonl"))
+    out = json_lines(res.stdout)
+    assert {r.get("outcome") for r in out} >= {"knock", "gin", "undercut", "dead"}
