@@ -42,6 +42,10 @@ def _spellings() -> dict[str, int]:
 
 
 _PARSE = _spellings()
+#: Every accepted spelling of every card -> the card.
+CARD_TABLE = _PARSE
+#: Every accepted spelling of every card -> its bit in a card mask.
+CARD_BITS = {token: 1 << c for token, c in _PARSE.items()}
 
 
 def rank(card: int) -> int:
@@ -113,29 +117,67 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+_SUIT_CARDS: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {}, {})
+
+
 def cards_of(mask: int) -> list[int]:
     """The cards of a mask, in deck order (by suit, then rank)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    out: list[int] = []
+    for s in range(4):
+        bits = (mask >> (13 * s)) & 0x1FFF
+        if bits:
+            table = _SUIT_CARDS[s]
+            found = table.get(bits)
+            if found is None:
+                found = table[bits] = tuple(s * 13 + r for r in range(13) if bits >> r & 1)
+            out += found
     return out
+
+
+_RANK_MAJOR: tuple[dict[int, int], ...] = ({}, {}, {}, {})
+_FRAGMENTS: dict[int, str] = {}
+
+
+def json_by_rank(mask: int) -> str:
+    """The cards of a mask as the inside of a JSON list, by rank then suit
+    (``"As", "2c", "5d"``): the hot path of writing deadwood."""
+    rm = 0
+    for s in range(4):
+        bits = (mask >> (13 * s)) & 0x1FFF
+        if bits:
+            table = _RANK_MAJOR[s]
+            spread = table.get(bits)
+            if spread is None:
+                spread = table[bits] = sum(1 << (r * 4 + s) for r in range(13) if bits >> r & 1)
+            rm |= spread
+    parts = []
+    shift = 0
+    while rm:
+        chunk = rm & 0xFFFF
+        if chunk:
+            key = chunk | (shift << 16)
+            text = _FRAGMENTS.get(key)
+            if text is None:
+                text = _FRAGMENTS[key] = ", ".join(
+                    f'"{CARD_NAMES[((shift + i) % 4) * 13 + (shift + i) // 4]}"' for i in range(16) if chunk >> i & 1)
+            parts.append(text)
+        rm >>= 16
+        shift += 16
+    return ", ".join(parts)
+
+
+#: Sort key of each card for writing deadwood: by rank, then suit.
+RANK_ORDER: tuple[int, ...] = tuple((c % 13) * 4 + c // 13 for c in range(52))
 
 
 def by_rank(cards: Iterable[int]) -> list[int]:
     """Sorted by rank, then suit: how deadwood and sets are written."""
-    return sorted(cards, key=lambda c: (c % 13, c // 13))
+    return sorted(cards, key=RANK_ORDER.__getitem__)
 
 
 def by_suit(cards: Iterable[int]) -> list[int]:
     """Sorted by suit, then rank: how a hand is shown to people."""
     return sorted(cards)
-
-
-def mask_value(mask: int) -> int:
-    """Sum of the deadwood values of the cards in a mask."""
-    return sum(CARD_VALUES[c] for c in cards_of(mask))
 
 
 def cut_key(card: int) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from itertools import product
 
 from .cards import card_str, cards_of
 from .errors import RecordError
-from .melds import Arrangement, best_arrangement, deadwood, mask_value
+from .melds import Arrangement, best_arrangement, deadwood, mask_value, meld_info
 
 
 def _targets(knocker_melds: Sequence[int]) -> tuple[list[int], list[list[int]]]:
@@ -22,13 +22,11 @@ def _targets(knocker_melds: Sequence[int]) -> tuple[list[int], list[list[int]]]:
     slots: list[int] = []
     runs: list[list[int]] = []
     for meld in knocker_melds:
-        cards = cards_of(meld)
-        if len({c // 13 for c in cards}) == 1:  # a run
-            runs.append([cards[0] // 13, cards[0] % 13, cards[-1] % 13])
-        elif len(cards) == 3:
-            r = cards[0] % 13
-            missing = ({0, 1, 2, 3} - {c // 13 for c in cards}).pop()
-            slots.append(missing * 13 + r)
+        info = meld_info(meld)
+        if info.is_run:
+            runs.append([info.suit, info.low, info.high])
+        elif info.open_card >= 0:
+            slots.append(info.open_card)
     return slots, runs
 
 
@@ -37,7 +35,7 @@ def layoff_options(knocker_melds: Sequence[int], available: int) -> list[list[in
     each is a chain of cards that can only be laid in that order (a set's fourth
     card, or a run's extension one way); any prefix of each chain may be laid."""
     slots, runs = _targets(knocker_melds)
-    chains = [[c] for c in slots if available >> c & 1]
+    chains = []
     for s, lo, hi in runs:
         up = []
         r = hi + 1
@@ -53,6 +51,8 @@ def layoff_options(knocker_melds: Sequence[int], available: int) -> list[list[in
             chains.append(up)
         if down:
             chains.append(down)
+    # Runs first: a card that fits both a run and a set is written where it lets more follow.
+    chains += [[c] for c in slots if available >> c & 1]
     return chains
 
 
@@ -121,19 +121,28 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
         return _finish(rest, melds, ordered, knocker_melds)
 
     chains = layoff_options(knocker_melds, available)
+    if not chains:
+        return _finish(available, melds, [], knocker_melds)
+    prefixes = []
+    for ch in chains:
+        masks = [0]
+        for c in ch:
+            masks.append(masks[-1] | 1 << c)
+        prefixes.append(masks)
     best_key: tuple[int, int] | None = None
+    best_lengths: tuple[int, ...] = ()
     best_laid = 0
+    solve = mask_value if melds is not None else deadwood
     for lengths in product(*(range(len(ch) + 1) for ch in chains)):
         laid = 0
-        for ch, n in zip(chains, lengths):
-            for c in ch[:n]:
-                laid |= 1 << c
-        rest = available & ~laid
-        dw = mask_value(rest) if melds is not None else deadwood(rest)
-        key = (dw, laid.bit_count())
+        for masks, n in zip(prefixes, lengths):
+            laid |= masks[n]
+        key = (solve(available & ~laid), laid.bit_count())
         if best_key is None or key < best_key:
-            best_key, best_laid = key, laid
-    ordered = order_layoffs(cards_of(best_laid), knocker_melds) if best_laid else []
+            best_key, best_laid, best_lengths = key, laid, lengths
+    ordered: list[int] = []
+    for ch, n in zip(chains, best_lengths):
+        ordered += [c for c in ch[:n] if c not in ordered]
     return _finish(available & ~best_laid, melds, ordered, knocker_melds)
 
 

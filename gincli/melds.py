@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from .cards import CARD_VALUES, RANK_VALUES, cards_of
+from .cards import CARD_NAMES, RANK_VALUES, cards_of
 
 SUIT_MASK = 0x1FFF
 
 
-def _tables() -> tuple[list[int], list[int]]:
-    """Per suit (13-bit mask): the cards melded in runs, and the deadwood left."""
+def _tables() -> tuple[list[int], list[int], list[int]]:
+    """Per suit (13-bit mask): the value of its cards, the cards melded in runs,
+    and the deadwood left."""
     size = 1 << 13
     value_sum = [0] * size
     for m in range(1, size):
@@ -36,10 +37,10 @@ def _tables() -> tuple[list[int], list[int]]:
         run = (w | (w << 1) | (w << 2)) & SUIT_MASK
         melded[m] = run
         deadwood[m] = value_sum[m & ~run]
-    return melded, deadwood
+    return value_sum, melded, deadwood
 
 
-RUN_MELDED, RUN_DEADWOOD = _tables()
+VALUE_SUM, RUN_MELDED, RUN_DEADWOOD = _tables()
 
 
 def deadwood(mask: int) -> int:
@@ -108,78 +109,107 @@ class Arrangement(NamedTuple):
         return m
 
 
-def _set_choices(mask: int) -> Iterator[tuple[int, ...]]:
-    """Every choice of sets a hand allows (as card masks), the empty choice first."""
+def _set_choices(mask: int, t: int) -> list[tuple[int, ...]]:
+    """Every choice of sets a hand allows (as card masks), the empty choice first;
+    ``t`` holds the ranks held three or four times."""
+    choices: list[tuple[int, ...]] = [()]
+    while t:
+        low = t & -t
+        t ^= low
+        full = 0
+        for shift in (0, 13, 26, 39):
+            full |= mask & (low << shift)
+        if full.bit_count() == 4:
+            opts = [full] + [full & ~(low << shift) for shift in (0, 13, 26, 39)]
+        else:
+            opts = [full]
+        choices += [ch + (o,) for ch in choices for o in opts]
+    return choices
+
+
+_SEGMENTS: dict[int, tuple[int, ...]] = {}
+
+
+def _segments(melded: int) -> tuple[int, ...]:
+    """The maximal stretches of consecutive bits of a 13-bit mask, each a run."""
+    found = _SEGMENTS.get(melded)
+    if found is None:
+        runs = []
+        m = melded
+        while m:
+            top = run = m & -m
+            while m & (top << 1):
+                top <<= 1
+                run |= top
+            runs.append(run)
+            m &= ~run
+        found = _SEGMENTS[melded] = tuple(runs)
+    return found
+
+
+def _runs(mask: int) -> tuple[list[int], int, int]:
+    """The forced runs of what is left after sets: (run masks, deadwood mask, deadwood)."""
+    runs: list[int] = []
+    dead = 0
+    value = 0
+    for shift in (0, 13, 26, 39):
+        bits = (mask >> shift) & SUIT_MASK
+        if not bits:
+            continue
+        melded = RUN_MELDED[bits]
+        if melded:
+            for seg in _segments(melded):
+                runs.append(seg << shift)
+            bits &= ~melded
+        dead |= bits << shift
+        value += VALUE_SUM[bits]
+    return runs, dead, value
+
+
+def _ranks_in_sets(mask: int) -> int:
     a = mask & 0x1FFF
     b = (mask >> 13) & 0x1FFF
     c = (mask >> 26) & 0x1FFF
     d = mask >> 39
-    t = (a & b & (c | d)) | (c & d & (a | b))
-    ranks = []
-    while t:
-        low = t & -t
-        t ^= low
-        ranks.append(low.bit_length() - 1)
-
-    def options(r: int) -> list[int]:
-        held = [s for s in range(4) if mask >> (s * 13 + r) & 1]
-        full = sum(1 << (s * 13 + r) for s in held)
-        opts = [0, full]
-        if len(held) == 4:
-            opts += [full & ~(1 << (s * 13 + r)) for s in held]
-        return opts
-
-    def walk(i: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        if i == len(ranks):
-            yield chosen
-            return
-        for opt in options(ranks[i]):
-            yield from walk(i + 1, chosen + (opt,) if opt else chosen)
-
-    yield from walk(0, ())
-
-
-def _runs(mask: int) -> tuple[list[int], int]:
-    """The forced runs of what is left after sets: (run masks, deadwood mask)."""
-    runs = []
-    dead = 0
-    for s in range(4):
-        bits = (mask >> (13 * s)) & SUIT_MASK
-        melded = RUN_MELDED[bits]
-        dead |= (bits & ~melded) << (13 * s)
-        r = 0
-        while melded:
-            if melded >> r & 1:
-                start = r
-                while melded >> r & 1:
-                    melded &= ~(1 << r)
-                    r += 1
-                runs.append(((1 << r) - (1 << start)) << (13 * s))
-            else:
-                r += 1
-    return runs, dead
+    return (a & b & (c | d)) | (c & d & (a | b))
 
 
 def arrangements(mask: int) -> Iterator[Arrangement]:
     """Every distinct arrangement worth considering: one per choice of sets,
     with the runs of the remaining cards taken whole (longest runs)."""
-    for sets in _set_choices(mask):
+    t = _ranks_in_sets(mask)
+    for sets in _set_choices(mask, t) if t else ((),):
         rest = mask
         for s in sets:
             rest &= ~s
-        runs, dead = _runs(rest)
-        yield Arrangement(_mask_value(dead), tuple(sets) + tuple(runs), dead)
+        runs, dead, value = _runs(rest)
+        yield Arrangement(value, sets + tuple(runs), dead)
 
 
 def min_arrangements(mask: int) -> list[Arrangement]:
     """All arrangements of minimum deadwood, in a fixed order."""
-    best: list[Arrangement] = []
-    for arr in arrangements(mask):
-        if not best or arr.deadwood < best[0].deadwood:
-            best = [arr]
-        elif arr.deadwood == best[0].deadwood:
-            best.append(arr)
-    return best
+    t = _ranks_in_sets(mask)
+    if not t:
+        runs, dead, value = _runs(mask)
+        return [Arrangement(value, tuple(runs), dead)]
+    rd = RUN_DEADWOOD
+    best_value = -1
+    best: list[tuple[tuple[int, ...], int]] = []
+    for sets in _set_choices(mask, t):
+        rest = mask
+        for s in sets:
+            rest &= ~s
+        v = rd[rest & 0x1FFF] + rd[(rest >> 13) & 0x1FFF] + rd[(rest >> 26) & 0x1FFF] + rd[rest >> 39]
+        if best_value < 0 or v < best_value:
+            best_value = v
+            best = [(sets, rest)]
+        elif v == best_value:
+            best.append((sets, rest))
+    out = []
+    for sets, rest in best:
+        runs, dead, value = _runs(rest)
+        out.append(Arrangement(value, sets + tuple(runs), dead))
+    return out
 
 
 def best_arrangement(mask: int) -> Arrangement:
@@ -187,17 +217,47 @@ def best_arrangement(mask: int) -> Arrangement:
     return min_arrangements(mask)[0]
 
 
-def _mask_value(mask: int) -> int:
-    v = 0
-    values = CARD_VALUES
-    while mask:
-        low = mask & -mask
-        v += values[low.bit_length() - 1]
-        mask ^= low
-    return v
+def mask_value(mask: int) -> int:
+    """Sum of the deadwood values of the cards in a mask."""
+    vs = VALUE_SUM
+    return vs[mask & 0x1FFF] + vs[(mask >> 13) & 0x1FFF] + vs[(mask >> 26) & 0x1FFF] + vs[mask >> 39]
 
 
-mask_value = _mask_value
+class MeldInfo(NamedTuple):
+    """What a meld is: a run (``suit``, ``low`` and ``high`` rank) or a set
+    (``rank``; ``open_card`` is its missing fourth card, or -1 for four of a kind);
+    ``names`` are its cards as written, ``key`` orders melds for writing."""
+
+    is_run: bool
+    suit: int
+    low: int
+    high: int
+    open_card: int
+    names: tuple[str, ...]
+    key: tuple[int, int]
+    json: str
+
+
+_MELD_INFO: dict[int, MeldInfo] = {}
+
+
+def meld_info(meld: int) -> MeldInfo:
+    """Facts about a meld mask (cached: there are only a few hundred melds)."""
+    info = _MELD_INFO.get(meld)
+    if info is None:
+        cards = cards_of(meld)
+        first = cards[0]
+        if cards[-1] // 13 == first // 13:  # one suit: a run
+            info = MeldInfo(True, first // 13, first % 13, cards[-1] % 13, -1,
+                            tuple(CARD_NAMES[c] for c in cards), (first % 13, first // 13), "")
+        else:
+            r = first % 13
+            suits = {c // 13 for c in cards}
+            open_card = -1 if len(cards) == 4 else ({0, 1, 2, 3} - suits).pop() * 13 + r
+            info = MeldInfo(False, -1, r, r, open_card, tuple(CARD_NAMES[c] for c in cards), (r, first // 13), "")
+        info = info._replace(json="[" + ", ".join(f'"{n}"' for n in info.names) + "]")
+        _MELD_INFO[meld] = info
+    return info
 
 
 def is_set(cards: list[int]) -> bool:
@@ -220,9 +280,3 @@ def is_meld(cards: list[int]) -> bool:
 def meld_cards(meld: int) -> list[int]:
     """A meld's cards in the order they are written: a run ascending, a set by suit."""
     return cards_of(meld)
-
-
-def is_run_mask(meld: int) -> bool:
-    """Whether a meld mask (already known to be a meld) is a run."""
-    cards = cards_of(meld)
-    return cards[0] // 13 == cards[-1] // 13 and len(cards) >= 3 and is_run(cards)

@@ -8,14 +8,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import by_rank, card_str, cards_of
+from json import dumps as _dumps
+from json.encoder import encode_basestring as _encode_str
+
+from .cards import CARD_NAMES, by_rank, card_str, cards_of, json_by_rank
 from .errors import RecordError
 from .layoffs import best_defence
-from .melds import Arrangement, deadwood, mask_value, min_arrangements
+from .melds import Arrangement, deadwood, mask_value, meld_info, min_arrangements
 from .rules import OFF, Rules
 from .variant import Variant
 
 OUTCOMES = ("knock", "undercut", "gin", "big_gin", "dead")
+CARD_JSON = tuple(f'"{n}"' for n in CARD_NAMES)
 
 
 @dataclass
@@ -46,12 +50,21 @@ class Spread:
     layoffs: list[int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"name": self.name, "melds": [meld_strs(m) for m in sort_melds(self.melds)]}
+        d: dict[str, Any] = {"name": self.name, "melds": [list(meld_info(m).names) for m in sort_melds(self.melds)]}
         if self.layoffs is not None:
-            d["layoffs"] = [card_str(c) for c in self.layoffs]
-        d["deadwood_cards"] = [card_str(c) for c in by_rank(cards_of(self.deadwood_mask))]
+            d["layoffs"] = [CARD_NAMES[c] for c in self.layoffs]
+        d["deadwood_cards"] = [CARD_NAMES[c] for c in by_rank(cards_of(self.deadwood_mask))]
         d["deadwood"] = self.deadwood
         return d
+
+    def to_json(self) -> str:
+        """``json.dumps(self.to_dict())``, built directly (the hot path of ``gin score``)."""
+        melds = ", ".join([meld_info(m).json for m in sort_melds(self.melds)])
+        layoffs = "" if self.layoffs is None else ', "layoffs": [' + ", ".join(
+            [CARD_JSON[c] for c in self.layoffs]) + "]"
+        dead = json_by_rank(self.deadwood_mask)
+        return (f'{{"name": {_json_value(self.name)}, "melds": [{melds}]{layoffs}, '
+                f'"deadwood_cards": [{dead}], "deadwood": {self.deadwood}}}')
 
 
 @dataclass
@@ -77,17 +90,32 @@ class HandResult:
             "defender": self.defender.to_dict() if self.defender else None,
         }
 
+    def to_json(self) -> str:
+        """``json.dumps(self.to_dict(), ensure_ascii=False)``, built directly."""
+        knocker = self.knocker.to_json() if self.knocker else "null"
+        defender = self.defender.to_json() if self.defender else "null"
+        winner = "null" if self.winner is None else _json_value(self.winner)
+        return (f'{{"id": {_json_value(self.id)}, "variant": {_json_value(self.variant)}, '
+                f'"outcome": "{self.outcome}", "winner": {winner}, "points": {self.points}, '
+                f'"knocker": {knocker}, "defender": {defender}}}')
+
+
+def _json_value(value: Any) -> str:
+    if type(value) is str:
+        return _encode_str(value)
+    return _dumps(value, ensure_ascii=False)
+
 
 def sort_melds(melds: tuple[int, ...] | list[int]) -> list[int]:
     """Melds in the order they are written: by lowest rank, then suit."""
-    return sorted(melds, key=lambda m: min((c % 13, c // 13) for c in cards_of(m)))
+    if len(melds) < 2:
+        return list(melds)
+    return sorted(melds, key=lambda m: meld_info(m).key)
 
 
 def meld_strs(meld: int) -> list[str]:
-    cards = cards_of(meld)
-    if len({c // 13 for c in cards}) != 1:  # a set: by suit, as dealt in FORMATS' examples
-        cards.sort(key=lambda c: c // 13)
-    return [card_str(c) for c in cards]
+    """A meld's cards as written: a run ascending, a set by suit."""
+    return list(meld_info(meld).names)
 
 
 def dead_hand(players: tuple[str, str], variant: str = "standard", id: Any = None) -> HandResult:

@@ -195,9 +195,9 @@ def twenty_cards():
         knocker = knocker[:10]
         near = sorted({c + d for c in knocker for d in (-2, -1, 1, 2, 13, 26, 39, -13, -26, -39)
                        if 0 <= c + d < 52 and (abs(d) > 2 or (c + d) // 13 == c // 13)} - set(knocker))
-        rest = [c for c in range(52) if c not in knocker and c not in near]
         k = draw(st.integers(0, min(10, len(near))))
         defender = draw(st.permutations(near))[:k]
+        rest = [c for c in range(52) if c not in knocker and c not in defender]
         defender += draw(st.permutations(rest))[:10 - len(defender)]
         return knocker, defender
     return build()

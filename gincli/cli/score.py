@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import gc
 import json
 import os
 import sys
@@ -11,12 +13,13 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError, UsageError
-from ..formats.containers import Reader
+from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
 from ..rules import parse_assignments
+from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..scoring import HandResult
 from . import error, guard, settings
-from .render import OutputFormat, card_markup, cards_markup, progress_bar, stderr_console, stdout_console
+from .render import OutputFormat, card_markup, cards_markup, progress_bar, stdout_console
 
 HELP = """Score hands from their end positions (hand records).
 
@@ -52,6 +55,11 @@ def overrides_from(option: list[str] | None) -> dict[str, Any]:
         raise UsageError(str(exc)) from None
 
 
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", "-j", min=1, metavar="N",
+    help="Worker processes for --format json on large inputs (default: all cores).")]
+
+
 def score(
     ctx: typer.Context,
     files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Hand records; - reads standard input.")],
@@ -60,54 +68,99 @@ def score(
     option: OptionOpt = None,
     format: FormatOpt = OutputFormat.text,
     input_format: InputFormatOpt = None,
+    workers: WorkersOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
-    registry = settings(ctx).registry()
-    scorer = HandScorer(registry, variant, scoring, overrides_from(option))
-    as_json = format is OutputFormat.json
-    out = sys.stdout
-    dumps = json.dumps
-    console = None if as_json else stdout_console()
+    s = settings(ctx)
+    overrides = overrides_from(option)
+    scorer = HandScorer(s.registry(), variant, scoring, overrides)
     outcomes: Counter[str] = Counter()
     failed = 0
     status = EXIT_OK
+    gc.freeze()  # start-up objects never die: keep the collector off them
     for path in files:
         reader = Reader(path, input_format)
         try:
             with progress_bar(f"scoring {reader.name}", file_size(path), enabled=not quiet) as advance:
-                for n, item in enumerate(reader.items(), 1):
-                    if item.error is not None:
-                        entry: dict[str, Any] = {"id": None, "error": item.error}
-                    else:
-                        record = item.record
-                        try:
-                            result = scorer.score(record)
-                        except RecordError as exc:
-                            entry = {"id": record.get("id"), "error": exc.message}
-                        else:
-                            outcomes[result.outcome] += 1
-                            if as_json:
-                                out.write(dumps(result.to_dict(), ensure_ascii=False) + "\n")
-                            else:
-                                console.print(render_result(result))
-                            continue
-                    failed += 1
-                    if as_json:
-                        out.write(dumps(entry, ensure_ascii=False) + "\n")
-                    else:
-                        label = f" ({entry['id']})" if entry["id"] is not None else ""
-                        error(f"{item.where}{label}: {entry['error']}")
-                    if n % 4096 == 0:
+                if format is OutputFormat.json:
+                    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides)
+                    chunks = chunked(reader.items(parse=False), CHUNK)
+                    for text, counts, bad in ordered_map(_score_chunk, chunks, workers or default_workers(),
+                                                         setup, {"scorer": scorer}):
+                        sys.stdout.write(text)
+                        outcomes.update(counts)
+                        failed += bad
                         advance(reader.position())
+                else:
+                    failed += _score_for_people(reader, scorer, outcomes, advance)
         except InputError as exc:
             error(exc.message)
             status = EXIT_UNREADABLE
-    out.flush()
+    sys.stdout.flush()
     if not quiet:
         print(summary(outcomes, failed), file=sys.stderr)
     if status == EXIT_OK and failed:
         status = EXIT_RECORD_FAILED
     raise typer.Exit(status)
+
+
+CHUNK = 1000  # records a worker scores at a time
+
+
+def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, scoring: str,
+           overrides: dict[str, Any]) -> dict[str, Any]:
+    """A worker's state when it cannot inherit the parent's (spawn start method)."""
+    from ..plugins import load_registry
+
+    return {"scorer": HandScorer(load_registry(plugin_dirs, disabled), variant, scoring, overrides)}
+
+
+def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int]:
+    """Score a chunk of records: their JSON lines, outcome counts, failures."""
+    scorer: HandScorer = worker_state()["scorer"]
+    lines = []
+    counts: Counter[str] = Counter()
+    failed = 0
+    for item in items:
+        item.load()
+        if item.error is None:
+            try:
+                result = scorer.score(item.record)
+            except RecordError as exc:
+                entry = {"id": item.record.get("id"), "error": exc.message}
+            else:
+                counts[result.outcome] += 1
+                lines.append(result.to_json())
+                continue
+        else:
+            entry = {"id": None, "error": item.error}
+        failed += 1
+        lines.append(json.dumps(entry, ensure_ascii=False))
+    lines.append("")
+    return "\n".join(lines), counts, failed
+
+
+def _score_for_people(reader: Reader, scorer: HandScorer, outcomes: Counter[str], advance: Any) -> int:
+    console = stdout_console()
+    failed = 0
+    for n, item in enumerate(reader.items(), 1):
+        if item.error is None:
+            try:
+                result = scorer.score(item.record)
+            except RecordError as exc:
+                ident = item.record.get("id")
+                label = f" ({ident})" if ident is not None else ""
+                error(f"{item.where}{label}: {exc.message}")
+                failed += 1
+            else:
+                outcomes[result.outcome] += 1
+                console.print(render_result(result))
+        else:
+            error(f"{item.where}: {item.error}")
+            failed += 1
+        if n % 256 == 0:
+            advance(reader.position())
+    return failed
 
 
 def file_size(path: str) -> int | None:

@@ -39,6 +39,15 @@ class Item:
     line: int | None
     record: Any
     error: str | None = None
+    raw: bytes | None = None
+
+    def load(self) -> Item:
+        """Parse a JSON Lines record read raw (``Reader.items(parse=False)``)."""
+        raw = self.raw
+        if raw is not None:
+            self.raw = None
+            self.record, self.error = _parse_line(raw, self.line or 0)
+        return self
 
     @property
     def where(self) -> str:
@@ -90,9 +99,11 @@ class Reader:
             self.size = None
         return stream
 
-    def items(self) -> Iterator[Item]:
+    def items(self, parse: bool = True) -> Iterator[Item]:
         """The records of this input, in order. Raises :class:`InputError` (before
-        yielding anything) when the input cannot be read at all."""
+        yielding anything) when the input cannot be read at all. With
+        ``parse=False``, JSON Lines records come raw, to be parsed by
+        :meth:`Item.load` (in a worker process)."""
         stream = self._open()
         self._stream = stream
         try:
@@ -101,7 +112,7 @@ class Reader:
             if fmt is None:
                 fmt, head = _sniff(stream)
             if fmt == "jsonl":
-                yield from self._jsonl(stream, head)
+                yield from self._jsonl(stream, head, parse)
             else:
                 data = head + stream.read()
                 yield from self._whole(data, fmt)
@@ -109,23 +120,18 @@ class Reader:
             if stream is not self._stdin and stream is not sys.stdin.buffer:
                 stream.close()
 
-    def _jsonl(self, stream: IO[bytes], head: bytes) -> Iterator[Item]:
+    def _jsonl(self, stream: IO[bytes], head: bytes, parse: bool) -> Iterator[Item]:
         name = self.name
-        loads = json.loads
         lines: Any = stream if not head else _chain(head, stream)
         index = 0
         for lineno, raw in enumerate(lines, 1):
             if not raw.strip():
                 continue
-            try:
-                record = loads(raw)
-            except ValueError as exc:
-                yield Item(name, index, lineno, None, f"line {lineno} is not valid JSON: {_json_reason(exc)}")
+            if parse:
+                record, error = _parse_line(raw, lineno)
+                yield Item(name, index, lineno, record, error)
             else:
-                if type(record) is dict:
-                    yield Item(name, index, lineno, record)
-                else:
-                    yield Item(name, index, lineno, None, f"line {lineno} is not a JSON object")
+                yield Item(name, index, lineno, None, None, raw)
             index += 1
 
     def _whole(self, data: bytes, fmt: str) -> Iterator[Item]:
@@ -151,6 +157,16 @@ class Reader:
                 yield Item(name, index, None, record)
             else:
                 yield Item(name, index, None, None, f"record {index + 1} is not an object")
+
+
+def _parse_line(raw: bytes, lineno: int) -> tuple[Any, str | None]:
+    try:
+        record = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:  # UnicodeDecodeError included
+        return None, f"line {lineno} is not valid JSON: {_json_reason(exc)}"
+    if type(record) is dict:
+        return record, None
+    return None, f"line {lineno} is not a JSON object"
 
 
 def _chain(head: bytes, stream: IO[bytes]) -> Iterator[bytes]:

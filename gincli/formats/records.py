@@ -7,9 +7,11 @@ sentence, which ``gin score`` writes as that record's ``error`` entry.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import reduce
+from operator import or_
 from typing import Any
 
-from ..cards import card_str, parse_card, parse_cards
+from ..cards import CARD_BITS, card_str, parse_card, parse_cards
 from ..errors import GinError, RecordError
 from ..plugins import Registry
 from ..scoring import HandResult, Position, check_meld, score_position
@@ -26,20 +28,18 @@ def parse_position(record: Mapping[str, Any]) -> Position:
         raise RecordError(f"a hand record needs exactly two players in \"hands\", not {len(hands)}")
     players = tuple(hands)
     masks: dict[str, int] = {}
-    seen: dict[int, str] = {}
     for name, cards in hands.items():
-        parsed = parse_cards(cards, f"{name}'s hand")
-        mask = 0
-        for c in parsed:
-            bit = 1 << c
-            if mask & bit:
-                raise RecordError(f"{card_str(c)} appears twice in {name}'s hand")
-            other = seen.get(c)
-            if other is not None:
-                raise RecordError(f"{card_str(c)} is in both {other}'s and {name}'s hands")
-            seen[c] = name
-            mask |= bit
+        try:
+            mask = reduce(or_, map(CARD_BITS.__getitem__, cards), 0)
+        except (KeyError, TypeError):
+            mask = -1
+        if mask < 0 or mask.bit_count() != len(cards):
+            mask = _slow_mask(name, cards)
         masks[name] = mask
+    both = masks[players[0]] & masks[players[1]]
+    if both:
+        c = (both & -both).bit_length() - 1
+        raise RecordError(f"{card_str(c)} is in both {players[0]}'s and {players[1]}'s hands")
 
     knocker = record.get("knocker")
     if knocker is not None and knocker not in masks:
@@ -73,6 +73,17 @@ def parse_position(record: Mapping[str, Any]) -> Position:
                 if not masks[defender] >> c & 1:
                     raise RecordError(f"layoff {card_str(c)} is not in {defender}'s hand")
     return Position(players, masks, knocker, upcard, melds, layoffs)  # type: ignore[arg-type]
+
+
+def _slow_mask(name: str, cards: Any) -> int:
+    """A hand's mask, card by card, raising the precise error."""
+    mask = 0
+    for c in parse_cards(cards, f"{name}'s hand"):
+        bit = 1 << c
+        if mask & bit:
+            raise RecordError(f"{card_str(c)} appears twice in {name}'s hand")
+        mask |= bit
+    return mask
 
 
 class HandScorer:

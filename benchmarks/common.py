@@ -1,0 +1,109 @@
+"""Shared helpers of the benchmarks: finding the peer, generating data, timing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = HERE / "data"
+SHARED = Path(os.environ.get("GINCLI_SHARED", ROOT.parent / "shared"))
+PEER_BENCH = SHARED / "bench"
+
+
+def peer_python() -> str | None:
+    """The OpenSpiel peer's interpreter: GINCLI_PEER_PYTHON, else ./peer-venv."""
+    env = os.environ.get("GINCLI_PEER_PYTHON")
+    candidates = [env] if env else [str(ROOT / "peer-venv" / "bin" / "python")]
+    for c in candidates:
+        if c and Path(c).exists():
+            return c
+    return None
+
+
+def gin_command() -> list[str]:
+    """The installed ``gin`` next to this interpreter, else ``python -m gincli``."""
+    exe = Path(sys.executable).with_name("gin")
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("gin")
+    return [found] if found else [sys.executable, "-m", "gincli"]
+
+
+def records_file(n: int, seed: int = 1) -> Path:
+    """benchmarks/data/records-N.jsonl, generated once (git ignores the folder)."""
+    DATA.mkdir(exist_ok=True)
+    path = DATA / f"records-{n}-{seed}.jsonl"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "w") as out:
+            subprocess.run([sys.executable, str(HERE / "gen_records.py"), str(n), str(seed)], stdout=out,
+                           check=True)
+        tmp.rename(path)
+    return path
+
+
+def wall(cmd: list[str], stdin: Path | None = None) -> float:
+    """Wall-clock seconds of one run of a command, output thrown away."""
+    with open(os.devnull, "wb") as devnull:
+        t = time.perf_counter()
+        subprocess.run(cmd, stdout=devnull, stderr=devnull, check=True,
+                       stdin=open(stdin, "rb") if stdin else None)
+        return time.perf_counter() - t
+
+
+def best_of_alternating(commands: dict[str, list[str]], repeats: int) -> dict[str, float]:
+    """Run the commands in turn, ``repeats`` rounds; the best time of each
+    (machines here are shared and noisy: alternate, take the best)."""
+    best = {name: float("inf") for name in commands}
+    for _ in range(repeats):
+        for name, cmd in commands.items():
+            best[name] = min(best[name], wall(cmd))
+    return best
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and all its descendants (Linux /proc), in kB."""
+    total = 0
+    stack = [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            with open(f"/proc/{p}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as fh:
+                    stack += [int(c) for c in fh.read().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def peak_rss_mb(cmd: list[str], interval: float = 0.02) -> float:
+    """Peak resident memory of a command and all its worker processes together,
+    sampled every ``interval`` seconds, in MB; output thrown away."""
+    with open(os.devnull, "wb") as devnull:
+        proc = subprocess.Popen(cmd, stdout=devnull, stderr=devnull)
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, _tree_rss_kb(proc.pid))
+            time.sleep(interval)
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{cmd} exited {proc.returncode}")
+    return peak / 1024
+
+
+def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
+    return "\n".join(lines)
