@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from common import PEER_BENCH, best_of_alternating, gin_command, peak_rss_mb, peer_python, records_file, table
+from common import PEER_BENCH, best_of_alternating, gin_command, peak_memory_mb, peer_python, records_file, table
 
 
 def speed(n: int, repeats: int) -> list[tuple[str, ...]]:
@@ -35,8 +35,8 @@ def memory(n: int) -> list[tuple[str, ...]]:
     gin = gin_command()
     rows = []
     for label, extra in (("all cores", []), ("--workers 1", ["--workers", "1"])):
-        mb = peak_rss_mb(gin + ["score", "-q", "--format", "json", *extra, path])
-        rows.append((f"gin score --format json ({label})", f"{n:,} records", f"{mb:.1f} MB peak (all processes)"))
+        pss, rss = peak_memory_mb(gin + ["score", "-q", "--format", "json", *extra, path])
+        rows.append((f"gin score --format json ({label})", f"{n:,} records", f"{pss:.1f} MB", f"{rss:.1f} MB"))
     return rows
 
 
@@ -49,7 +49,8 @@ def main() -> None:
     print(table(speed(args.records, args.repeats), ("command", "input", "best wall time", "throughput", "ratio")))
     if args.memory_records:
         print()
-        print(table(memory(args.memory_records), ("command", "input", "peak memory")))
+        print(table(memory(args.memory_records), ("command", "input", "peak PSS, all processes",
+                                                   "peak RSS summed over processes")))
 
 
 if __name__ == "__main__":

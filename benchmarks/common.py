@@ -67,16 +67,17 @@ def best_of_alternating(commands: dict[str, list[str]], repeats: int) -> dict[st
     return best
 
 
-def _tree_rss_kb(pid: int) -> int:
-    """Resident memory of a process and all its descendants (Linux /proc), in kB."""
+def _tree_memory_kb(pid: int, field: str) -> int:
+    """Memory of a process and all its descendants (Linux /proc), in kB: ``Rss``
+    counts pages shared by forked workers once per process, ``Pss`` shares them out."""
     total = 0
     stack = [pid]
     while stack:
         p = stack.pop()
         try:
-            with open(f"/proc/{p}/status") as fh:
+            with open(f"/proc/{p}/smaps_rollup") as fh:
                 for line in fh:
-                    if line.startswith("VmRSS:"):
+                    if line.startswith(field + ":"):
                         total += int(line.split()[1])
                         break
             for task in os.listdir(f"/proc/{p}/task"):
@@ -87,18 +88,19 @@ def _tree_rss_kb(pid: int) -> int:
     return total
 
 
-def peak_rss_mb(cmd: list[str], interval: float = 0.02) -> float:
-    """Peak resident memory of a command and all its worker processes together,
-    sampled every ``interval`` seconds, in MB; output thrown away."""
+def peak_memory_mb(cmd: list[str], interval: float = 0.05) -> tuple[float, float]:
+    """Peak memory of a command and all its worker processes together, sampled
+    every ``interval`` seconds: (proportional set size, resident set size), in MB."""
     with open(os.devnull, "wb") as devnull:
         proc = subprocess.Popen(cmd, stdout=devnull, stderr=devnull)
-        peak = 0
+        pss = rss = 0
         while proc.poll() is None:
-            peak = max(peak, _tree_rss_kb(proc.pid))
+            pss = max(pss, _tree_memory_kb(proc.pid, "Pss"))
+            rss = max(rss, _tree_memory_kb(proc.pid, "Rss"))
             time.sleep(interval)
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"{cmd} exited {proc.returncode}")
-    return peak / 1024
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}")
+    return pss / 1024, rss / 1024
 
 
 def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:

@@ -23,12 +23,9 @@ from .render import OutputFormat, card_markup, cards_markup, progress_bar, stdou
 
 HELP = """Score hands from their end positions (hand records).
 
-Reads .json, .jsonl (streamed), .toml files, or - for standard input. Finds the
-best melds and layoffs where a record does not declare them, and checks them
-where it does. Writes one result per record, in input order: a readable
-rendering, or JSON Lines with --format json. Exit status: 0 all scored, 1 some
-record failed (its error is reported in its place), 2 an input could not be
-read at all.
+Reads .json, .jsonl (streamed), .toml files, or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, or JSON Lines with --format json.
+
+Exit status: 0 all scored; 1 some record failed (its error is reported in its place); 2 an input could not be read at all.
 """
 
 VariantOpt = Annotated[str | None, typer.Option(
@@ -97,7 +94,7 @@ def score(
             error(exc.message)
             status = EXIT_UNREADABLE
     sys.stdout.flush()
-    if not quiet:
+    if not quiet and (failed or outcomes or status == EXIT_OK):
         print(summary(outcomes, failed), file=sys.stderr)
     if status == EXIT_OK and failed:
         status = EXIT_RECORD_FAILED
@@ -155,6 +152,7 @@ def _score_for_people(reader: Reader, scorer: HandScorer, outcomes: Counter[str]
             else:
                 outcomes[result.outcome] += 1
                 console.print(render_result(result))
+                console.print()
         else:
             error(f"{item.where}: {item.error}")
             failed += 1
@@ -212,7 +210,7 @@ def render_result(result: HandResult) -> Any:
     from ..cards import by_rank, cards_of
 
     for role, spread in (("knocker", result.knocker), ("defender", result.defender)):
-        melds = "  ".join(cards_markup(meld_strs(m)) for m in sort_melds(spread.melds)) or "—"
+        melds = "\n".join(cards_markup(meld_strs(m)) for m in sort_melds(spread.melds)) or "—"
         laid = cards_markup(spread.layoffs) if spread.layoffs else "—"
         dead = cards_markup(by_rank(cards_of(spread.deadwood_mask))) or "—"
         table.add_row(f"{spread.name} ({role})", melds, laid if role == "defender" else "", dead,

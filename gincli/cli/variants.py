@@ -10,9 +10,7 @@ from ..rules import format_value
 from . import guard, settings
 from .render import OutputFormat, stdout_console, write_json
 
-HELP = """List the variants of play and the scoring systems that are loaded, with
-their options and defaults (where they differ between variants, each variant's
-own default is shown)."""
+HELP = """List the variants of play and the scoring systems that are loaded, with their options and defaults."""
 
 
 def register(app: typer.Typer) -> None:

@@ -161,7 +161,7 @@ class Reader:
 
 def _parse_line(raw: bytes, lineno: int) -> tuple[Any, str | None]:
     try:
-        record = json.loads(raw.decode("utf-8"))
+        record = json.loads(raw.decode("utf-8").rstrip())
     except ValueError as exc:  # UnicodeDecodeError included
         return None, f"line {lineno} is not valid JSON: {_json_reason(exc)}"
     if type(record) is dict:

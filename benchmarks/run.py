@@ -1,0 +1,38 @@
+"""Run every benchmark and print the figures, gincli beside the OpenSpiel peer.
+
+    python benchmarks/run.py            # everything (the memory run takes a few minutes)
+    python benchmarks/run.py --quick    # smaller inputs, no million-record memory run
+
+Set up the peer once (see benchmarks/README.md); without it, gincli's side runs alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+
+import bench_score
+import bench_solver
+from common import peer_python, table
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="gincli benchmarks")
+    ap.add_argument("--quick", action="store_true", help="small inputs, no memory run")
+    args = ap.parse_args()
+    print(f"Python {platform.python_version()} on {platform.machine()}; peer: {peer_python() or 'not set up'}\n")
+    print(table(bench_solver.main(50_000 if args.quick else 200_000), ("meld solver, random ten-card hands", "speed")))
+    print()
+    n = 5_000 if args.quick else 30_000
+    print(table(bench_score.speed(n, 2 if args.quick else 5),
+                ("command", "input", "best wall time", "throughput", "ratio")))
+    if not args.quick:
+        print()
+        print(table(bench_score.memory(1_000_000), ("command", "input", "peak PSS, all processes",
+                                                    "peak RSS summed over processes")))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
