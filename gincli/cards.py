@@ -73,11 +73,11 @@ def parse_card(token: object) -> int:
         if card is not None:
             return card
         return _fail(token)
-    raise RecordError(f"a card must be a string like \"Td\", not {_quote(token)}")
+    raise RecordError(f"a card must be a string like \"Td\", not {_quote(token)}", rule="malformed")
 
 
 def _fail(token: str) -> int:
-    raise RecordError(f"unknown card {_quote(token)} (cards are written like \"As\", \"Td\", \"10♥\")")
+    raise RecordError(f"unknown card {_quote(token)} (cards are written like \"As\", \"Td\", \"10♥\")", rule="unknown-card")
 
 
 def _quote(token: object) -> str:
@@ -92,7 +92,7 @@ def _quote(token: object) -> str:
 def parse_cards(tokens: object, what: str = "cards") -> list[int]:
     """Parse a list of card tokens; ``what`` names the list in error messages."""
     if not isinstance(tokens, list):
-        raise RecordError(f"{what} must be a list of cards, not {_quote(tokens)}")
+        raise RecordError(f"{what} must be a list of cards, not {_quote(tokens)}", rule="malformed")
     table = _PARSE
     out = []
     for t in tokens:

@@ -18,9 +18,11 @@ class GinError(Exception):
 
     exit_code = EXIT_UNREADABLE
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, rule: str | None = None):
         super().__init__(message)
         self.message = message
+        #: A stable identifier of the rule broken (``gin validate``'s rule ids).
+        self.rule = rule
 
     def __str__(self) -> str:
         return self.message

@@ -64,7 +64,7 @@ def order_layoffs(cards: Sequence[int], knocker_melds: Sequence[int]) -> list[in
     """
     if len(set(cards)) != len(cards):
         dup = next(c for c in cards if cards.count(c) > 1)
-        raise RecordError(f"layoff {card_str(dup)} is listed twice")
+        raise RecordError(f"layoff {card_str(dup)} is listed twice", rule="layoff-repeated")
     slots, runs = _targets(knocker_melds)
     open_slots = set(slots)
     left = list(cards)
@@ -92,7 +92,7 @@ def order_layoffs(cards: Sequence[int], knocker_melds: Sequence[int]) -> list[in
                 progress = True
         if not progress:
             bad = ", ".join(card_str(c) for c in left)
-            raise RecordError(f"layoff {bad} does not fit the knocker's melds")
+            raise RecordError(f"layoff {bad} does not fit the knocker's melds", rule="layoff-not-fitting")
     return placed
 
 
@@ -115,7 +115,7 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
             laid |= 1 << c
         if laid & declared_melds:
             both = card_str(cards_of(laid & declared_melds)[0])
-            raise RecordError(f"{both} is both laid off and in one of the defender's melds")
+            raise RecordError(f"{both} is both laid off and in one of the defender's melds", rule="layoff-in-meld")
         ordered = order_layoffs(list(layoffs), knocker_melds)
         rest = available & ~laid
         return _finish(rest, melds, ordered, knocker_melds)

@@ -136,13 +136,13 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     for name, count in ((p, pos.hands[p].bit_count()) for p in pos.players):
         if count != 10 and not (name == pos.knocker and count == 11):
             raise RecordError(f"{name} holds {count} cards; a player holds 10 at the end of a hand"
-                              + (" (11 only for big gin)" if name == pos.knocker else ""))
+                              + (" (11 only for big gin)" if name == pos.knocker else ""), rule="hand-size")
     for name in pos.melds:
         if name not in pos.hands:
-            raise RecordError(f"melds are given for \"{name}\", who is not a player")
+            raise RecordError(f"melds are given for \"{name}\", who is not a player", rule="unknown-player")
     if pos.knocker is None:
         if pos.layoffs:
-            raise RecordError("layoffs are given but nobody knocked (a dead hand)")
+            raise RecordError("layoffs are given but nobody knocked (a dead hand)", rule="layoff-without-knock")
         return dead_hand(pos.players, variant.name, id)
 
     knocker = pos.knocker
@@ -151,37 +151,17 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     d_mask = pos.hands[defender]
     upcard = pos.upcard
     if upcard is None and variant.needs_upcard(rules):
-        raise RecordError(f"the variant {variant.name} needs the hand's first upcard (field \"upcard\")")
+        raise RecordError(f"the variant {variant.name} needs the hand's first upcard (field \"upcard\")", rule="missing-upcard")
 
-    k_declared = _declared(pos, knocker)
-    d_declared = _declared(pos, defender)
-    if k_declared is not None:
-        candidates = [_as_arrangement(k_mask, k_declared)]
-    else:
-        candidates = min_arrangements(k_mask)
+    k_declared = declared_melds(knocker, k_mask, pos.melds.get(knocker))
+    d_declared = declared_melds(defender, d_mask, pos.melds.get(defender))
+    outcome, candidates = check_knock(knocker, k_mask, k_declared, variant, rules, upcard)
     k_dw = candidates[0].deadwood
-
-    if k_mask.bit_count() == 11:
-        if rules["big_gin_bonus"] == OFF:
-            raise RecordError(f"{knocker} holds 11 cards (big gin), but big gin is off "
-                              "(set the option big_gin_bonus to play it)")
-        if k_dw:
-            raise RecordError(f"{knocker} holds 11 cards, which is only legal for big gin, "
-                              f"but they leave {k_dw} deadwood")
-        outcome = "big_gin"
-    else:
-        limit = variant.knock_limit(rules, upcard)
-        if k_dw > limit:
-            if limit == 0:
-                raise RecordError(f"{knocker} knocked with {k_dw} deadwood, but only gin may end a hand "
-                                  f"here ({_limit_reason(variant, rules, upcard)})")
-            raise RecordError(f"{knocker} knocked with {k_dw} deadwood, over the knock limit of {limit}")
-        outcome = "gin" if k_dw == 0 else "knock"
 
     multiplier = variant.hand_multiplier(rules, upcard)
     if outcome in ("gin", "big_gin"):
         if pos.layoffs:
-            raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed")
+            raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed", rule="layoff-onto-gin")
         arr = candidates[0]
         d_arr = _as_arrangement(d_mask, d_declared) if d_declared is not None else min_arrangements(d_mask)[0]
         bonus = rules["gin_bonus"] if outcome == "gin" else rules["big_gin_bonus"]
@@ -214,28 +194,56 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
                       variant.name, id)
 
 
+def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Variant, rules: Rules,
+                upcard: int | None) -> tuple[str, list[Arrangement]]:
+    """Check that a knock is legal (RULES.md "Going out"): the knocker's hand after
+    the knock discard (10 cards, or 11 for big gin) and declared melds, if any.
+
+    Returns the outcome so far (``knock``, ``gin`` or ``big_gin``) and the
+    knocker's arrangements to choose from: the declared one, or every one of
+    minimum deadwood. Raises :class:`RecordError` (rule ``knock-over-limit``,
+    ``big-gin-off``, ``big-gin-not-melded``) when the knock is not legal.
+    """
+    candidates = [_as_arrangement(held, melds)] if melds is not None else min_arrangements(held)
+    dw = candidates[0].deadwood
+    if held.bit_count() == 11:
+        if rules["big_gin_bonus"] == OFF:
+            raise RecordError(f"{knocker} holds 11 cards (big gin), but big gin is off "
+                              "(set the option big_gin_bonus to play it)", rule="big-gin-off")
+        if dw:
+            raise RecordError(f"{knocker} holds 11 cards, which is only legal for big gin, "
+                              f"but they leave {dw} deadwood", rule="big-gin-not-melded")
+        return "big_gin", candidates
+    limit = variant.knock_limit(rules, upcard)
+    if dw > limit:
+        if limit == 0:
+            raise RecordError(f"{knocker} knocked with {dw} deadwood, but only gin may end a hand "
+                              f"here ({_limit_reason(variant, rules, upcard)})", rule="knock-over-limit")
+        raise RecordError(f"{knocker} knocked with {dw} deadwood, over the knock limit of {limit}",
+                          rule="knock-over-limit")
+    return ("gin" if dw == 0 else "knock"), candidates
+
+
 def _limit_reason(variant: Variant, rules: Rules, upcard: int | None) -> str:
     if rules["knock_limit"] == "upcard" and upcard is not None:
         return f"the first upcard {card_str(upcard)} is an ace"
     return f"the variant {variant.name} allows no knock with deadwood"
 
 
-def _declared(pos: Position, name: str) -> list[int] | None:
+def declared_melds(name: str, held: int, melds: list[int] | None) -> list[int] | None:
     """A player's declared melds, checked: each a real meld of cards held, no card twice."""
-    melds = pos.melds.get(name)
     if melds is None:
         return None
-    held = pos.hands[name]
     used = 0
     for meld in melds:
         cards = cards_of(meld)
         names = " ".join(card_str(c) for c in cards)
         if meld & ~held:
             missing = card_str(cards_of(meld & ~held)[0])
-            raise RecordError(f"{name}'s meld [{names}] uses {missing}, which {name} does not hold")
+            raise RecordError(f"{name}'s meld [{names}] uses {missing}, which {name} does not hold", rule="meld-not-held")
         if meld & used:
             twice = card_str(cards_of(meld & used)[0])
-            raise RecordError(f"{name} uses {twice} in two melds")
+            raise RecordError(f"{name} uses {twice} in two melds", rule="meld-card-reused")
         used |= meld
     return list(melds)
 
@@ -255,11 +263,11 @@ def check_meld(cards: list[int], owner: str) -> int:
     mask = 0
     for c in cards:
         if mask >> c & 1:
-            raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] lists {card_str(c)} twice")
+            raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] lists {card_str(c)} twice", rule="not-a-meld")
         mask |= 1 << c
     if not is_meld(cards):
         raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] is not a meld "
-                          "(a set is 3 or 4 cards of one rank; a run 3 or more of one suit in sequence)")
+                          "(a set is 3 or 4 cards of one rank; a run 3 or more of one suit in sequence)", rule="not-a-meld")
     return mask
 
 

@@ -117,3 +117,42 @@ def knocker_choice(knocker: frozenset, defender: frozenset) -> tuple[int, int]:
     k = min(deadwood_of(knocker, p) for p in parts)
     d = max(defender_best(defender, p) for p in parts if deadwood_of(knocker, p) == k)
     return k, d
+
+
+def could_lay_off(c: tuple[int, int], knocker_melds: tuple[frozenset, ...]) -> bool:
+    """A quick filter: a card can only ever be laid off if it shares a set's
+    rank or a run's suit (the search in ``fits`` decides)."""
+    for m in knocker_melds:
+        ranks = {r for r, _ in m}
+        suits = {s for _, s in m}
+        if (len(ranks) == 1 and c[0] in ranks) or (len(suits) == 1 and c[1] in suits):
+            return True
+    return False
+
+
+def defender_best_fast(hand: frozenset, knocker_melds: tuple[frozenset, ...]) -> int:
+    """``defender_best``, trying as layoffs only cards that pass ``could_lay_off``."""
+    candidates = sorted(c for c in hand if could_lay_off(c, knocker_melds))
+    best = min_deadwood(hand)
+    for size in range(1, len(candidates) + 1):
+        for combo in combinations(candidates, size):
+            laid = frozenset(combo)
+            if fits(laid, knocker_melds):
+                best = min(best, min_deadwood(hand - laid))
+    return best
+
+
+def score_hand(knocker: frozenset, defender: frozenset, gin_bonus: int = 25, undercut_bonus: int = 25,
+               big_gin_bonus: int | None = None) -> tuple[str, str, int]:
+    """(outcome, winner role, points) of a knock, by brute force and the rule book."""
+    parts = partitions(knocker)
+    k = min(deadwood_of(knocker, p) for p in parts)
+    if len(knocker) == 11:
+        assert k == 0 and big_gin_bonus is not None
+        return "big_gin", "knocker", min_deadwood(defender) + big_gin_bonus
+    if k == 0:
+        return "gin", "knocker", min_deadwood(defender) + gin_bonus
+    d = max(defender_best_fast(defender, p) for p in parts if deadwood_of(knocker, p) == k)
+    if d > k:
+        return "knock", "knocker", d - k
+    return "undercut", "defender", k - d + undercut_bonus

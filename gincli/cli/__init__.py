@@ -135,9 +135,11 @@ def make_app() -> typer.Typer:
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     app.callback(invoke_without_command=True)(_root)
-    from . import score, variants
+    from . import deal, score, validate, variants
 
     score.register(app)
+    deal.register(app)
+    validate.register(app)
     variants.register(app)
     return app
 

@@ -1,0 +1,105 @@
+"""``gin deal``: a reproducible, seeded deal that starts a transcript."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from typing import Annotated, Any
+
+import typer
+
+from ..cards import by_suit, cards_of
+from ..engine import Hand, cut_for_deal, shuffled_deck
+from ..errors import UsageError
+from ..formats.transcripts import to_toml, transcript
+from ..rng import SplitMix64
+from . import guard, settings
+from .render import cards_markup, stdout_console
+from .score import OptionOpt, overrides_from
+
+HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
+
+Writes a transcript (FORMATS.md) holding the shuffled deck and the deal, ready for moves: a picture of the deal for people, or --format json / toml for programs. Without --dealer the players cut for the deal (the higher card deals; spades rank highest). Without --seed a random seed is chosen and recorded in the transcript.
+"""
+
+
+class DealFormat(str, Enum):
+    text = "text"
+    json = "json"
+    toml = "toml"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("deal", help=HELP)(guard(deal))
+
+
+def parse_players(text: str) -> tuple[str, str]:
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        raise UsageError(f"--players takes two different names separated by a comma, not \"{text}\"")
+    return names[0], names[1]
+
+
+def deal(
+    ctx: typer.Context,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the shuffle (default: random, recorded).")]
+    = None,
+    players: Annotated[str, typer.Option("--players", metavar="A,B", help="The two players.")] = "ann,bob",
+    dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME",
+                                               help="Who deals (default: cut for it).")] = None,
+    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME|FILE.toml",
+                                         help="Variant of play.")] = "standard",
+    scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", help="Scoring system.")] = "game",
+    option: OptionOpt = None,
+    id: Annotated[str | None, typer.Option("--id", help="The transcript's id.")] = None,
+    format: Annotated[DealFormat, typer.Option("--format", "-f",
+                                               help="text for people; json or toml for programs.")]
+    = DealFormat.text,
+) -> None:
+    names = parse_players(players)
+    if dealer is not None and dealer not in names:
+        raise UsageError(f"--dealer {dealer} is not one of the players {names[0]} and {names[1]}")
+    registry = settings(ctx).registry()
+    v = registry.variant(variant)
+    system = registry.scoring(scoring)
+    overrides = overrides_from(option)
+    try:
+        rules = registry.rules(v, system, overrides)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "big") >> 1
+    rng = SplitMix64(seed)
+    cut = None
+    if dealer is None:
+        dealer, cut = cut_for_deal(rng, names, rules)
+    hand = Hand(names, dealer, v, rules, deck=shuffled_deck(rng))
+    doc = transcript(names, v.name, system.name, [hand.to_dict()], options=overrides, id=id, seed=seed, cut=cut)
+    if format is DealFormat.json:
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+    elif format is DealFormat.toml:
+        sys.stdout.write(to_toml(doc))
+    else:
+        stdout_console().print(render_deal(hand, doc))
+
+
+def render_deal(hand: Hand, doc: dict[str, Any]) -> Any:
+    """A deal for people: both hands sorted by suit, the upcard, the stock."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    head = f"[bold]{doc['variant']}[/] · seed {doc['seed']} · {hand.dealer} deals"
+    if "cut" in doc:
+        head += " (cut: " + ", ".join(f"{p} {cards_markup([c])}" for p, c in doc["cut"].items()) + ")"
+    table = Table(show_header=False, box=None, padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column()
+    for p in (hand.pone, hand.dealer):
+        table.add_row(p, cards_markup(by_suit(cards_of(hand.hands[p]))))
+    table.add_row("upcard", cards_markup([hand.upcard]))
+    table.add_row("stock", f"{hand.stock_count} cards")
+    note = Text.from_markup(f"[dim]{hand.pone} may take the upcard or pass first.[/]")
+    return Group(Text.from_markup(head), table, note)

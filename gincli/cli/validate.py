@@ -1,0 +1,202 @@
+"""``gin validate FILE... | -``: replay transcripts move by move."""
+
+from __future__ import annotations
+
+import functools
+import gc
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError
+from ..formats.containers import Item, Reader
+from ..parallel import chunked, default_workers, ordered_map, worker_state
+from ..validate import Defaults, Report, validate
+from . import error, guard, settings
+from .render import OutputFormat, cards_markup, progress_bar, stdout_console
+from .score import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, file_size,
+                    overrides_from)
+
+HELP = """Replay transcripts move by move and check every rule and every claimed result.
+
+Reads .json, .jsonl (streamed), .toml files, or - for standard input. For each transcript: whether it is valid, whether it is complete (the session was settled), the first fault (hand, move, rule id, one sentence), each finished hand's score and the session's scores. A transcript's own variant, scoring and options are used; --variant, --scoring and --option fill in what a transcript leaves out.
+
+Exit status: 0 every transcript valid; 1 some transcript invalid; 2 an input could not be read at all.
+"""
+
+CHUNK = 50  # transcripts a worker replays at a time
+
+
+def register(app: typer.Typer) -> None:
+    app.command("validate", help=HELP, no_args_is_help=True)(guard(validate_command))
+
+
+def validate_command(
+    ctx: typer.Context,
+    files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Transcripts; - reads standard input.")],
+    variant: Annotated[str | None, typer.Option("--variant", "-V", metavar="NAME",
+                                                help="Variant for transcripts that name none.")] = None,
+    scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
+                                                help="Scoring system for transcripts that name none (game).")]
+    = None,
+    option: OptionOpt = None,
+    format: FormatOpt = OutputFormat.text,
+    input_format: InputFormatOpt = None,
+    workers: WorkersOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    s = settings(ctx)
+    registry = s.registry()
+    if variant is not None:
+        registry.variant(variant)  # a bad --variant is a usage error for the whole run
+    if scoring is not None:
+        registry.scoring(scoring)
+    defaults = Defaults(variant, scoring, overrides_from(option))
+    counts = {"valid": 0, "invalid": 0, "complete": 0}
+    status = EXIT_OK
+    gc.freeze()
+    for path in files:
+        reader = Reader(path, input_format)
+        try:
+            with progress_bar(f"validating {reader.name}", file_size(path), enabled=not quiet) as advance:
+                if format is OutputFormat.json:
+                    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, defaults)
+                    chunks = chunked(reader.items(parse=False), CHUNK)
+                    state = {"registry": registry, "defaults": defaults}
+                    for text, valid, invalid, complete in ordered_map(
+                            _validate_chunk, chunks, workers or default_workers(), setup, state):
+                        sys.stdout.write(text)
+                        counts["valid"] += valid
+                        counts["invalid"] += invalid
+                        counts["complete"] += complete
+                        advance(reader.position())
+                else:
+                    _validate_for_people(reader, registry, defaults, counts, advance)
+        except InputError as exc:
+            error(exc.message)
+            status = EXIT_UNREADABLE
+    sys.stdout.flush()
+    total = counts["valid"] + counts["invalid"]
+    if not quiet and (total or status == EXIT_OK):
+        print(f"gin validate: {total} transcript{'s' if total != 1 else ''}: {counts['valid']} valid "
+              f"({counts['complete']} complete), {counts['invalid']} invalid", file=sys.stderr)
+    if status == EXIT_OK and counts["invalid"]:
+        status = EXIT_RECORD_FAILED
+    raise typer.Exit(status)
+
+
+def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults) -> dict[str, Any]:
+    from ..plugins import load_registry
+
+    return {"registry": load_registry(plugin_dirs, disabled), "defaults": defaults}
+
+
+def _check(item: Item, registry: Any, defaults: Defaults) -> Report:
+    item.load()
+    if item.error is not None:
+        from ..validate import Fault
+
+        return Report(None, False, False, [Fault(None, None, "transcript-format", item.error)])
+    return validate(item.record, registry, defaults)
+
+
+def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int]:
+    state = worker_state()
+    lines = []
+    valid = invalid = complete = 0
+    for item in items:
+        report = _check(item, state["registry"], state["defaults"])
+        lines.append(json.dumps(report.to_dict(), ensure_ascii=False))
+        if report.valid:
+            valid += 1
+            complete += report.complete
+        else:
+            invalid += 1
+    lines.append("")
+    return "\n".join(lines), valid, invalid, complete
+
+
+def _validate_for_people(reader: Reader, registry: Any, defaults: Defaults, counts: dict[str, int],
+                         advance: Any) -> None:
+    console = stdout_console()
+    for n, item in enumerate(reader.items(parse=False), 1):
+        report = _check(item, registry, defaults)
+        if report.valid:
+            counts["valid"] += 1
+            counts["complete"] += report.complete
+        else:
+            counts["invalid"] += 1
+        console.print(render_report(report, item.where))
+        console.print()
+        if n % 16 == 0:
+            advance(reader.position())
+
+
+def render_report(report: Report, where: str) -> Any:
+    """A validation report for people; a fault is shown in context: the hands at
+    that point, the moves before it and the offending move."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    name = f"{report.id}" if report.id is not None else where
+    parts: list[Any] = []
+    if report.valid:
+        state = "complete" if report.complete else "not complete (the session is not settled yet)"
+        parts.append(Text.from_markup(f"[bold green]✓[/] [bold]{name}[/]: valid, {state}"))
+    else:
+        parts.append(Text.from_markup(f"[bold red]✗[/] [bold]{name}[/]: invalid"))
+    if report.variant:
+        scores = ", ".join(f"{p} {v}" for p, v in report.result.get("scores", {}).items())
+        winner = report.result.get("winner")
+        line = f"  {report.variant} · {report.scoring} · {len(report.hands)} hand{'s' if len(report.hands) != 1 else ''} scored"
+        if scores:
+            line += f" · scores: {scores}"
+        if winner:
+            line += f" · winner: {winner}"
+        parts.append(Text(line))
+    for fault in report.errors:
+        where_text = []
+        if fault.hand is not None:
+            where_text.append(f"hand {fault.hand}")
+        if fault.move is not None:
+            where_text.append(f"move {fault.move}")
+        loc = ", ".join(where_text) or "transcript"
+        parts.append(Text.from_markup(f"  [red]{loc}[/] [dim]({fault.rule})[/]: {fault.message}"))
+        if fault.context:
+            parts.append(_context_table(fault.context))
+    return Group(*parts)
+
+
+def _context_table(ctx: dict[str, Any]) -> Any:
+    from rich.table import Table
+
+    state = ctx["state"]
+    table = Table(show_header=False, box=None, padding=(0, 2), pad_edge=False)
+    table.add_column(style="dim", justify="right")
+    table.add_column()
+    for p, cards in state["hands"].items():
+        table.add_row(p, cards_markup(cards))
+    top = cards_markup([state["discard_top"]]) if state["discard_top"] else "empty"
+    table.add_row("discard pile", f"{top} on top · stock {state['stock']} cards · "
+                                  f"{state['to_act']} to {state['expecting']}")
+    for m in ctx["moves"]:
+        table.add_row("", _move_text(m))
+    table.add_row("[bold red]→[/]", f"[bold red]{_move_text(ctx['move'])}[/]")
+    return table
+
+
+def _move_text(m: Any) -> str:
+    if not isinstance(m, dict):
+        return json.dumps(m)
+    text = f"{m.get('player')} {m.get('action')}"
+    if m.get("from"):
+        text += f" from {m['from']}"
+    if m.get("card"):
+        try:
+            text += " " + cards_markup([m["card"]])
+        except Exception:
+            text += f" {m['card']}"
+    return text

@@ -1,0 +1,520 @@
+"""The hand engine: one hand of gin rummy as a state machine.
+
+RULES.md "Dealing", "Play" and "Going out", move by move. A :class:`Hand` is
+dealt from a shuffled deck (or from a known deal, the stock then named card by
+card), takes :class:`Move` objects through :meth:`Hand.apply`, which raises
+:class:`IllegalMove` (with a stable rule id) for anything the rules forbid,
+and ends in a :class:`~gincli.scoring.HandResult` scored by
+:func:`~gincli.scoring.score_position`, the one place scoring lives.
+
+Phases: ``offer`` (the first upcard is offered to the non-dealer, then the
+dealer), ``draw``, ``discard`` (or knock), ``spread`` (after a knock: the
+defender's spread and layoffs), ``over``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CARD_NAMES, FULL_DECK_MASK, card_str, cards_of, cut_key, parse_card
+from .errors import RecordError
+from .melds import deadwood
+from .rng import SplitMix64
+from .rules import OFF, Rules
+from .scoring import HandResult, Position, check_knock, check_meld, dead_hand, declared_melds, score_position
+from .variant import Variant
+
+OFFER, DRAW, DISCARD, SPREAD, OVER = "offer", "draw", "discard", "spread", "over"
+ACTIONS = ("pass", "draw", "discard", "knock", "layoff")
+
+
+class IllegalMove(RecordError):
+    """A move the rules forbid; ``rule`` is its stable id (docs/validate.md)."""
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(message, rule=rule)
+
+
+@dataclass(slots=True)
+class Move:
+    """One move of a transcript (FORMATS.md "Moves").
+
+    ``source`` is where a draw comes from (``stock`` or ``discard``); ``card``
+    the card drawn, discarded, or discarded face down by a knock (``None`` for
+    big gin, or a draw whose card is implied by a known deck); ``melds`` a
+    knocker's or defender's spread (card masks, ``None``: gincli chooses);
+    ``cards`` the defender's layoffs (``None``: gincli chooses).
+    """
+
+    player: str
+    action: str
+    source: str | None = None
+    card: int | None = None
+    melds: list[int] | None = None
+    cards: list[int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"player": self.player, "action": self.action}
+        if self.source is not None:
+            d["from"] = self.source
+        if self.card is not None:
+            d["card"] = CARD_NAMES[self.card]
+        if self.melds is not None:
+            from .scoring import meld_strs, sort_melds
+
+            d["melds"] = [meld_strs(m) for m in sort_melds(self.melds)]
+        if self.cards is not None:
+            d["cards"] = [CARD_NAMES[c] for c in self.cards]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Move:
+        """Read a transcript move; :class:`IllegalMove` (``malformed-move`` or
+        ``unknown-card``) when it cannot be read."""
+        if not isinstance(d, dict):
+            raise IllegalMove("malformed-move", "a move must be an object with \"player\" and \"action\"")
+        player, action = d.get("player"), d.get("action")
+        if not isinstance(player, str):
+            raise IllegalMove("malformed-move", "a move needs a \"player\" (a name)")
+        if action not in ACTIONS:
+            raise IllegalMove("malformed-move", f"unknown action {action!r}; the actions are {', '.join(ACTIONS)}")
+        source = d.get("from")
+        if action == "draw" and source not in ("stock", "discard"):
+            raise IllegalMove("malformed-move", "a draw needs \"from\": \"stock\" or \"discard\"")
+        try:
+            card = parse_card(d["card"]) if d.get("card") is not None else None
+            melds = None
+            if d.get("melds") is not None:
+                if not isinstance(d["melds"], list):
+                    raise IllegalMove("malformed-move", "\"melds\" must be a list of melds (lists of cards)")
+                from .cards import parse_cards
+
+                melds = [check_meld(parse_cards(m, "a meld"), player) for m in d["melds"]]
+            cards = None
+            if d.get("cards") is not None:
+                from .cards import parse_cards
+
+                cards = parse_cards(d["cards"], "\"cards\"")
+        except IllegalMove:
+            raise
+        except RecordError as exc:
+            raise IllegalMove(exc.rule or "malformed-move", exc.message) from None
+        if action == "discard" and card is None:
+            raise IllegalMove("malformed-move", "a discard needs its \"card\"")
+        return cls(player, action, source if action == "draw" else None, card, melds, cards)
+
+
+def deal_deck(deck: Sequence[int], dealer: str, players: Sequence[str]) -> tuple[dict[str, int], int, list[int]]:
+    """Deal as RULES.md says: ten cards each, one at a time, alternately,
+    starting with the non-dealer; the 21st card is the upcard; the rest, in
+    order, the stock (top first). Returns (hands as masks, upcard, stock)."""
+    pone = players[1] if dealer == players[0] else players[0]
+    hands = {pone: 0, dealer: 0}
+    for i in range(20):
+        hands[pone if i % 2 == 0 else dealer] |= 1 << deck[i]
+    return hands, deck[20], list(deck[21:])
+
+
+def cut_for_deal(rng: SplitMix64, players: Sequence[str], rules: Rules) -> tuple[str, dict[str, int]]:
+    """Each player cuts a card (two different cards from a full deck, the first
+    player first); the higher card, ranked by rank then suit (spades high), deals
+    when ``first_dealer = "high"`` (the default), the lower when ``"low"``.
+    Returns (dealer, each player's cut card)."""
+    first = rng.below(52)
+    second = rng.below(51)
+    if second >= first:
+        second += 1
+    cut = {players[0]: first, players[1]: second}
+    high = max(players, key=lambda p: cut_key(cut[p]))
+    low = players[1] if high == players[0] else players[0]
+    return (high if rules["first_dealer"] == "high" else low), cut
+
+
+def shuffled_deck(rng: SplitMix64) -> list[int]:
+    """A deck shuffled by the generator (Fisher-Yates over the cards in order As..Kc)."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return deck
+
+
+def next_dealer(rules: Rules, players: Sequence[str], dealer: str, result: HandResult) -> str:
+    """Who deals the next hand (RULES.md "Next dealer"): the same dealer after a
+    dead hand; else by the option ``next_dealer``: winner, loser or alternate."""
+    if result.winner is None:
+        return dealer
+    other = players[1] if dealer == players[0] else players[0]
+    rule = rules["next_dealer"]
+    if rule == "winner":
+        return result.winner
+    if rule == "loser":
+        return players[1] if result.winner == players[0] else players[0]
+    return other
+
+
+class Hand:
+    """One hand, from the deal to its result.
+
+    Give ``deck`` (52 cards, top first) or ``deal`` (each player's ten cards and
+    the upcard; the stock is then unknown and every draw from it must name its
+    card). The public record of play (``discards``, ``taken``, ``passes``) is
+    what either player may know; ``hands`` and ``stock`` are not.
+    """
+
+    def __init__(self, players: Sequence[str], dealer: str, variant: Variant, rules: Rules, *,
+                 deck: Sequence[int] | None = None, deal: Mapping[str, Any] | None = None):
+        self.players = tuple(players)
+        self.dealer = dealer
+        self.pone = self.players[1] if dealer == self.players[0] else self.players[0]
+        self.variant = variant
+        self.rules = rules
+        self.deck = list(deck) if deck is not None else None
+        if deck is not None:
+            self.hands, self.upcard, stock = deal_deck(deck, dealer, self.players)
+            self.stock: list[int] | None = stock[::-1]  # top at the end
+        else:
+            assert deal is not None
+            self.hands = {p: deal[p] for p in self.players}
+            self.upcard = deal["upcard"]
+            self.stock = None
+        self.initial_hands = dict(self.hands)
+        self.stock_count = 31
+        self.unseen = FULL_DECK_MASK & ~(self.hands[self.players[0]] | self.hands[self.players[1]]) & ~(1 << self.upcard)
+        self.pile: list[int] = [self.upcard]  # the discard pile, top at the end
+        self.phase = OFFER
+        self.to_act = self.pone
+        self.passes: list[str] = []
+        self.must_draw_stock = False  # both refused the first upcard
+        self.taken = -1  # the card taken from the discard pile this turn
+        self.wall_turn = False  # this turn's draw left two cards in the stock
+        self.moves: list[Move] = []
+        #: Public record: cards each player took from the pile, and discarded.
+        self.took: dict[str, list[int]] = {p: [] for p in self.players}
+        self.discarded: dict[str, list[int]] = {p: [] for p in self.players}
+        self.knocker: str | None = None
+        self.knock_melds: list[int] | None = None
+        self.knock_outcome: str | None = None
+        self.result: HandResult | None = None
+        self.limit = variant.knock_limit(rules, self.upcard)
+
+    # -- facts -----------------------------------------------------------------------
+
+    def other(self, player: str) -> str:
+        return self.players[1] if player == self.players[0] else self.players[0]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def finishable(self) -> bool:
+        """Whether the hand has ended, or needs only the defender's spread (which
+        gincli can choose)."""
+        return self.phase in (SPREAD, OVER)
+
+    def expecting(self) -> str:
+        """What the player to act must do, in words."""
+        return {OFFER: "take or refuse the upcard", DRAW: "draw", DISCARD: "discard or knock",
+                SPREAD: "spread and lay off", OVER: "nothing: the hand is over"}[self.phase]
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the player to act (a knock always with gincli
+        choosing the melds; after a knock, the defender's spread chosen by gincli)."""
+        p = self.to_act
+        phase = self.phase
+        if phase == OFFER:
+            return [Move(p, "pass"), Move(p, "draw", "discard")]
+        if phase == DRAW:
+            moves = []
+            if not self.must_draw_stock and self.pile:
+                moves.append(Move(p, "draw", "discard"))
+            if self.stock_count > 2:
+                moves.append(Move(p, "draw", "stock"))
+            return moves
+        if phase == DISCARD:
+            held = self.hands[p]
+            moves = []
+            for c in cards_of(held):
+                if c == self.taken:
+                    continue
+                moves.append(Move(p, "discard", card=c))
+                if deadwood(held & ~(1 << c)) <= self.limit:
+                    moves.append(Move(p, "knock", card=c))
+            if self.rules["big_gin_bonus"] != OFF and deadwood(held) == 0:
+                moves.append(Move(p, "knock"))
+            return moves
+        if phase == SPREAD:
+            return [Move(p, "layoff")]
+        return []
+
+    # -- moves -----------------------------------------------------------------------
+
+    def apply(self, move: Move) -> None:
+        """Play one move; :class:`IllegalMove` if the rules forbid it (the hand is
+        then unchanged)."""
+        phase = self.phase
+        player = move.player
+        if phase == OVER:
+            raise IllegalMove("move-after-end", f"{player} moved after the hand was over")
+        if player not in self.hands:
+            raise IllegalMove("unknown-player", f"\"{player}\" is not a player of this hand")
+        if player != self.to_act:
+            raise IllegalMove("out-of-turn", f"{player} moved out of turn: it is {self.to_act}'s turn to "
+                                             f"{self.expecting()}")
+        action = move.action
+        if phase == OFFER:
+            self._offer(move)
+        elif phase == DRAW:
+            if action != "draw":
+                if action == "pass":
+                    raise IllegalMove("pass-not-allowed", f"{player} passed, but only the first upcard may be refused")
+                raise IllegalMove("draw-first", f"{player} must draw before discarding")
+            self._draw(move)
+        elif phase == DISCARD:
+            if action == "discard":
+                self._discard(move)
+            elif action == "knock":
+                self._knock(move)
+            else:
+                raise IllegalMove("already-drew", f"{player} already drew this turn and must discard or knock")
+        else:  # SPREAD
+            if action != "layoff":
+                raise IllegalMove("spread-expected", f"after the knock, {player} may only spread and lay off")
+            self._spread(move)
+        self.moves.append(move)
+
+    def _offer(self, move: Move) -> None:
+        player = move.player
+        if move.action == "pass":
+            self.passes.append(player)
+            if player == self.pone:
+                self.to_act = self.dealer
+            else:  # both refused: the non-dealer draws from the stock
+                self.to_act = self.pone
+                self.phase = DRAW
+                self.must_draw_stock = True
+            return
+        if move.action != "draw":
+            raise IllegalMove("first-turn-order", f"{player} must take or refuse the upcard first")
+        if move.source != "discard":
+            raise IllegalMove("first-turn-order", f"{player} drew from the stock before the upcard was refused "
+                                                  f"by both players")
+        self._draw(move)
+
+    def _draw(self, move: Move) -> None:
+        player = move.player
+        bit_owner = self.hands
+        if move.source == "stock":
+            if self.stock_count <= 2:
+                raise IllegalMove("draw-from-wall", f"{player} drew from the last two cards of the stock, "
+                                                    "which are never drawn")
+            if self.stock is not None:
+                card = self.stock[-1]
+                if move.card is not None and move.card != card:
+                    raise IllegalMove("draw-not-on-top", f"{player} drew {card_str(move.card)} from the stock, "
+                                                         f"but the top card is {card_str(card)}")
+                self.stock.pop()
+            else:
+                card = move.card
+                if card is None:
+                    raise IllegalMove("draw-card-missing", f"{player} drew from the stock without naming the card "
+                                                           "(needed when the deck is not known)")
+                if not self.unseen >> card & 1:
+                    raise IllegalMove("draw-not-on-top", f"{player} drew {card_str(card)} from the stock, but "
+                                                         f"{card_str(card)} is not in the stock")
+            self.unseen &= ~(1 << card)
+            self.stock_count -= 1
+            self.wall_turn = self.stock_count == 2
+            self.taken = -1
+        else:
+            if self.must_draw_stock:
+                raise IllegalMove("first-turn-order", f"both players refused the upcard, so {player} must draw "
+                                                      "from the stock")
+            if not self.pile:
+                raise IllegalMove("draw-empty-discard", f"{player} drew from an empty discard pile")
+            card = self.pile[-1]
+            if move.card is not None and move.card != card:
+                raise IllegalMove("draw-not-on-top", f"{player} drew {card_str(move.card)} from the discard pile, "
+                                                     f"but the top card is {card_str(card)}")
+            self.pile.pop()
+            self.taken = card
+            self.wall_turn = False
+            self.took[player].append(card)
+        bit_owner[player] |= 1 << card
+        self.must_draw_stock = False
+        self.phase = DISCARD
+        if move.card is None:
+            move.card = card
+
+    def _check_discard(self, player: str, card: int) -> None:
+        if not self.hands[player] >> card & 1:
+            raise IllegalMove("discard-not-held", f"{player} discarded {card_str(card)}, which {player} does not hold")
+        if card == self.taken:
+            raise IllegalMove("discard-drawn-upcard", f"{player} discarded {card_str(card)}, the card taken from "
+                                                      "the discard pile this turn")
+
+    def _discard(self, move: Move) -> None:
+        player, card = move.player, move.card
+        assert card is not None
+        self._check_discard(player, card)
+        self.hands[player] &= ~(1 << card)
+        self.pile.append(card)
+        self.discarded[player].append(card)
+        self.taken = -1
+        if self.wall_turn:  # the 50th card's drawer discarded without knocking
+            self.phase = OVER
+            self.result = dead_hand(self.players, self.variant.name)
+            return
+        self.to_act = self.other(player)
+        self.phase = DRAW
+
+    def _knock(self, move: Move) -> None:
+        player, card = move.player, move.card
+        held = self.hands[player]
+        if card is not None:
+            self._check_discard(player, card)
+            held &= ~(1 << card)
+        try:
+            melds = declared_melds(player, held, move.melds)
+            outcome, _ = check_knock(player, held, melds, self.variant, self.rules, self.upcard)
+        except RecordError as exc:
+            raise IllegalMove(exc.rule or "illegal-knock", exc.message) from None
+        if card is not None:
+            self.hands[player] = held
+            self.pile.append(card)
+            self.discarded[player].append(card)
+        self.knocker = player
+        self.knock_melds = move.melds
+        self.knock_outcome = outcome
+        self.phase = SPREAD
+        self.to_act = self.other(player)
+
+    def _spread(self, move: Move) -> None:
+        try:
+            self.result = self._score(move.melds, move.cards)
+        except RecordError as exc:
+            raise IllegalMove(exc.rule or "illegal-spread", exc.message) from None
+        self.phase = OVER
+
+    def _score(self, defender_melds: list[int] | None, layoffs: list[int] | None) -> HandResult:
+        assert self.knocker is not None
+        defender = self.other(self.knocker)
+        melds: dict[str, list[int]] = {}
+        if self.knock_melds is not None:
+            melds[self.knocker] = self.knock_melds
+        if defender_melds is not None:
+            melds[defender] = defender_melds
+        if layoffs:
+            for c in layoffs:
+                if not self.hands[defender] >> c & 1:
+                    raise IllegalMove("layoff-not-held", f"{defender} laid off {card_str(c)}, which {defender} "
+                                                         "does not hold")
+        pos = Position(self.players, dict(self.hands), self.knocker, self.upcard, melds, layoffs)
+        return score_position(pos, self.variant, self.rules)
+
+    def finish(self) -> HandResult:
+        """The hand's result; after a knock with no spread recorded, gincli
+        chooses the defender's spread and layoffs (FORMATS.md)."""
+        if self.result is None:
+            if self.phase != SPREAD:
+                raise RuntimeError("the hand is not over")
+            self.result = self._score(None, None)
+            self.phase = OVER
+        return self.result
+
+    def force(self, move: Move) -> bool:
+        """Play a move the rules forbid as if it were allowed, as far as it makes
+        sense (``gin validate`` follows a transcript past its first fault only to
+        tell whether it reaches its end). False when it makes no sense."""
+        player, action = move.player, move.action
+        if player not in self.hands or self.phase == OVER:
+            return False
+        self.to_act = player
+        if action == "pass":
+            if self.phase == OFFER:
+                self.passes.append(player)
+                self.phase, self.must_draw_stock = (DRAW, True) if player == self.dealer else (OFFER, False)
+                self.to_act = self.other(player) if self.phase == OFFER else self.pone
+            return True
+        if action == "draw":
+            card = move.card
+            if move.source == "stock":
+                if self.stock is not None:
+                    if card is not None and card in self.stock:
+                        self.stock.remove(card)
+                    elif self.stock:
+                        card = self.stock.pop()
+                    else:
+                        return False
+                if card is None:
+                    return False
+                self.unseen &= ~(1 << card)
+                self.stock_count -= 1
+                self.taken = -1
+            else:
+                if card is None or card not in self.pile:
+                    if not self.pile:
+                        return False
+                    card = self.pile[-1]
+                self.pile.remove(card)
+                self.taken = card
+            self.hands[player] |= 1 << card
+            self.wall_turn = self.stock_count <= 2
+            self.phase = DISCARD
+            return True
+        if action in ("discard", "knock"):
+            card = move.card
+            if card is not None:
+                if not self.hands[player] >> card & 1:
+                    return False
+                self.hands[player] &= ~(1 << card)
+                self.pile.append(card)
+            elif action == "discard":
+                return False
+            if action == "knock":
+                self.knocker, self.knock_melds, self.phase = player, None, SPREAD
+                self.to_act = self.other(player)
+            elif self.wall_turn:
+                self.phase, self.result = OVER, dead_hand(self.players, self.variant.name)
+            else:
+                self.phase, self.to_act = DRAW, self.other(player)
+            return True
+        if action == "layoff" and self.knocker is not None:
+            try:
+                self.result = self._score(None, None)
+            except RecordError:
+                return False
+            self.phase = OVER
+            return True
+        return False
+
+    def record_spread(self) -> None:
+        """Write the spreads gincli chose into the moves, so the transcript says
+        exactly what was scored: the knocker's melds on the knock, and the
+        defender's melds and layoffs as a ``layoff`` move."""
+        result = self.finish()
+        if result.knocker is None or result.defender is None:
+            return
+        knock = next(m for m in reversed(self.moves) if m.action == "knock")
+        if knock.melds is None:
+            knock.melds = list(result.knocker.melds)
+        if self.moves[-1].action != "layoff":
+            self.moves.append(Move(result.defender.name, "layoff", melds=list(result.defender.melds),
+                                   cards=list(result.defender.layoffs or [])))
+
+    # -- transcripts -----------------------------------------------------------------
+
+    def to_dict(self, deck: bool = True, deal: bool = True, result: bool = True) -> dict[str, Any]:
+        """This hand as a transcript hand (FORMATS.md)."""
+        d: dict[str, Any] = {"dealer": self.dealer}
+        if deck and self.deck is not None:
+            d["deck"] = [CARD_NAMES[c] for c in self.deck]
+        if deal or self.deck is None:
+            d["deal"] = {p: [CARD_NAMES[c] for c in cards_of(self.initial_hands[p])] for p in self.players}
+            d["deal"]["upcard"] = CARD_NAMES[self.upcard]
+        d["moves"] = [m.to_dict() for m in self.moves]
+        if result and self.result is not None:
+            r = self.result
+            d["result"] = {"outcome": r.outcome, "winner": r.winner, "points": r.points}
+        return d

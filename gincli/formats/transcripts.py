@@ -1,0 +1,53 @@
+"""Transcripts (FORMATS.md "Transcript"): building and writing them.
+
+gincli writes a transcript with ``format``, ``id`` (when given), ``variant``,
+``scoring``, ``options`` (only those set away from the variant's defaults),
+``players`` and ``hands`` (each with ``dealer``, ``deck``, ``deal``, ``moves``
+and, once finished, ``result``), then the session ``result`` once settled. Its
+own additions: ``seed`` (the seed that dealt it) and ``cut`` (the cards cut for
+the first deal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..cards import CARD_NAMES
+from ..validate import TRANSCRIPT_FORMAT
+
+
+def transcript(players: Sequence[str], variant: str, scoring: str, hands: list[dict[str, Any]], *,
+               options: Mapping[str, Any] | None = None, id: Any = None, seed: int | None = None,
+               cut: Mapping[str, int] | None = None, result: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A transcript document, fields in the order FORMATS.md lists them."""
+    doc: dict[str, Any] = {"format": TRANSCRIPT_FORMAT}
+    if id is not None:
+        doc["id"] = id
+    doc["variant"] = variant
+    doc["scoring"] = scoring
+    if options:
+        doc["options"] = dict(options)
+    doc["players"] = list(players)
+    if seed is not None:
+        doc["seed"] = seed
+    if cut:
+        doc["cut"] = {p: CARD_NAMES[c] for p, c in cut.items()}
+    doc["hands"] = hands
+    if result is not None:
+        doc["result"] = dict(result)
+    return doc
+
+
+def to_toml(doc: Mapping[str, Any]) -> str:
+    """A transcript as TOML (TOML has no null: null fields are left out)."""
+    import tomli_w
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items() if v is not None}
+        if isinstance(value, list):
+            return [clean(v) for v in value if v is not None]
+        return value
+
+    return tomli_w.dumps(clean(doc))

@@ -1,0 +1,378 @@
+"""Replaying transcripts move by move: the heart of ``gin validate``.
+
+A transcript (FORMATS.md "Transcript") is one session: its hands are dealt
+from their ``deck`` or ``deal``, every move is played through the hand engine,
+each finished hand is scored and entered into the session's scoring system,
+and every claimed result is compared with what the moves produce. The first
+fault stops the check; it is reported with its hand and move index, a stable
+rule id (docs/validate.md lists them) and one sentence. After a fault the rest
+of the transcript is still followed leniently, only to tell whether it reaches
+the end of the session (``complete``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CARD_NAMES, card_str, parse_card
+from .engine import SPREAD, Hand, IllegalMove, Move, next_dealer
+from .errors import GinError, RecordError
+from .plugins import Registry
+from .rules import Rules
+from .scoring import HandResult
+from .session import ScoringSystem, Session
+from .variant import Variant
+
+TRANSCRIPT_FORMAT = "gincli-transcript/1"
+
+#: Every rule id gin validate reports, with what it means (docs/validate.md is built from this).
+RULES: dict[str, str] = {
+    "transcript-format": "the transcript is not a gincli-transcript/1 document (its format, players or hands field)",
+    "transcript-options": "the transcript's variant, scoring system or options are unknown or wrong",
+    "unknown-player": "a name that is not one of the two players",
+    "wrong-dealer": "a hand dealt by the wrong player (after a dead hand the same dealer deals; else next_dealer)",
+    "missing-deal": "a hand with neither deck nor deal",
+    "deck-cards": "a deck that is not 52 distinct cards",
+    "deal-cards": "a deal with the wrong number of cards, or duplicate cards",
+    "unknown-card": "a card that is not a card",
+    "deal-deck-mismatch": "a hand whose deck and deal disagree",
+    "malformed-move": "a move that cannot be read (no player, unknown action, a draw without from)",
+    "move-after-end": "a move after the hand was over",
+    "out-of-turn": "a move by the player whose turn it is not",
+    "first-turn-order": "the first upcard taken or refused out of order, or a draw from the stock before both refused it",
+    "pass-not-allowed": "a pass anywhere but on the first upcard",
+    "draw-first": "a discard or knock before drawing",
+    "already-drew": "a second draw, or a pass, after drawing",
+    "draw-not-on-top": "a draw of a card that is not on top of the stock or discard pile",
+    "draw-card-missing": "a draw from an unknown stock that does not name its card",
+    "draw-empty-discard": "a draw from an empty discard pile",
+    "draw-from-wall": "a draw from the last two cards of the stock",
+    "discard-not-held": "a discard of a card not in the hand",
+    "discard-drawn-upcard": "discarding the card just taken from the discard pile",
+    "knock-over-limit": "a knock with deadwood above the knock limit (or any deadwood where only gin may end the hand)",
+    "big-gin-off": "big gin while the option big_gin_bonus is off",
+    "big-gin-not-melded": "a knock with eleven cards that do not all meld",
+    "not-a-meld": "a spread meld that is not a set or a run",
+    "meld-not-held": "a spread meld with cards the player does not hold",
+    "meld-card-reused": "a card spread in two melds",
+    "spread-expected": "after a knock, anything but the defender's spread",
+    "layoff-not-fitting": "a layoff that does not fit the knocker's melds",
+    "layoff-onto-gin": "a layoff onto gin or big gin",
+    "layoff-not-held": "a layoff of a card the defender does not hold",
+    "layoff-in-meld": "a card both laid off and in one of the defender's own melds",
+    "layoff-repeated": "the same layoff listed twice",
+    "hand-unfinished": "a hand that stops before its end, followed by another hand",
+    "hand-after-session-end": "a hand played after the session was settled",
+    "claimed-hand-result": "a hand's claimed result (outcome, winner, points) that the moves do not produce",
+    "claimed-session-result": "the session's claimed result (scores, winner, games) that the moves do not produce",
+}
+
+
+@dataclass
+class Fault:
+    """The first fault of a transcript."""
+
+    hand: int | None
+    move: int | None
+    rule: str
+    message: str
+    context: dict[str, Any] | None = None  # the hands at that point, for people
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hand": self.hand, "move": self.move, "rule": self.rule, "message": self.message}
+
+
+@dataclass
+class Report:
+    """The validation report of one transcript (FORMATS.md "Validation report")."""
+
+    id: Any
+    valid: bool
+    complete: bool
+    errors: list[Fault] = field(default_factory=list)
+    hands: list[HandResult] = field(default_factory=list)
+    result: dict[str, Any] = field(default_factory=dict)
+    variant: str | None = None
+    scoring: str | None = None
+    players: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "valid": self.valid, "complete": self.complete,
+            "errors": [e.to_dict() for e in self.errors],
+            "hands": [h.to_dict() for h in self.hands],
+            "scores": self.result.get("scores", {}),
+            "result": self.result, "variant": self.variant, "scoring": self.scoring,
+        }
+
+
+@dataclass
+class Defaults:
+    """What the command line says where a transcript is silent."""
+
+    variant: str | None = None
+    scoring: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Stop(Exception):
+    def __init__(self, fault: Fault):
+        super().__init__(fault.message)
+        self.fault = fault
+
+
+def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> Report:
+    """Replay one transcript and report on it."""
+    defaults = defaults or Defaults()
+    ident = doc.get("id") if isinstance(doc, dict) else None
+    report = Report(ident, True, False)
+    try:
+        players, variant, system, rules, hands = _header(doc, registry, defaults)
+    except Stop as stop:
+        report.valid = False
+        report.errors.append(stop.fault)
+        return report
+    report.variant, report.scoring, report.players = variant.name, system.name, players
+    session = system.new_session(players, rules)
+    report.result = session.result()
+    expected_dealer: str | None = None
+    fault: Fault | None = None
+    last = len(hands) - 1
+    for hi, raw in enumerate(hands):
+        try:
+            if session.finished:
+                raise Stop(Fault(hi, None, "hand-after-session-end",
+                                 f"hand {hi} was played after the session was settled"))
+            hand = _deal(hi, raw, players, variant, rules, expected_dealer)
+            moves = raw.get("moves", [])
+            if not isinstance(moves, list):
+                raise Stop(Fault(hi, None, "malformed-move", f"hand {hi}: \"moves\" must be a list"))
+            for mi, m in enumerate(moves):
+                before = _snapshot(hand) if hand.phase != "over" else None
+                try:
+                    hand.apply(Move.from_dict(m))
+                except IllegalMove as exc:
+                    ctx = {"state": before or _snapshot(hand), "moves": moves[max(0, mi - 6):mi], "move": m}
+                    raise Stop(Fault(hi, mi, exc.rule or "illegal-move", exc.message, ctx)) from None
+            if not hand.finishable:
+                if hi < last:
+                    raise Stop(Fault(hi, None, "hand-unfinished",
+                                     f"hand {hi} stops before its end ({hand.to_act} to {hand.expecting()}), "
+                                     "but another hand follows"))
+                break
+            result = hand.finish()
+            _check_claimed_hand(hi, raw.get("result"), result)
+            report.hands.append(result)
+            session.add_hand(result)
+            report.result = session.result()
+            expected_dealer = next_dealer(rules, players, hand.dealer, result)
+        except Stop as stop:
+            fault = stop.fault
+            break
+    if fault is None:
+        report.complete = _settled(session, hands, report)
+        claimed = doc.get("result")
+        if claimed is not None:
+            try:
+                _check_claimed_session(claimed, report.result)
+            except Stop as stop:
+                fault = stop.fault
+    if fault is not None:
+        report.valid = False
+        report.errors.append(fault)
+        if fault.rule != "claimed-session-result":
+            report.complete = _lenient_complete(hands, players, variant, rules, system, fault)
+    return report
+
+
+def _settled(session: Session, hands: list[Any], report: Report) -> bool:
+    if session.finished:
+        return True
+    return session.settles_each_hand and bool(hands) and len(report.hands) == len(hands)
+
+
+def _header(doc: Any, registry: Registry,
+            defaults: Defaults) -> tuple[tuple[str, str], Variant, ScoringSystem, Rules, list[Any]]:
+    def bad(rule: str, message: str) -> Stop:
+        return Stop(Fault(None, None, rule, message))
+
+    if not isinstance(doc, dict):
+        raise bad("transcript-format", "a transcript must be a JSON object")
+    if doc.get("format") != TRANSCRIPT_FORMAT:
+        raise bad("transcript-format", f"\"format\" must be \"{TRANSCRIPT_FORMAT}\", not {doc.get('format')!r}")
+    players = doc.get("players")
+    if (not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players)
+            or players[0] == players[1]):
+        raise bad("transcript-format", "\"players\" must list two different names")
+    hands = doc.get("hands")
+    if not isinstance(hands, list) or not all(isinstance(h, dict) for h in hands):
+        raise bad("transcript-format", "\"hands\" must be a list of hands (objects)")
+    vname = doc.get("variant", defaults.variant or "standard")
+    sname = doc.get("scoring", defaults.scoring or "game")
+    options = doc.get("options", {})
+    if not isinstance(vname, str) or not isinstance(sname, str) or not isinstance(options, dict):
+        raise bad("transcript-options", "\"variant\" and \"scoring\" must be names and \"options\" an object")
+    try:
+        variant = registry.variant(vname) if vname in registry.variants else None
+        if variant is None:
+            raise GinError(f"unknown variant \"{vname}\"; the variants are {', '.join(sorted(registry.variants))}")
+        system = registry.scoring(sname)
+        rules = registry.rules(variant, system, {**defaults.options, **options}, where="options")
+    except (GinError, ValueError) as exc:
+        raise bad("transcript-options", str(exc)) from None
+    return (players[0], players[1]), variant, system, rules, hands
+
+
+def _cards(value: Any, what: str, hi: int) -> list[int]:
+    if not isinstance(value, list):
+        raise Stop(Fault(hi, None, "deal-cards", f"hand {hi}: {what} must be a list of cards"))
+    out = []
+    for token in value:
+        try:
+            out.append(parse_card(token))
+        except RecordError as exc:
+            raise Stop(Fault(hi, None, "unknown-card", f"hand {hi}: {what}: {exc.message}")) from None
+    return out
+
+
+def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Variant, rules: Rules,
+          expected_dealer: str | None) -> Hand:
+    """Build a hand from its deck and/or deal, checking them (move index null)."""
+    def bad(rule: str, message: str) -> Stop:
+        return Stop(Fault(hi, None, rule, message))
+
+    dealer = raw.get("dealer")
+    if dealer not in players:
+        raise bad("unknown-player", f"hand {hi}: the dealer {dealer!r} is not a player")
+    if expected_dealer is not None and dealer != expected_dealer:
+        raise bad("wrong-dealer", f"hand {hi} was dealt by {dealer}, but {expected_dealer} deals it "
+                                  f"(next_dealer = {rules['next_dealer']}; after a dead hand the same dealer)")
+    deck = None
+    if raw.get("deck") is not None:
+        deck = _cards(raw["deck"], "the deck", hi)
+        if len(deck) != 52 or len(set(deck)) != 52:
+            what = f"{len(deck)} cards" if len(deck) != 52 else "a card twice"
+            raise bad("deck-cards", f"hand {hi}: the deck has {what}; it must be the 52 cards")
+    deal = None
+    if raw.get("deal") is not None:
+        d = raw["deal"]
+        if not isinstance(d, dict):
+            raise bad("deal-cards", f"hand {hi}: \"deal\" must be an object")
+        for key in d:
+            if key not in players and key != "upcard":
+                raise bad("unknown-player", f"hand {hi}: the deal names {key!r}, who is not a player")
+        deal = {}
+        seen: set[int] = set()
+        for p in players:
+            cards = _cards(d.get(p), f"{p}'s dealt cards", hi)
+            if len(cards) != 10:
+                raise bad("deal-cards", f"hand {hi}: {p} was dealt {len(cards)} cards, not 10")
+            for c in cards:
+                if c in seen:
+                    raise bad("deal-cards", f"hand {hi}: {card_str(c)} was dealt twice")
+                seen.add(c)
+            deal[p] = sum(1 << c for c in cards)
+        if d.get("upcard") is None:
+            raise bad("deal-cards", f"hand {hi}: the deal has no upcard")
+        up = _cards([d["upcard"]], "the upcard", hi)[0]
+        if up in seen:
+            raise bad("deal-cards", f"hand {hi}: the upcard {card_str(up)} was also dealt to a player")
+        deal["upcard"] = up
+    if deck is None and deal is None:
+        raise bad("missing-deal", f"hand {hi} has neither \"deck\" nor \"deal\"")
+    hand = Hand(players, dealer, variant, rules, deck=deck, deal=deal)
+    if deck is not None and deal is not None:
+        for p in players:
+            if hand.hands[p] != deal[p]:
+                raise bad("deal-deck-mismatch", f"hand {hi}: dealing the deck gives {p} other cards than the deal")
+        if hand.upcard != deal["upcard"]:
+            raise bad("deal-deck-mismatch", f"hand {hi}: the deck's upcard is {card_str(hand.upcard)}, the "
+                                            f"deal's {card_str(deal['upcard'])}")
+    return hand
+
+
+def _snapshot(hand: Hand) -> dict[str, Any]:
+    """The state of a hand, for showing a fault in context."""
+    from .cards import cards_of
+
+    return {
+        "hands": {p: [CARD_NAMES[c] for c in cards_of(m)] for p, m in hand.hands.items()},
+        "discard_top": CARD_NAMES[hand.pile[-1]] if hand.pile else None,
+        "stock": hand.stock_count, "to_act": hand.to_act, "expecting": hand.expecting(),
+    }
+
+
+def _check_claimed_hand(hi: int, claim: Any, result: HandResult) -> None:
+    if claim is None:
+        return
+    if not isinstance(claim, dict):
+        raise Stop(Fault(hi, None, "claimed-hand-result", f"hand {hi}: \"result\" must be an object"))
+    actual = {"outcome": result.outcome, "winner": result.winner, "points": result.points}
+    for key in ("outcome", "winner", "points"):
+        if key in claim and claim[key] != actual[key]:
+            raise Stop(Fault(hi, None, "claimed-hand-result",
+                             f"hand {hi} claims {key} {_show(claim[key])}, but the moves give {_show(actual[key])}"))
+
+
+def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
+    def bad(message: str) -> Stop:
+        return Stop(Fault(None, None, "claimed-session-result", message))
+
+    if not isinstance(claim, dict):
+        raise bad("the session's \"result\" must be an object")
+    if "scores" in claim and claim["scores"] != actual.get("scores"):
+        raise bad(f"the session claims scores {_show(claim['scores'])}, but the moves give "
+                  f"{_show(actual.get('scores'))}")
+    if "winner" in claim and claim["winner"] != actual.get("winner"):
+        raise bad(f"the session claims the winner {_show(claim['winner'])}, but the moves give "
+                  f"{_show(actual.get('winner'))}")
+    if "games" in claim:
+        games = actual.get("games", [])
+        if not isinstance(claim["games"], list) or len(claim["games"]) != len(games):
+            raise bad(f"the session claims {len(claim['games']) if isinstance(claim['games'], list) else '?'} "
+                      f"game results, but the moves give {len(games)}")
+        for gi, (c, a) in enumerate(zip(claim["games"], games)):
+            for key in ("scores", "winner"):
+                if isinstance(c, dict) and key in c and c[key] != a.get(key):
+                    raise bad(f"game {gi + 1} claims {key} {_show(c[key])}, but the moves give {_show(a.get(key))}")
+
+
+def _show(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _lenient_complete(hands: list[Any], players: tuple[str, str], variant: Variant, rules: Rules,
+                      system: ScoringSystem, fault: Fault) -> bool:
+    """Whether the transcript, followed past its first fault as if each faulty
+    move had been allowed, reaches the end of its session."""
+    session = system.new_session(players, rules)
+    for hi, raw in enumerate(hands):
+        if session.finished:
+            return False
+        try:
+            hand = _deal(hi, raw, players, variant, rules, None)
+        except Stop:
+            return False
+        for m in raw.get("moves", []) if isinstance(raw.get("moves"), list) else []:
+            try:
+                move = Move.from_dict(m)
+            except IllegalMove:
+                return False
+            try:
+                hand.apply(move)
+            except IllegalMove:
+                if not hand.force(move):
+                    return False
+        if hand.phase == SPREAD or hand.result is not None:
+            try:
+                result = hand.finish()
+            except GinError:
+                return False
+            session.add_hand(result)
+        else:
+            return False
+    return session.finished or (session.settles_each_hand and bool(hands))
