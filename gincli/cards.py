@@ -73,7 +73,7 @@ def parse_card(token: object) -> int:
         if card is not None:
             return card
         return _fail(token)
-    raise RecordError(f"a card must be a string like \"Td\", not {_quote(token)}", rule="malformed")
+    raise RecordError(f"a card must be a string like \"Td\", not {_quote(token)}", rule="unknown-card")
 
 
 def _fail(token: str) -> int:
@@ -92,7 +92,7 @@ def _quote(token: object) -> str:
 def parse_cards(tokens: object, what: str = "cards") -> list[int]:
     """Parse a list of card tokens; ``what`` names the list in error messages."""
     if not isinstance(tokens, list):
-        raise RecordError(f"{what} must be a list of cards, not {_quote(tokens)}", rule="malformed")
+        raise RecordError(f"{what} must be a list of cards, not {_quote(tokens)}", rule="malformed-move")
     table = _PARSE
     out = []
     for t in tokens:

@@ -94,3 +94,26 @@ def test_plugin_examples_in_the_docs_are_the_files_the_examples_run():
     assert found
     for code, name in found:
         assert (DOCS / "examples" / name).read_text() == code, f"docs/examples/{name} differs from docs/plugins.md"
+
+
+def test_every_rule_id_is_documented():
+    from gincli.validate import RULES
+
+    text = (DOCS / "validate.md").read_text()
+    for rule, meaning in RULES.items():
+        assert f"| `{rule}` | {meaning} |" in text, f"rule id {rule} is not documented in docs/validate.md"
+
+
+def test_every_raised_rule_id_is_known():
+    """Every rule id the code can raise is in the documented list."""
+    from gincli.validate import RULES
+
+    found = set()
+    for path in (ROOT / "gincli").rglob("*.py"):
+        text = path.read_text()
+        found |= set(re.findall(r'rule="([a-z-]+)"', text))
+        found |= set(re.findall(r'IllegalMove\(\s*"([a-z-]+)"', text))
+        found |= set(re.findall(r'Fault\([^,]+, [^,]+, "([a-z-]+)"', text))
+        found |= set(re.findall(r'bad\("([a-z-]+)"', text))
+    unknown = found - set(RULES)
+    assert not unknown, f"rule ids raised but not documented: {sorted(unknown)}"

@@ -138,6 +138,7 @@ def render_report(report: Report, where: str) -> Any:
     """A validation report for people; a fault is shown in context: the hands at
     that point, the moves before it and the offending move."""
     from rich.console import Group
+    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
@@ -164,7 +165,12 @@ def render_report(report: Report, where: str) -> Any:
         if fault.move is not None:
             where_text.append(f"move {fault.move}")
         loc = ", ".join(where_text) or "transcript"
-        parts.append(Text.from_markup(f"  [red]{loc}[/] [dim]({fault.rule})[/]: {fault.message}"))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        grid.add_row(Text.from_markup(f"  [red]{loc}[/]"),
+                     Text.from_markup(f"{escape(fault.message)} [dim]({fault.rule})[/]"))
+        parts.append(grid)
         if fault.context:
             parts.append(_context_table(fault.context))
     return Group(*parts)
