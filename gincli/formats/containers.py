@@ -77,10 +77,11 @@ class Reader:
         self.format = fmt
 
     def position(self) -> int:
+        """Bytes read so far (the whole size once the input is closed)."""
         try:
             return self._stream.tell() if self._stream is not None else 0
         except (OSError, ValueError):
-            return 0
+            return self.size or 0
 
     def _open(self) -> IO[bytes]:
         if self.path == "-":
