@@ -52,7 +52,7 @@ def test_target_is_an_option(session):
     s = play(session("game", target=150), won("ann", 120))
     assert not s.finished
     assert s.result() == {"scores": {"ann": 120, "bob": 0}, "winner": None, "points": {"ann": 120, "bob": 0},
-                          "hands_won": {"ann": 1, "bob": 0}, "net": 0}
+                          "hands_won": {"ann": 1, "bob": 0}, "net": 0, "hands": [["ann", 120]]}
 
 
 def test_hand_scoring_sums_each_hand_and_never_closes(session):

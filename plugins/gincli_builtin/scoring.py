@@ -16,75 +16,7 @@ from typing import Any
 from gincli import hookimpl
 from gincli.rules import Option, Rules
 from gincli.scoring import HandResult
-from gincli.session import ScoringSystem, Session
-
-GAME_OPTIONS: tuple[Option, ...] = (
-    Option("target", 100, "points that win a game"),
-    Option("game_bonus", 100, "bonus to the winner of a game"),
-    Option("box_bonus", 25, "bonus to each player at the end of a game for every hand won (line bonus)"),
-    Option("shutout", "bonus", "when the loser won no hand: \"bonus\" adds shutout_bonus, \"double\" doubles "
-           "the winner's score before the box bonus", "choice", ("bonus", "double")),
-    Option("shutout_bonus", 100, "the shutout bonus, when shutout = \"bonus\""),
-)
-
-
-def _with_default(options: tuple[Option, ...], name: str, default: Any) -> tuple[Option, ...]:
-    return tuple(Option(o.name, default, o.description, o.kind, o.choices) if o.name == name else o
-                 for o in options)
-
-
-class Game:
-    """One game to a target: hand points accumulate, then the bonuses settle it."""
-
-    def __init__(self, players: Sequence[str], rules: Rules, target: int | None = None):
-        self.players = tuple(players)
-        self.rules = rules
-        self.target = rules["target"] if target is None else target
-        self.points = dict.fromkeys(self.players, 0)
-        self.wins = dict.fromkeys(self.players, 0)
-        self.winner: str | None = None
-
-    @property
-    def closed(self) -> bool:
-        return self.winner is not None
-
-    def enter(self, winner: str, points: int) -> None:
-        """Enter a won hand (nothing once the game is closed)."""
-        if self.closed:
-            return
-        self.points[winner] += points
-        self.wins[winner] += 1
-        if self.points[winner] >= self.target:
-            self.winner = winner
-
-    def totals(self) -> dict[str, int]:
-        """Each player's total: hand points, plus the bonuses once the game is won."""
-        if self.winner is None:
-            return dict(self.points)
-        r = self.rules
-        w = self.winner
-        loser = next(p for p in self.players if p != w)
-        totals = dict(self.points)
-        totals[w] += r["game_bonus"]
-        if self.wins[loser] == 0:
-            if r["shutout"] == "double":
-                totals[w] *= 2
-            else:
-                totals[w] += r["shutout_bonus"]
-        for p in self.players:
-            totals[p] += r["box_bonus"] * self.wins[p]
-        return totals
-
-    def net(self) -> int:
-        """The winner's total minus the loser's (0 while the game is open)."""
-        if self.winner is None:
-            return 0
-        t = self.totals()
-        return t[self.winner] - sum(v for p, v in t.items() if p != self.winner)
-
-    def result(self) -> dict[str, Any]:
-        return {"scores": self.totals(), "winner": self.winner,
-                "points": dict(self.points), "hands_won": dict(self.wins), "net": self.net()}
+from gincli.session import GAME_OPTIONS, Game, ScoringSystem, Session, with_default
 
 
 class HandSession(Session):
@@ -207,7 +139,7 @@ class GameScoring(ScoringSystem):
 class HollywoodScoring(ScoringSystem):
     name = "hollywood"
     description = "Three games on one sheet (to 125); a player's n-th win counts in games 1..n."
-    options = _with_default(GAME_OPTIONS, "target", 125)
+    options = with_default(GAME_OPTIONS, "target", 125)
 
     def new_session(self, players: Sequence[str], rules: Rules) -> Session:
         return HollywoodSession(players, rules)
