@@ -62,22 +62,29 @@ class Game:
         if self.points[winner] >= self.target:
             self.winner = winner
 
-    def totals(self) -> dict[str, int]:
-        """Each player's total: hand points, plus the bonuses once the game is won."""
+    def bonuses(self) -> dict[str, dict[str, int]]:
+        """Each bonus of a won game, by player: ``game``, ``shutout`` (the bonus, or
+        what doubling added) and ``box``; empty while the game is open."""
         if self.winner is None:
-            return dict(self.points)
+            return {}
         r = self.rules
         w = self.winner
         loser = next(p for p in self.players if p != w)
-        totals = dict(self.points)
-        totals[w] += r["game_bonus"]
+        zero = dict.fromkeys(self.players, 0)
+        game, shutout = dict(zero), dict(zero)
+        game[w] = r["game_bonus"]
         if self.wins[loser] == 0:
-            if r["shutout"] == "double":
-                totals[w] *= 2
-            else:
-                totals[w] += r["shutout_bonus"]
-        for p in self.players:
-            totals[p] += r["box_bonus"] * self.wins[p]
+            # "double" doubles the winner's score (game points and game bonus) before the box bonus
+            shutout[w] = self.points[w] + game[w] if r["shutout"] == "double" else r["shutout_bonus"]
+        box = {p: r["box_bonus"] * self.wins[p] for p in self.players}
+        return {"game": game, "shutout": shutout, "box": box}
+
+    def totals(self) -> dict[str, int]:
+        """Each player's total: hand points, plus the bonuses once the game is won."""
+        totals = dict(self.points)
+        for part in self.bonuses().values():
+            for p, v in part.items():
+                totals[p] += v
         return totals
 
     def net(self) -> int:
@@ -89,10 +96,13 @@ class Game:
 
     def result(self) -> dict[str, Any]:
         """FORMATS.md's game result (``scores`` with the bonuses once won, ``winner``)
-        and gincli's additions: hand ``points``, ``hands_won``, the winner's ``net``
-        and the ``hands`` entered, each ``[winner, points]``."""
-        return {"scores": self.totals(), "winner": self.winner, "points": dict(self.points),
-                "hands_won": dict(self.wins), "net": self.net(), "hands": [list(e) for e in self.entries]}
+        and gincli's additions: hand ``points``, ``hands_won``, the winner's ``net``,
+        the ``hands`` entered, each ``[winner, points]``, and once won the ``bonuses``."""
+        out = {"scores": self.totals(), "winner": self.winner, "points": dict(self.points),
+               "hands_won": dict(self.wins), "net": self.net(), "hands": [list(e) for e in self.entries]}
+        if self.winner is not None:
+            out["bonuses"] = self.bonuses()
+        return out
 
 
 class Session:

@@ -355,3 +355,45 @@ def test_bad_deals_and_headers_are_faults(registry, mutate, rule):
     mutate(doc)
     r = validate(doc, registry)
     assert not r.valid and r.errors[0].rule == rule, r.errors
+
+
+@pytest.mark.parametrize("variant,scoring,options", [
+    ("oklahoma", "hollywood", {}),
+    ("oklahoma", "hand", {"spade_doubles": True}),
+    ("gin-only", "game", {"target": 50}),
+    ("standard", "match-500", {"big_gin_bonus": 31}),
+    ("standard", "game", {"next_dealer": "alternate", "shutout": "double"}),
+])
+def test_every_variant_under_every_scoring_plays_validly(registry, variant, scoring, options):
+    from gincli.cards import CARD_VALUES
+    from gincli.table import play_session
+
+    v = registry.variant(variant)
+    system = registry.scoring(scoring)
+    rules = registry.rules(v, system, options)
+    rng = random.Random(variant + scoring)
+    seen = set()
+    for seed in range(3 if scoring in ("match-500", "hollywood") else 15):
+        rec = play_session(("ann", "bob"), v, rules, system, chooser(rng), seed, options=options)
+        doc = json.loads(json.dumps(rec.transcript))
+        report = validate(doc, registry)
+        assert report.valid and report.complete, report.to_dict()["errors"]
+        for hand_doc, result in zip(doc["hands"], rec.results):
+            seen.add(result.outcome)
+            upcard = parse(hand_doc["deal"]["upcard"])
+            if result.knocker is None:
+                continue
+            if variant == "gin-only":
+                assert result.outcome in ("gin", "big_gin")
+            if variant == "oklahoma" and result.outcome in ("knock", "undercut"):
+                limit = 0 if upcard % 13 == 0 else CARD_VALUES[upcard]
+                assert result.knocker.deadwood <= limit
+            if options.get("spade_doubles") and upcard // 13 == 0:
+                assert result.points % 2 == 0
+    assert seen - {"dead"}, "some hands end by a knock or gin"
+
+
+def parse(token: str) -> int:
+    from gincli.cards import parse_card
+
+    return parse_card(token)

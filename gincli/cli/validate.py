@@ -158,6 +158,10 @@ def render_report(report: Report, where: str) -> Any:
         if winner:
             line += f" · winner: {winner}"
         parts.append(Text(line))
+    if report.valid and report.hands and report.scoring in ("game", "hollywood", "match-500"):
+        from .sheets import session_sheet
+
+        parts.append(session_sheet(report.result, report.scoring, report.players))
     for fault in report.errors:
         where_text = []
         if fault.hand is not None:
