@@ -23,87 +23,13 @@ from .errors import RecordError
 from .melds import deadwood
 from .rng import SplitMix64
 from .rules import OFF, Rules
-from .scoring import HandResult, Position, check_knock, check_meld, dead_hand, declared_melds, score_position
+from .scoring import (HandResult, Position, check_knock, check_meld, dead_hand, declared_melds, forfeit_result,
+                      score_position)
+from .moves import ACTIONS, IllegalMove, Move
 from .variant import Variant
+from .view import PlayerView
 
 OFFER, DRAW, DISCARD, SPREAD, OVER = "offer", "draw", "discard", "spread", "over"
-ACTIONS = ("pass", "draw", "discard", "knock", "layoff")
-
-
-class IllegalMove(RecordError):
-    """A move the rules forbid; ``rule`` is its stable id (docs/validate.md)."""
-
-    def __init__(self, rule: str, message: str):
-        super().__init__(message, rule=rule)
-
-
-@dataclass(slots=True)
-class Move:
-    """One move of a transcript (FORMATS.md "Moves").
-
-    ``source`` is where a draw comes from (``stock`` or ``discard``); ``card``
-    the card drawn, discarded, or discarded face down by a knock (``None`` for
-    big gin, or a draw whose card is implied by a known deck); ``melds`` a
-    knocker's or defender's spread (card masks, ``None``: gincli chooses);
-    ``cards`` the defender's layoffs (``None``: gincli chooses).
-    """
-
-    player: str
-    action: str
-    source: str | None = None
-    card: int | None = None
-    melds: list[int] | None = None
-    cards: list[int] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"player": self.player, "action": self.action}
-        if self.source is not None:
-            d["from"] = self.source
-        if self.card is not None:
-            d["card"] = CARD_NAMES[self.card]
-        if self.melds is not None:
-            from .scoring import meld_strs, sort_melds
-
-            d["melds"] = [meld_strs(m) for m in sort_melds(self.melds)]
-        if self.cards is not None:
-            d["cards"] = [CARD_NAMES[c] for c in self.cards]
-        return d
-
-    @classmethod
-    def from_dict(cls, d: Any) -> Move:
-        """Read a transcript move; :class:`IllegalMove` (``malformed-move`` or
-        ``unknown-card``) when it cannot be read."""
-        if not isinstance(d, dict):
-            raise IllegalMove("malformed-move", "a move must be an object with \"player\" and \"action\"")
-        player, action = d.get("player"), d.get("action")
-        if not isinstance(player, str):
-            raise IllegalMove("malformed-move", "a move needs a \"player\" (a name)")
-        if action not in ACTIONS:
-            raise IllegalMove("malformed-move", f"unknown action {action!r}; the actions are {', '.join(ACTIONS)}")
-        source = d.get("from")
-        if action == "draw" and source not in ("stock", "discard"):
-            raise IllegalMove("malformed-move", "a draw needs \"from\": \"stock\" or \"discard\"")
-        try:
-            card = parse_card(d["card"]) if d.get("card") is not None else None
-            melds = None
-            if d.get("melds") is not None:
-                if not isinstance(d["melds"], list):
-                    raise IllegalMove("malformed-move", "\"melds\" must be a list of melds (lists of cards)")
-                from .cards import parse_cards
-
-                melds = [check_meld(parse_cards(m, "a meld"), player) for m in d["melds"]]
-            cards = None
-            if d.get("cards") is not None:
-                from .cards import parse_cards
-
-                cards = parse_cards(d["cards"], "\"cards\"")
-        except IllegalMove:
-            raise
-        except RecordError as exc:
-            raise IllegalMove(exc.rule or "malformed-move", exc.message) from None
-        if action == "discard" and card is None:
-            raise IllegalMove("malformed-move", "a discard needs its \"card\"")
-        return cls(player, action, source if action == "draw" else None, card, melds, cards)
 
 
 def deal_deck(deck: Sequence[int], dealer: str, players: Sequence[str]) -> tuple[dict[str, int], int, list[int]]:
@@ -197,6 +123,8 @@ class Hand:
         self.knock_outcome: str | None = None
         self.result: HandResult | None = None
         self.limit = variant.knock_limit(rules, self.upcard)
+        self.number = 0  # the hand's index in its session
+        self.scores: dict[str, Any] = {}  # the session's scores before this hand (public)
 
     # -- facts -----------------------------------------------------------------------
 
@@ -217,6 +145,17 @@ class Hand:
         """What the player to act must do, in words."""
         return {OFFER: "take or refuse the upcard", DRAW: "draw", DISCARD: "discard or knock",
                 SPREAD: "spread and lay off", OVER: "nothing: the hand is over"}[self.phase]
+
+    def view(self, player: str) -> PlayerView:
+        """What ``player`` may legally know now: their own cards and the public
+        record of play, copied into a :class:`PlayerView` (never the engine)."""
+        opponent = self.other(player)
+        return PlayerView(
+            player, opponent, self.dealer, self.phase, self.hands[player], self.upcard, tuple(self.pile),
+            self.stock_count, tuple(self.passes), tuple(self.took[player]), tuple(self.took[opponent]),
+            tuple(self.discarded[player]), tuple(self.discarded[opponent]),
+            self.taken if self.to_act == player else -1, self.must_draw_stock, self.limit,
+            self.rules["big_gin_bonus"] != OFF, self.rules, dict(self.scores), self.number)
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the player to act (a knock always with gincli
@@ -489,6 +428,14 @@ class Hand:
             return True
         return False
 
+    def forfeit(self, player: str, reason: str) -> HandResult:
+        """``player`` cannot go on (a bot failed): the hand ends, scored by
+        :func:`~gincli.scoring.forfeit_result`."""
+        self.result = forfeit_result(player, self.other(player), self.hands[player], self.rules,
+                                     self.variant.name, reason)
+        self.phase = OVER
+        return self.result
+
     def record_spread(self) -> None:
         """Write the spreads gincli chose into the moves, so the transcript says
         exactly what was scored: the knocker's melds on the knock, and the
@@ -514,6 +461,8 @@ class Hand:
             d["deal"] = {p: [CARD_NAMES[c] for c in cards_of(self.initial_hands[p])] for p in self.players}
             d["deal"]["upcard"] = CARD_NAMES[self.upcard]
         d["moves"] = [m.to_dict() for m in self.moves]
+        if self.result is not None and self.result.forfeit is not None:
+            d["forfeit"] = dict(self.result.forfeit)
         if result and self.result is not None:
             r = self.result
             d["result"] = {"outcome": r.outcome, "winner": r.winner, "points": r.points}

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from .bots import Bot
     from .session import ScoringSystem
     from .variant import PendingVariant, Variant
 
@@ -42,5 +43,18 @@ def gincli_register_scoring_systems(register: Callable[[ScoringSystem], None]) -
     :class:`gincli.ScoringSystem` subclass: a ``name``, a ``description``,
     its ``options`` and ``new_session(players, rules)`` returning a
     :class:`gincli.Session`. Names must be unique, as for variants. Returns
+    nothing; every plugin's implementation is called.
+    """
+
+
+@hookspec
+def gincli_register_bots(register: Callable[[type[Bot]], None]) -> None:
+    """Register bots (players for ``gin match``).
+
+    Call ``register(cls)`` once per bot with a subclass of :class:`gincli.Bot`
+    that sets ``name`` and ``description`` and implements ``choose(view)``,
+    returning one of ``view.legal()``. gincli makes one instance per seat and
+    session, ``cls(rng, seat)``, with a seeded generator. A bot sees only its
+    :class:`gincli.PlayerView`. Names must be unique, as for variants. Returns
     nothing; every plugin's implementation is called.
     """

@@ -27,6 +27,7 @@ import pluggy
 from . import hookspecs
 from .errors import ConfigError, UsageError
 from .rules import Option, Rules, resolve
+from .bots import Bot
 from .session import ScoringSystem
 from .variant import PendingVariant, Variant
 
@@ -35,6 +36,7 @@ from .variant import PendingVariant, Variant
 DEFAULT_PLUGINS: dict[str, str] = {
     "gincli_builtin.variants": "gincli-variants",
     "gincli_builtin.scoring": "gincli-scoring",
+    "gincli_builtin.bots": "gincli-bots",
 }
 ENTRY_POINT_GROUP = "gincli"
 ENV_DISABLE = "GINCLI_DISABLE_PLUGINS"
@@ -45,6 +47,7 @@ ENV_CONFIG_DIR = "GINCLI_CONFIG_DIR"
 KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
     "variant": ("gincli_register_variants", (Variant, PendingVariant)),
     "scoring system": ("gincli_register_scoring_systems", (ScoringSystem,)),
+    "bot": ("gincli_register_bots", (type,)),
 }
 
 
@@ -175,6 +178,7 @@ class Registry:
         self.problems = problems
         self.variants: dict[str, Variant] = {}
         self.scoring_systems: dict[str, ScoringSystem] = {}
+        self.bots: dict[str, type[Bot]] = {}
         self.owner: dict[tuple[str, str], str] = {}
         self._rules_cache: dict[Any, Rules] = {}
         pending: list[tuple[str, PendingVariant]] = []
@@ -209,11 +213,13 @@ class Registry:
 
     def _registrar(self, kind: str, types: tuple[type, ...], plugin: str,
                    pending: list[tuple[str, PendingVariant]]) -> Callable[[Any], None]:
-        table: dict[str, Any] = self.variants if kind == "variant" else self.scoring_systems
+        table: dict[str, Any] = {"variant": self.variants, "scoring system": self.scoring_systems,
+                                 "bot": self.bots}[kind]
 
         def register(item: Any) -> None:
-            if not isinstance(item, types):
-                raise TypeError(f"register() takes a {kind}, not {type(item).__name__}")
+            if not isinstance(item, types) or (kind == "bot" and not issubclass(item, Bot)):
+                what = "a subclass of gincli.Bot" if kind == "bot" else f"a {kind}"
+                raise TypeError(f"register() takes {what}, not {item!r}")
             name = getattr(item, "name", None)
             if not isinstance(name, str) or not name:
                 raise TypeError(f"a {kind} needs a non-empty name")
@@ -289,6 +295,22 @@ class Registry:
             self.variants[name] = variant
             return variant
         raise UsageError(f"unknown variant \"{name}\"; the variants are {', '.join(sorted(self.variants))}")
+
+    def bot(self, spec: str) -> Any:
+        """A bot factory by name, or ``exec:COMMAND`` for an external program;
+        :class:`UsageError` when unknown."""
+        if spec.startswith("exec:"):
+            from .external import external_bot
+
+            command = spec[len("exec:"):].strip()
+            if not command:
+                raise UsageError("exec: needs a command, for example exec:python3 examples/bot.py")
+            return external_bot(command)
+        found = self.bots.get(spec)
+        if found is None:
+            raise UsageError(f"unknown bot \"{spec}\"; the bots are {', '.join(sorted(self.bots))}, "
+                             "or exec:COMMAND for an external program")
+        return found
 
     def scoring(self, name: str) -> ScoringSystem:
         found = self.scoring_systems.get(name)

@@ -18,7 +18,7 @@ from .melds import Arrangement, deadwood, mask_value, meld_info, min_arrangement
 from .rules import OFF, Rules
 from .variant import Variant
 
-OUTCOMES = ("knock", "undercut", "gin", "big_gin", "dead")
+OUTCOMES = ("knock", "undercut", "gin", "big_gin", "dead", "forfeit")
 CARD_JSON = tuple(f'"{n}"' for n in CARD_NAMES)
 
 
@@ -78,9 +78,11 @@ class HandResult:
     defender: Spread | None
     variant: str = "standard"
     id: Any = None
+    #: gincli's addition for a forfeited hand: ``{"player": ..., "reason": ...}``.
+    forfeit: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "id": self.id,
             "variant": self.variant,
             "outcome": self.outcome,
@@ -89,9 +91,14 @@ class HandResult:
             "knocker": self.knocker.to_dict() if self.knocker else None,
             "defender": self.defender.to_dict() if self.defender else None,
         }
+        if self.forfeit is not None:
+            d["forfeit"] = self.forfeit
+        return d
 
     def to_json(self) -> str:
         """``json.dumps(self.to_dict(), ensure_ascii=False)``, built directly."""
+        if self.forfeit is not None:
+            return _dumps(self.to_dict(), ensure_ascii=False)
         knocker = self.knocker.to_json() if self.knocker else "null"
         defender = self.defender.to_json() if self.defender else "null"
         winner = "null" if self.winner is None else _json_value(self.winner)
@@ -121,6 +128,16 @@ def meld_strs(meld: int) -> list[str]:
 def dead_hand(players: tuple[str, str], variant: str = "standard", id: Any = None) -> HandResult:
     """Nobody knocked before the wall: nobody scores."""
     return HandResult("dead", None, 0, None, None, variant, id)
+
+
+def forfeit_result(player: str, opponent: str, held: int, rules: Rules, variant: str,
+                   reason: str) -> HandResult:
+    """A player who cannot go on (a bot's illegal reply, crash or hang) forfeits
+    the hand: the opponent wins, as if by gin, the forfeiter's deadwood (all the
+    cards held) plus the gin bonus. Outcome ``forfeit`` (gincli's addition)."""
+    points = deadwood(held) + rules["gin_bonus"]
+    return HandResult("forfeit", opponent, points, None, None, variant,
+                      forfeit={"player": player, "reason": reason})
 
 
 def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None) -> HandResult:

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Hand, Move, cut_for_deal, next_dealer, shuffled_deck
+from .bots import BotError
+from .engine import Hand, IllegalMove, Move, cut_for_deal, next_dealer, shuffled_deck
 from .formats.transcripts import transcript
 from .rng import SplitMix64
 from .rules import Rules
@@ -36,9 +37,21 @@ class SessionRecord:
 
 def play_hand(hand: Hand, choose: Chooser) -> HandResult:
     """Play one hand to its end; after a knock gincli chooses the defender's
-    spread (the best for the defender), and the transcript says what was scored."""
+    spread (the best for the defender), and the transcript says what was scored.
+
+    A chooser that raises :class:`~gincli.bots.BotError`, or returns a move the
+    rules forbid, makes the player to act forfeit the hand."""
     while hand.phase not in ("spread", "over"):
-        hand.apply(choose(hand))
+        player = hand.to_act
+        try:
+            move = choose(hand)
+            if move.player != player:
+                raise BotError(f"replied for {move.player!r}, not its own seat {player!r}")
+            hand.apply(move)
+        except BotError as exc:
+            return hand.forfeit(player, exc.reason)
+        except IllegalMove as exc:
+            return hand.forfeit(player, f"illegal move ({exc.rule}): {exc.message}")
     hand.record_spread()
     assert hand.result is not None
     return hand.result
@@ -46,8 +59,11 @@ def play_hand(hand: Hand, choose: Chooser) -> HandResult:
 
 def play_session(players: Sequence[str], variant: Variant, rules: Rules, system: ScoringSystem,
                  choose: Chooser, seed: int, *, dealer: str | None = None, id: Any = None,
-                 options: dict[str, Any] | None = None, max_hands: int = 10_000) -> SessionRecord:
-    """Play one session to its end (``hand`` scoring: one hand)."""
+                 options: dict[str, Any] | None = None, max_hands: int = 10_000, record: bool = True,
+                 on_hand: Callable[[Hand, HandResult, Any], None] | None = None) -> SessionRecord:
+    """Play one session to its end (``hand`` scoring: one hand). With
+    ``record=False`` no transcript is built (faster, for matches that keep none).
+    ``on_hand(hand, result, session)`` is called after each hand."""
     rng = SplitMix64(seed)
     cut = None
     if dealer is None:
@@ -57,16 +73,21 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
     results: list[HandResult] = []
     for _ in range(max_hands):
         hand = Hand(players, dealer, variant, rules, deck=shuffled_deck(rng))
+        hand.number = len(results)
+        hand.scores = session.result()["scores"]
         result = play_hand(hand, choose)
-        hands.append(hand.to_dict())
+        if record:
+            hands.append(hand.to_dict())
         results.append(result)
         session.add_hand(result)
+        if on_hand is not None:
+            on_hand(hand, result, session)
         if session.finished or session.settles_each_hand:
             break
         dealer = next_dealer(rules, players, dealer, result)
     settled = session.result()
     doc = transcript(players, variant.name, system.name, hands, options=options, id=id, seed=seed, cut=cut,
-                     result=_claim(settled))
+                     result=_claim(settled)) if record else {}
     return SessionRecord(doc, results, settled)
 
 

@@ -159,6 +159,13 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
                 except IllegalMove as exc:
                     ctx = {"state": before or _snapshot(hand), "moves": moves[max(0, mi - 6):mi], "move": m}
                     raise Stop(Fault(hi, mi, exc.rule or "illegal-move", exc.message, ctx)) from None
+            forfeit = raw.get("forfeit")
+            if forfeit is not None and not hand.over:
+                who = forfeit.get("player") if isinstance(forfeit, dict) else None
+                if who not in players:
+                    raise Stop(Fault(hi, None, "unknown-player", f"hand {hi}: the forfeit names {who!r}, "
+                                                                 "who is not a player"))
+                hand.forfeit(who, str(forfeit.get("reason", "")))
             if not hand.finishable:
                 if hi < last:
                     raise Stop(Fault(hi, None, "hand-unfinished",

@@ -54,7 +54,7 @@ def run_command(cmd: str, tmp_path: Path) -> str:
     return "\n".join(line.rstrip() for line in proc.stdout.splitlines()).rstrip()
 
 
-@pytest.mark.parametrize("page,index,block", blocks(), ids=lambda v: v.name if isinstance(v, Path) else str(v))
+@pytest.mark.parametrize("page,index,block", blocks(), ids=[f"{p.name}-{i}" for p, i, _ in blocks()])
 def test_console_examples_print_what_the_docs_say(page, index, block, tmp_path):
     update = os.environ.get("GINCLI_UPDATE_DOCS") == "1"
     new_block = []

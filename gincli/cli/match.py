@@ -1,0 +1,236 @@
+"""``gin match``: headless matches between bots; ``gin bots``: the bots loaded."""
+
+from __future__ import annotations
+
+import functools
+import gc
+import os
+import sys
+import time
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import UsageError
+from ..match import MatchSpec, SessionOutcome, Tally, chunks_of, play_match_session, read_transcripts
+from ..parallel import default_workers, ordered_map, worker_state
+from ..stats import parse_sprt
+from . import EXIT_INTERRUPTED, guard, settings
+from .render import OutputFormat, progress_bar, stdout_console, write_json
+from .score import OptionOpt, overrides_from
+
+HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
+
+Reproducible by --seed whatever --workers is. --duplicate plays every deal twice with the seats swapped. --transcripts FILE writes each session as it finishes (JSON Lines); after Ctrl-C, --resume finishes the match without replaying what is done. --sprt elo0,elo1 stops once the sequential test decides. Bots: the names of gin bots, or exec:COMMAND for an external program (docs/bot-protocol.md).
+"""
+
+BOTS_HELP = "List the bots that are loaded (gin match --bots takes their names, or exec:COMMAND)."
+
+
+def register(app: typer.Typer) -> None:
+    app.command("match", help=HELP)(guard(match))
+    app.command("bots", help=BOTS_HELP)(guard(bots))
+
+
+def player_names(specs: list[str], names: str | None) -> tuple[str, str]:
+    if names is not None:
+        parts = [n.strip() for n in names.split(",")]
+        if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
+            raise UsageError(f"--names takes two different names separated by a comma, not \"{names}\"")
+        return parts[0], parts[1]
+    base = ["external" if s.startswith("exec:") else s for s in specs]
+    if base[0] == base[1]:
+        return f"{base[0]}-1", f"{base[1]}-2"
+    return base[0], base[1]
+
+
+def match(
+    ctx: typer.Context,
+    bots_: Annotated[str, typer.Option("--bots", metavar="A,B", help="The two bots.")],
+    hands: Annotated[int | None, typer.Option("--hands", min=1, metavar="N",
+                                              help="Play N hands, each settled alone (scoring hand).")] = None,
+    games: Annotated[int | None, typer.Option("--games", min=1, metavar="N",
+                                              help="Play N sessions of the scoring system.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="The match's seed.")] = 1,
+    workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, metavar="W",
+                                                help="Worker processes (default: all cores).")] = None,
+    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME", help="Variant of play.")] = "standard",
+    scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
+                                                help="Scoring system of --games (default game).")] = None,
+    option: OptionOpt = None,
+    duplicate: Annotated[bool, typer.Option("--duplicate", help="Play every deal twice, seats swapped.")] = False,
+    transcripts: Annotated[str | None, typer.Option("--transcripts", metavar="FILE",
+                                                    help="Write every session's transcript (JSON Lines).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Finish the match --transcripts FILE holds.")] = False,
+    sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1",
+                                             help="Stop once the SPRT accepts H0 (elo0) or H1 (elo1).")] = None,
+    time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
+                                              help="Per decision, for external bots.")] = 5.0,
+    names: Annotated[str | None, typer.Option("--names", metavar="A,B", help="Player names (default: the bots').")]
+    = None,
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
+    = OutputFormat.text,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    specs = [b.strip() for b in bots_.split(",")]
+    if len(specs) != 2 or not all(specs):
+        raise UsageError(f"--bots takes two bots separated by a comma, not \"{bots_}\"")
+    if (hands is None) == (games is None):
+        raise UsageError("give either --hands N or --games N")
+    if hands is not None and scoring not in (None, "hand"):
+        raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
+    if resume and not transcripts:
+        raise UsageError("--resume needs --transcripts FILE, the file to finish")
+    s = settings(ctx)
+    registry = s.registry()
+    for b in specs:
+        registry.bot(b)
+    unit = "hands" if hands is not None else "games"
+    count = hands if hands is not None else games
+    assert count is not None
+    if duplicate and count % 2:
+        raise UsageError("--duplicate plays deals in pairs: give an even number")
+    spec = MatchSpec((specs[0], specs[1]), player_names(specs, names), unit, count, seed, variant,
+                     "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
+                     time_limit)
+    try:  # check the rules once, up front
+        registry.rules(registry.variant(spec.variant), registry.scoring(spec.scoring), spec.options)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    tally = Tally(spec, parse_sprt(sprt) if sprt else None) if True else None
+    done = 0
+    out = None
+    if transcripts:
+        if resume and os.path.exists(transcripts):
+            earlier, keep = read_transcripts(transcripts, spec)
+            for o in earlier:
+                tally.add(o)
+            done = len(earlier)
+            with open(transcripts, "r+b") as fh:
+                fh.truncate(keep)  # a line cut short by an interruption goes
+        elif not resume and os.path.exists(transcripts) and os.path.getsize(transcripts) > 0:
+            raise UsageError(f"{transcripts} already holds transcripts; --resume finishes that match, "
+                             "or remove the file")
+        out = open(transcripts, "a", encoding="utf-8")
+    gc.freeze()
+    started = time.perf_counter()
+    interrupted = False
+    record = out is not None
+    w = workers or default_workers()
+    size = max(1, min(64 if unit == "hands" else 4, (count - done) // (4 * w) or 1))
+    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, spec, record)
+    state = {"registry": registry, "spec": spec, "record": record}
+    try:
+        with progress_bar(f"{spec.names[0]} v {spec.names[1]}", count, enabled=not quiet, unit="items") as advance:
+            advance(done)
+            if not tally.decided():
+                for results in ordered_map(_play_chunk, chunks_of(range(done, count), size), w, setup, state):
+                    for o in results:
+                        if out is not None and o.transcript is not None:
+                            out.write(o.transcript + "\n")
+                            out.flush()
+                        tally.add(o)
+                        if tally.decided():
+                            break
+                    advance(tally.sessions)
+                    if tally.decided():
+                        break
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if out is not None:
+            out.close()
+        from ..external import close_all
+
+        close_all()
+    elapsed = time.perf_counter() - started
+    summary = tally.summary()
+    if format is OutputFormat.json:
+        write_json(summary)
+    else:
+        stdout_console().print(render_summary(summary))
+    played = tally.hands
+    if not quiet:
+        rate = played / elapsed if elapsed > 0 else 0.0
+        print(f"gin match: {tally.sessions} session{'s' if tally.sessions != 1 else ''}, {played} hands in "
+              f"{elapsed:.1f} s ({rate:,.0f} hands/s, {w} worker{'s' if w != 1 else ''})", file=sys.stderr)
+    if interrupted:
+        print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
+              + (f"; finish with --transcripts {transcripts} --resume" if transcripts else ""), file=sys.stderr)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _setup(plugin_dirs: list[str], disabled: list[str], spec: MatchSpec, record: bool) -> dict[str, Any]:
+    from ..plugins import load_registry
+
+    return {"registry": load_registry(plugin_dirs, disabled), "spec": spec, "record": record}
+
+
+def _play_chunk(indices: list[int]) -> list[SessionOutcome]:
+    state = worker_state()
+    return [play_match_session(state["spec"], i, state["registry"], state["record"]) for i in indices]
+
+
+def render_summary(s: dict[str, Any]) -> Any:
+    """The match summary for people: a table of the players, then the statistics."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{s['variant']} · {s['scoring']} · seed {s['seed']}"
+                        + (" · duplicate deals" if s["duplicate"] else ""), title_justify="left")
+    table.add_column("player", style="bold")
+    table.add_column("bot")
+    if s["games"]:
+        table.add_column("games won", justify="right")
+    for col in ("hands won", "points", "points/hand", "gins", "undercuts", "forfeits"):
+        table.add_column(col, justify="right")
+    for p in s["players"]:
+        row = [p["name"], p["bot"]]
+        if s["games"]:
+            row.append(str(p["games_won"]))
+        row += [str(p["hands_won"]), str(p["points"]), f"{p['points_per_hand']:.2f}", str(p["gins"]),
+                str(p["undercuts"]), str(p["forfeits"])]
+        table.add_row(*row)
+    wr = s["win_rate"]
+    elo = s["elo"]
+    unit = s["unit"]
+    lines = [
+        f"{s['hands']} hands" + (f", {s['games']} sessions" if s["games"] else "") + f", {s['dead_hands']} dead",
+        f"{wr['player']} scores {wr['value']:.1%} of {unit}s (95% interval {wr['low']:.1%} to {wr['high']:.1%}, "
+        f"{wr['samples']} samples)",
+        f"Elo difference {elo['diff']:+.1f} ± {elo['error']:.1f} (95%: {elo['low']:+.1f} to {elo['high']:+.1f})",
+    ]
+    if "sprt" in s:
+        sp = s["sprt"]
+        verdict = {"H1": f"H1 accepted (elo ≥ {sp['elo1']:g})", "H0": f"H0 accepted (elo ≤ {sp['elo0']:g})",
+                   "continue": "undecided"}[sp["result"]]
+        lines.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}]: LLR {sp['llr']:.2f} "
+                     f"(bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
+    for reason in s["forfeit_reasons"]:
+        lines.append(f"forfeit: {reason}")
+    return Group(table, *(Text(line) for line in lines))
+
+
+def bots(
+    ctx: typer.Context,
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
+    = OutputFormat.text,
+) -> None:
+    registry = settings(ctx).registry()
+    data = {"bots": [{"name": n, "description": b.description, "plugin": registry.owner.get(("bot", n))}
+                     for n, b in sorted(registry.bots.items())]}
+    if format is OutputFormat.json:
+        write_json(data)
+        return
+    from rich.table import Table
+
+    table = Table(title="Bots", title_justify="left")
+    table.add_column("bot", style="bold cyan", no_wrap=True)
+    table.add_column("description")
+    table.add_column("from", style="dim")
+    for b in data["bots"]:
+        table.add_row(b["name"], b["description"], b["plugin"] or "")
+    table.add_row("exec:COMMAND", "an external program speaking the JSON-lines protocol of docs/bot-protocol.md",
+                  "")
+    stdout_console().print(table)

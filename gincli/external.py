@@ -1,0 +1,194 @@
+"""External bots: a program in any language, speaking JSON lines over its
+standard input and output (docs/bot-protocol.md).
+
+gincli starts the program once per seat (and worker process) and keeps it for
+the whole match: for each decision it writes one ``decide`` line and waits, at
+most the time limit, for one reply line holding a move. An illegal reply, a
+crash or a hang raises :class:`~gincli.bots.BotError`, so the seat forfeits
+the hand; a program that died or hung is started again for the next hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import shlex
+import subprocess
+import time
+from typing import Any
+
+from .bots import Bot, BotError
+from .cards import CARD_NAMES, cards_of
+from .moves import IllegalMove, Move
+from .rng import SplitMix64
+from .view import PlayerView
+
+PROTOCOL = "gincli-bot/1"
+DEFAULT_TIME_LIMIT = 5.0
+
+
+def view_to_json(view: PlayerView) -> dict[str, Any]:
+    """A view as the protocol sends it: cards by name."""
+    names = CARD_NAMES
+    return {
+        "me": view.me, "opponent": view.opponent, "dealer": view.dealer, "phase": view.phase,
+        "hand": [names[c] for c in cards_of(view.hand)], "upcard": names[view.upcard],
+        "discard_pile": [names[c] for c in view.discard_pile], "stock_count": view.stock_count,
+        "passes": list(view.passes), "my_took": [names[c] for c in view.my_took],
+        "opponent_took": [names[c] for c in view.opponent_took],
+        "my_discards": [names[c] for c in view.my_discards],
+        "opponent_discards": [names[c] for c in view.opponent_discards],
+        "taken": names[view.taken] if view.taken >= 0 else None, "must_draw_stock": view.must_draw_stock,
+        "knock_limit": view.knock_limit, "big_gin": view.big_gin, "options": dict(view.rules),
+        "scores": view.scores, "hand_number": view.hand_number,
+    }
+
+
+class Program:
+    """One running bot program, reused across sessions; restarted after it dies."""
+
+    def __init__(self, command: str, time_limit: float):
+        self.command = command
+        self.argv = shlex.split(command)
+        self.time_limit = time_limit
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.buffer = b""
+
+    def start(self) -> None:
+        try:
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=None if os.environ.get("GINCLI_DEBUG") else subprocess.DEVNULL)
+        except OSError as exc:
+            raise BotError(f"could not start `{self.command}`: {exc.strerror or exc}") from None
+        self.buffer = b""
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def send(self, message: dict[str, Any]) -> None:
+        if not self.alive():
+            self.restart()
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            code = self.proc.poll()
+            self.kill()
+            raise BotError(f"exited (status {code})" if code is not None else "closed its input") from None
+
+    def receive(self) -> Any:
+        """One reply line, within the time limit."""
+        assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + self.time_limit
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self.buffer:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    self.kill()
+                    raise BotError(f"did not answer within {self.time_limit:g} s")
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    code = self.proc.wait()
+                    self.kill()
+                    raise BotError(f"exited (status {code})")
+                self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            return json.loads(line)
+        except ValueError:
+            text = line.decode(errors="replace")[:80]
+            raise BotError(f"replied with something that is not JSON: {text!r}") from None
+
+    def restart(self) -> None:
+        self.kill()
+        self.start()
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            try:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            for stream in (self.proc.stdin, self.proc.stdout):
+                try:
+                    if stream:
+                        stream.close()
+                except OSError:
+                    pass
+        self.proc = None
+
+    def close(self) -> None:
+        if self.alive():
+            try:
+                self.send({"type": "bye"})
+                assert self.proc is not None
+                self.proc.wait(timeout=2)
+            except (BotError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+
+#: Running programs of this process, by (command, seat).
+_programs: dict[tuple[str, str], Program] = {}
+
+
+def close_all() -> None:
+    for program in _programs.values():
+        program.close()
+    _programs.clear()
+
+
+def external_bot(command: str) -> type[Bot]:
+    """A bot class for ``exec:COMMAND``."""
+
+    class ExternalBot(Bot):
+        name = f"exec:{command}"
+        description = "an external program speaking the gincli-bot/1 protocol"
+        time_limit = DEFAULT_TIME_LIMIT
+
+        def __init__(self, rng: SplitMix64, seat: str = ""):
+            super().__init__(rng, seat)
+            key = (command, seat)
+            program = _programs.get(key)
+            if program is None:
+                program = _programs[key] = Program(command, self.time_limit)
+            program.time_limit = self.time_limit
+            self.program = program
+            self.greeted = False
+
+        def choose(self, view: PlayerView) -> Move:
+            program = self.program
+            if not program.alive():
+                program.restart()
+                self.greeted = False
+            if not self.greeted:
+                program.send({"type": "hello", "protocol": PROTOCOL, "seat": view.me, "opponent": view.opponent,
+                              "options": dict(view.rules), "seed": self.rng.next64()})
+                self.greeted = True
+            legal = view.legal()
+            program.send({"type": "decide", "view": view_to_json(view), "legal": [m.to_dict() for m in legal]})
+            reply = program.receive()
+            if not isinstance(reply, dict):
+                raise BotError(f"replied {json.dumps(reply)[:60]}, not a move object")
+            reply.setdefault("player", view.me)
+            try:
+                move = Move.from_dict(reply)
+            except IllegalMove as exc:
+                raise BotError(f"replied with a move that cannot be read: {exc.message}") from None
+            if move.player != view.me:
+                raise BotError(f"replied for {move.player!r}, not its own seat {view.me!r}")
+            return move
+
+        def hand_over(self, view: PlayerView, result: dict) -> None:
+            if self.program.alive():
+                try:
+                    self.program.send({"type": "hand_over", "view": view_to_json(view), "result": result})
+                except BotError:
+                    pass
+
+    return ExternalBot

@@ -1,0 +1,105 @@
+"""Match statistics a researcher can trust: win rate with its 95% interval,
+Elo difference with its error bar, and the sequential probability ratio test
+(SPRT) chess engine testers use to stop a match once it has decided.
+
+Scores are per unit (a game, or a hand when a match counts hands): 1 for a
+win, 0 for a loss, 1/2 for a draw (a dead hand, a tied session). With
+duplicate deals the two sessions of a deal are averaged into one sample, so
+that the interval accounts for the deals' shared luck.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Z95 = 1.959963984540054
+
+
+def elo_from_score(score: float) -> float:
+    """The Elo difference that gives this expected score (logistic, 400 points)."""
+    score = min(max(score, 1e-9), 1 - 1e-9)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclass
+class Estimate:
+    """Mean score of a player over samples, with its 95% interval."""
+
+    n: int
+    mean: float
+    low: float
+    high: float
+    variance: float
+
+    @classmethod
+    def of(cls, samples: Sequence[float]) -> Estimate:
+        n = len(samples)
+        if n == 0:
+            return cls(0, 0.5, 0.0, 1.0, 0.25)
+        mean = sum(samples) / n
+        var = sum((x - mean) ** 2 for x in samples) / (n - 1) if n > 1 else 0.25
+        half = Z95 * math.sqrt(var / n) if n > 1 else 0.5
+        return cls(n, mean, max(0.0, mean - half), min(1.0, mean + half), var)
+
+    def elo(self) -> dict[str, float]:
+        """Elo difference with its 95% interval and error bar (half its width)."""
+        d, lo, hi = elo_from_score(self.mean), elo_from_score(self.low), elo_from_score(self.high)
+        return {"diff": round(d, 1), "low": round(lo, 1), "high": round(hi, 1), "error": round((hi - lo) / 2, 1)}
+
+
+@dataclass
+class Sprt:
+    """Generalized SPRT on the mean score (normal approximation, as used by chess
+    engine testing frameworks): H0 elo = elo0 against H1 elo = elo1, with
+    alpha = beta = 0.05 by default."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, samples: Sequence[float]) -> float:
+        n = len(samples)
+        if n < 2:
+            return 0.0
+        mean = sum(samples) / n
+        var = sum((x - mean) ** 2 for x in samples) / n
+        if var <= 0:
+            var = 1e-3
+        s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
+        return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+    def status(self, samples: Sequence[float]) -> dict[str, Any]:
+        llr = self.llr(samples)
+        lower, upper = self.bounds
+        result = "H1" if llr >= upper else "H0" if llr <= lower else "continue"
+        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
+                "llr": round(llr, 3), "lower": round(lower, 3), "upper": round(upper, 3), "result": result}
+
+    def decided(self, samples: Sequence[float]) -> bool:
+        return self.status(samples)["result"] != "continue"
+
+
+def parse_sprt(text: str) -> Sprt:
+    """``elo0,elo1`` from ``--sprt``; ``ValueError`` when malformed."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ValueError(f"--sprt takes elo0,elo1 (for example 0,20), not \"{text}\"")
+    try:
+        e0, e1 = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise ValueError(f"--sprt takes two numbers elo0,elo1, not \"{text}\"") from None
+    if e0 >= e1:
+        raise ValueError("--sprt needs elo0 < elo1")
+    return Sprt(e0, e1)

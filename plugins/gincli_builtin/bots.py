@@ -1,0 +1,82 @@
+"""Built-in plugin: the bots ``random``, ``simple`` and ``expert``.
+
+``simple`` is the published baseline of the EAAI gin rummy challenge (Neller,
+2021, SimpleGinRummyPlayer): it takes the face-up card only if the card then
+forms a meld; it discards a random card among those leaving the least
+deadwood, never the card just taken; it knocks as soon as it can; as defender
+it lays off all it can (gincli spreads the defender's best).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gincli import hookimpl
+from gincli.bots import Bot
+from gincli.melds import deadwood
+from gincli.moves import Move
+from gincli.view import PlayerView
+
+from .expert import ExpertBot
+
+
+def forms_meld(hand: int, card: int) -> bool:
+    """Whether ``card`` forms a meld (a set or a run) with cards of ``hand``."""
+    r, s = card % 13, card // 13
+    same_rank = sum(hand >> (t * 13 + r) & 1 for t in range(4) if t != s)
+    if same_rank >= 2:
+        return True
+    bits = (hand >> (13 * s)) & 0x1FFF
+    below1 = r >= 1 and bits >> (r - 1) & 1
+    below2 = r >= 2 and bits >> (r - 2) & 1
+    above1 = r <= 11 and bits >> (r + 1) & 1
+    above2 = r <= 10 and bits >> (r + 2) & 1
+    return bool((below1 and below2) or (below1 and above1) or (above1 and above2))
+
+
+class RandomBot(Bot):
+    name = "random"
+    description = "Uniformly random legal moves (a hand still ends legally: by knock, gin or the wall)."
+
+    def choose(self, view: PlayerView) -> Move:
+        moves = view.legal()
+        return moves[self.rng.below(len(moves))]
+
+
+class SimpleBot(Bot):
+    name = "simple"
+    description = ("The EAAI challenge baseline: takes the face-up card only to form a meld, discards to the "
+                   "least deadwood, knocks as soon as it can.")
+
+    def choose(self, view: PlayerView) -> Move:
+        hand = view.hand
+        if view.phase != "discard":
+            top = view.discard_top
+            if not view.must_draw_stock and top is not None and forms_meld(hand, top):
+                return view.take()
+            return view.pass_() if view.phase == "offer" else view.draw_stock()
+        if view.big_gin and deadwood(hand) == 0:
+            return view.knock(None)
+        best = 999
+        choices: list[int] = []
+        taken = view.taken
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            c = low.bit_length() - 1
+            if c == taken:
+                continue
+            dw = deadwood(hand ^ low)
+            if dw < best:
+                best, choices = dw, [c]
+            elif dw == best:
+                choices.append(c)
+        card = choices[self.rng.below(len(choices))] if len(choices) > 1 else choices[0]
+        return view.knock(card) if best <= view.knock_limit else view.discard(card)
+
+
+@hookimpl(trylast=True)
+def gincli_register_bots(register: Callable[[type[Bot]], None]) -> None:
+    for bot in (RandomBot, SimpleBot, ExpertBot):
+        register(bot)
