@@ -40,17 +40,30 @@ class Estimate:
 
     @classmethod
     def of(cls, samples: Sequence[float]) -> Estimate:
+        """The Wilson score interval, on an effective sample size that accounts for
+        draws and paired deals: ``n * p(1 - p) / variance`` (``n`` when the
+        samples do not vary), so it stays sensible at 0% and 100%."""
         n = len(samples)
         if n == 0:
             return cls(0, 0.5, 0.0, 1.0, 0.25)
         mean = sum(samples) / n
-        var = sum((x - mean) ** 2 for x in samples) / (n - 1) if n > 1 else 0.25
-        half = Z95 * math.sqrt(var / n) if n > 1 else 0.5
-        return cls(n, mean, max(0.0, mean - half), min(1.0, mean + half), var)
+        var = sum((x - mean) ** 2 for x in samples) / (n - 1) if n > 1 else 0.0
+        binomial = mean * (1 - mean)
+        n_eff = n * binomial / var if var > 0 and binomial > 0 else float(n)
+        z2 = Z95 * Z95
+        centre = (mean + z2 / (2 * n_eff)) / (1 + z2 / n_eff)
+        half = Z95 * math.sqrt(binomial / n_eff + z2 / (4 * n_eff * n_eff)) / (1 + z2 / n_eff)
+        return cls(n, mean, max(0.0, centre - half), min(1.0, centre + half), var)
 
     def elo(self) -> dict[str, float]:
-        """Elo difference with its 95% interval and error bar (half its width)."""
-        d, lo, hi = elo_from_score(self.mean), elo_from_score(self.low), elo_from_score(self.high)
+        """Elo difference with its 95% interval and error bar (half its width);
+        scores are kept within half a sample of 0 and 1, where Elo is infinite."""
+        edge = 0.5 / max(self.n, 1)
+
+        def elo(score: float) -> float:
+            return elo_from_score(min(max(score, edge), 1 - edge))
+
+        d, lo, hi = elo(self.mean), elo(self.low), elo(self.high)
         return {"diff": round(d, 1), "low": round(lo, 1), "high": round(hi, 1), "error": round((hi - lo) / 2, 1)}
 
 
@@ -70,13 +83,15 @@ class Sprt:
         return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
 
     def llr(self, samples: Sequence[float]) -> float:
+        """The log-likelihood ratio of H1 to H0. The mean and variance are taken
+        with one win and one loss added (a weak prior), so that a few identical
+        results cannot end the test on a variance of zero."""
         n = len(samples)
         if n < 2:
             return 0.0
-        mean = sum(samples) / n
-        var = sum((x - mean) ** 2 for x in samples) / n
-        if var <= 0:
-            var = 1e-3
+        total = sum(samples) + 1.0
+        mean = total / (n + 2)
+        var = (sum((x - mean) ** 2 for x in samples) + (1 - mean) ** 2 + mean ** 2) / (n + 2)
         s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 

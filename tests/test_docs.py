@@ -71,8 +71,9 @@ def test_console_examples_print_what_the_docs_say(page, index, block, tmp_path):
 
 def test_there_are_console_examples_for_every_command():
     text = "\n".join(b for _, _, b in blocks())
-    for command in ("gin score", "gin variants"):
-        assert f"$ {command}" in text, f"no example of {command} in docs/"
+    for command in ("gin score", "gin variants", "gin deal", "gin validate", "gin match", "gin bots", "gin plugins"):
+            assert f"$ {command}" in text or f"gin --plugins-dir docs/examples {command[4:]}" in text, \
+            f"no example of {command} in docs/"
 
 
 def test_every_hook_is_documented_with_an_example():

@@ -97,7 +97,11 @@ def match(
         registry.rules(registry.variant(spec.variant), registry.scoring(spec.scoring), spec.options)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    tally = Tally(spec, parse_sprt(sprt) if sprt else None) if True else None
+    try:
+        test = parse_sprt(sprt) if sprt else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    tally = Tally(spec, test)
     done = 0
     out = None
     if transcripts:
@@ -177,26 +181,33 @@ def render_summary(s: dict[str, Any]) -> Any:
     from rich.table import Table
     from rich.text import Text
 
+    from rich import box
+
     table = Table(title=f"{s['variant']} · {s['scoring']} · seed {s['seed']}"
-                        + (" · duplicate deals" if s["duplicate"] else ""), title_justify="left")
-    table.add_column("player", style="bold")
-    table.add_column("bot")
+                        + (" · duplicate deals" if s["duplicate"] else ""), title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    forfeits = any(p["forfeits"] for p in s["players"])
+    table.add_column("player", max_width=26)
     if s["games"]:
-        table.add_column("games won", justify="right")
-    for col in ("hands won", "points", "points/hand", "gins", "undercuts", "forfeits"):
-        table.add_column(col, justify="right")
+        table.add_column("games", justify="right", no_wrap=True)
+    cols = ["hands", "points", "pts/hand", "gins", "undercuts"] + (["forfeits"] if forfeits else [])
+    for col in cols:
+        table.add_column(col, justify="right", no_wrap=True)
     for p in s["players"]:
-        row = [p["name"], p["bot"]]
+        bot = p["bot"] if len(p["bot"]) <= 22 else p["bot"][:21] + "…"
+        row = [f"[bold]{p['name']}[/]" + (f" [dim]({bot})[/]" if bot != p["name"] else "")]
         if s["games"]:
             row.append(str(p["games_won"]))
         row += [str(p["hands_won"]), str(p["points"]), f"{p['points_per_hand']:.2f}", str(p["gins"]),
-                str(p["undercuts"]), str(p["forfeits"])]
+                str(p["undercuts"])] + ([str(p["forfeits"])] if forfeits else [])
         table.add_row(*row)
     wr = s["win_rate"]
     elo = s["elo"]
     unit = s["unit"]
     lines = [
-        f"{s['hands']} hands" + (f", {s['games']} sessions" if s["games"] else "") + f", {s['dead_hands']} dead",
+        "games and hands are those won; "
+        f"{s['hands']} hands played" + (f" in {s['games']} sessions" if s["games"] else "")
+        + f", {s['dead_hands']} dead",
         f"{wr['player']} scores {wr['value']:.1%} of {unit}s (95% interval {wr['low']:.1%} to {wr['high']:.1%}, "
         f"{wr['samples']} samples)",
         f"Elo difference {elo['diff']:+.1f} ± {elo['error']:.1f} (95%: {elo['low']:+.1f} to {elo['high']:+.1f})",

@@ -1,0 +1,228 @@
+"""Bots and ``gin match``: the view, the built-in bots, reproducibility whatever
+the workers, duplicate deals, transcripts that validate, resume, Ctrl-C, the
+SPRT, and external bots that crash, hang or cheat."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from helpers import json_lines, mask
+
+from gincli.engine import Hand, Move, shuffled_deck
+from gincli.rng import SplitMix64
+from gincli.validate import validate
+from gincli.view import PlayerView
+
+GIN = str(Path(sys.executable).with_name("gin"))
+
+
+def gin(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([GIN, *args], capture_output=True, text=True, cwd=ROOT, timeout=600, **kw)
+
+
+# -- the view -------------------------------------------------------------------------------
+
+def test_a_view_holds_only_what_the_seat_may_know(registry):
+    names = {f.name for f in dataclasses.fields(PlayerView)}
+    assert names == {"me", "opponent", "dealer", "phase", "hand", "upcard", "discard_pile", "stock_count",
+                     "passes", "my_took", "opponent_took", "my_discards", "opponent_discards", "taken",
+                     "must_draw_stock", "knock_limit", "big_gin", "rules", "scores", "hand_number"}
+    v = registry.variant("standard")
+    h = Hand(("ann", "bob"), "ann", v, registry.rules(v, registry.scoring("game"), {}),
+             deck=shuffled_deck(SplitMix64(1)))
+    h.apply(Move("bob", "pass"))
+    h.apply(Move("ann", "pass"))
+    h.apply(Move("bob", "draw", "stock"))  # a stock draw: ann must not learn the card
+    bob_hand = h.hands["bob"]
+    h.apply(Move("bob", "discard", card=[c for c in range(52) if bob_hand >> c & 1][0]))
+    view = h.view("ann")
+    assert view.hand == h.hands["ann"] and view.opponent_took == () and len(view.opponent_discards) == 1
+    values = [getattr(view, n) for n in names]
+    assert not any(isinstance(x, Hand) for x in values), "no reference to the engine"
+    assert all(x != bob_hand for x in values if isinstance(x, int) and x > 1 << 20), "nor to bob's cards"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.hand = 0  # type: ignore[misc]
+
+
+def test_simple_takes_the_upcard_only_to_form_a_meld_and_knocks_at_once(registry):
+    from gincli_builtin.bots import SimpleBot, forms_meld
+
+    assert forms_meld(mask("7s 7h 2c"), mask("7d").bit_length() - 1)
+    assert forms_meld(mask("5c 6c 9d"), mask("7c").bit_length() - 1)
+    assert not forms_meld(mask("5c 9c 9d"), mask("7c").bit_length() - 1)
+    bot = SimpleBot(SplitMix64(1))
+    base = dict(me="ann", opponent="bob", dealer="bob", upcard=0, discard_pile=(), stock_count=20, passes=(),
+                my_took=(), opponent_took=(), my_discards=(), opponent_discards=(), taken=-1,
+                must_draw_stock=False, knock_limit=10, big_gin=False,
+                rules=registry.rules(registry.variant("standard"), registry.scoring("game"), {}), scores={},
+                hand_number=0)
+    hand = mask("7s 7h 2c 3d 9h Jc Qd Ks 4h 5s")
+    top = mask("7d").bit_length() - 1
+    assert bot.choose(PlayerView(phase="draw", hand=hand, **{**base, "discard_pile": (top,)})).source == "discard"
+    top = mask("8c").bit_length() - 1
+    assert bot.choose(PlayerView(phase="draw", hand=hand, **{**base, "discard_pile": (top,)})).source == "stock"
+    eleven = mask("7s 7h 7d 2c 3c 4c 9h 9d 9s Ah Kd")  # discarding Kd leaves 1: knock
+    move = bot.choose(PlayerView(phase="discard", hand=eleven, **base))
+    assert move.action == "knock" and move.card == mask("Kd").bit_length() - 1
+    taken = mask("Kd").bit_length() - 1  # never discards the card just taken
+    move = bot.choose(PlayerView(phase="discard", hand=eleven, **{**base, "taken": taken}))
+    assert move.card != taken
+
+
+def test_gin_bots_lists_the_builtins(run):
+    res = run("bots", "--format", "json")
+    assert {b["name"] for b in json.loads(res.stdout)["bots"]} >= {"random", "simple", "expert"}
+
+
+# -- gin match ---------------------------------------------------------------------------------
+
+def test_same_seed_same_transcripts_and_summary_whatever_the_workers(tmp_path):
+    outs = []
+    for w in ("1", "2"):
+        f = tmp_path / f"t{w}.jsonl"
+        res = gin("match", "--bots", "expert,simple", "--games", "6", "--seed", "9", "--workers", w,
+                  "--transcripts", str(f), "--format", "json", "-q")
+        assert res.returncode == 0, res.stderr
+        outs.append((res.stdout, f.read_text()))
+    assert outs[0] == outs[1]
+    summary = json.loads(outs[0][0])
+    for key in ("hands", "games", "players", "dead_hands", "win_rate", "elo"):
+        assert key in summary
+    assert summary["games"] == 6 and sum(p["games_won"] for p in summary["players"]) == 6
+    for p in summary["players"]:
+        assert {"name", "bot", "hands_won", "games_won", "points"} <= set(p)
+    lines = outs[0][1].splitlines()
+    assert len(lines) == 6
+    from gincli.plugins import load_registry
+
+    registry = load_registry()
+    for line in lines:
+        report = validate(json.loads(line), registry)
+        assert report.valid and report.complete, report.errors
+
+
+def test_duplicate_plays_each_deal_twice_with_seats_swapped(tmp_path):
+    f = tmp_path / "d.jsonl"
+    res = gin("match", "--bots", "simple,random", "--hands", "4", "--duplicate", "--transcripts", str(f), "-q",
+              "--format", "json")
+    assert res.returncode == 0, res.stderr
+    docs = json_lines(f.read_text())
+    for a, b in ((docs[0], docs[1]), (docs[2], docs[3])):
+        assert a["seed"] == b["seed"] and a["players"] == b["players"][::-1]
+        assert a["hands"][0]["deck"] == b["hands"][0]["deck"]
+        # the bot that sat in a seat in one session sits in the other seat in the next
+        dealer_seat = a["players"].index(a["hands"][0]["dealer"])
+        assert b["players"].index(b["hands"][0]["dealer"]) == dealer_seat
+    assert docs[0]["seed"] != docs[2]["seed"]
+    assert gin("match", "--bots", "simple,random", "--hands", "3", "--duplicate").returncode == 2
+
+
+def test_resume_finishes_what_an_interrupted_run_left(tmp_path):
+    full = tmp_path / "full.jsonl"
+    args = ["match", "--bots", "simple,expert", "--games", "5", "--seed", "4", "-q", "--format", "json"]
+    expected = gin(*args, "--transcripts", str(full))
+    part = tmp_path / "part.jsonl"
+    lines = full.read_text().splitlines(keepends=True)
+    part.write_text("".join(lines[:2]) + lines[2][:50])  # two sessions, then a line cut short
+    assert gin(*args, "--transcripts", str(part)).returncode == 2  # refuses to overwrite
+    resumed = gin(*args, "--transcripts", str(part), "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert part.read_text() == full.read_text()
+    assert json.loads(resumed.stdout) == json.loads(expected.stdout)
+    other = gin("match", "--bots", "simple,expert", "--games", "5", "--seed", "5", "--transcripts", str(part),
+                "--resume")
+    assert other.returncode == 2 and "another match" in other.stderr
+
+
+def test_ctrl_c_leaves_a_valid_file_and_resume_completes_it(tmp_path):
+    f = tmp_path / "c.jsonl"
+    args = [GIN, "match", "--bots", "expert,expert", "--games", "40", "--seed", "1", "--workers", "2",
+            "--transcripts", str(f), "-q"]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and (not f.exists() or f.stat().st_size == 0):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "--resume" in err and "Traceback" not in err
+    done = f.read_text()
+    assert done.endswith("\n")
+    assert 0 < len(done.splitlines()) < 40
+    for line in done.splitlines():
+        json.loads(line)
+    res = gin("match", "--bots", "expert,expert", "--games", "40", "--seed", "1", "--transcripts", str(f),
+              "--resume", "-q", "--format", "json")
+    assert res.returncode == 0 and len(f.read_text().splitlines()) == 40
+    assert json.loads(res.stdout)["games"] == 40
+
+
+def test_sprt_stops_once_it_decides():
+    res = gin("match", "--bots", "simple,random", "--games", "400", "--sprt", "0,100", "--format", "json", "-q")
+    s = json.loads(res.stdout)
+    assert s["sprt"]["result"] == "H1" and s["games"] < 400
+    assert s["sprt"]["llr"] >= s["sprt"]["upper"]
+
+
+BROKEN = {
+    "crash": "import sys, json\nn = 0\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+             "    if m['type'] == 'decide':\n        n += 1\n        if n == 3: sys.exit(3)\n"
+             "        print(json.dumps(m['legal'][0]), flush=True)\n",
+    "hang": "import sys, json, time\nn = 0\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+            "    if m['type'] == 'decide':\n        n += 1\n        if n % 7 == 0: time.sleep(30)\n"
+            "        print(json.dumps(m['legal'][0]), flush=True)\n",
+    "illegal": "import sys, json\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+               "    if m['type'] == 'decide':\n        print(json.dumps({'action': 'discard', 'card': 'As'}) "
+               "if m['view']['phase'] == 'discard' else json.dumps(m['legal'][0]), flush=True)\n",
+    "garbage": "import sys\nfor line in sys.stdin:\n    print('hello?', flush=True)\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BROKEN))
+def test_a_failing_external_bot_forfeits_the_hand_and_the_match_goes_on(tmp_path, kind):
+    script = tmp_path / f"{kind}.py"
+    script.write_text(BROKEN[kind])
+    f = tmp_path / "t.jsonl"
+    res = gin("match", "--bots", f"exec:{sys.executable} {script},simple", "--hands", "6", "--workers", "1",
+              "--time-limit", "0.5", "--transcripts", str(f), "--format", "json", "-q")
+    assert res.returncode == 0, res.stderr
+    s = json.loads(res.stdout)
+    assert s["hands"] == 6
+    ext = s["players"][0]
+    assert ext["forfeits"] >= 1 and s["forfeit_reasons"]
+    from gincli.plugins import load_registry
+
+    registry = load_registry()
+    for line in f.read_text().splitlines():
+        assert validate(json.loads(line), registry).valid
+
+
+def test_the_example_external_bot_plays_a_whole_game(tmp_path):
+    f = tmp_path / "t.jsonl"
+    res = gin("match", "--bots", "exec:python3 examples/bot.py,simple", "--games", "1", "--workers", "1",
+              "--transcripts", str(f), "--format", "json", "-q")
+    assert res.returncode == 0, res.stderr
+    s = json.loads(res.stdout)
+    assert s["games"] == 1 and all(p["forfeits"] == 0 for p in s["players"])
+    assert gin("validate", str(f), "-q").returncode == 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--bots", "simple"], "two bots"),
+    (["--bots", "simple,nobody", "--hands", "1"], 'unknown bot "nobody"'),
+    (["--bots", "simple,simple"], "either --hands N or --games N"),
+    (["--bots", "simple,simple", "--hands", "2", "--scoring", "game"], "--hands plays hands"),
+    (["--bots", "simple,simple", "--games", "2", "--sprt", "5,1"], "elo0 < elo1"),
+    (["--bots", "simple,simple", "--games", "2", "--resume"], "--resume needs --transcripts"),
+])
+def test_match_usage_errors(run, args, message):
+    res = run("match", *args)
+    assert res.exit_code == 2 and message in res.stderr

@@ -1,0 +1,50 @@
+"""Match statistics: win rate interval, Elo, SPRT."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from gincli.stats import Estimate, Sprt, elo_from_score, parse_sprt, score_from_elo
+
+
+def test_elo_and_score_are_inverse_and_100_elo_is_64_percent():
+    assert score_from_elo(100) == pytest.approx(0.6401, abs=1e-4)
+    for elo in (-300, -50, 0, 35, 200):
+        assert elo_from_score(score_from_elo(elo)) == pytest.approx(elo)
+
+
+def test_interval_matches_the_normal_approximation_for_large_samples():
+    samples = [1.0] * 690 + [0.0] * 510
+    est = Estimate.of(samples)
+    half = 1.96 * math.sqrt(0.575 * 0.425 / 1200)
+    assert est.mean == pytest.approx(0.575)
+    assert est.low == pytest.approx(0.575 - half, abs=2e-3) and est.high == pytest.approx(0.575 + half, abs=2e-3)
+
+
+def test_interval_stays_honest_at_all_wins():
+    est = Estimate.of([1.0] * 4)
+    assert est.high == 1.0 and 0.4 < est.low < 0.6
+    assert est.elo()["error"] < 1000
+
+
+def test_draws_narrow_the_interval():
+    wins_losses = Estimate.of([1.0, 0.0] * 50)
+    with_draws = Estimate.of([1.0, 0.0, 0.5, 0.5] * 25)
+    assert with_draws.high - with_draws.low < wins_losses.high - wins_losses.low
+
+
+def test_sprt_needs_evidence_and_then_decides():
+    test = Sprt(0, 50)
+    assert test.status([1.0, 1.0])["result"] == "continue"
+    assert test.status([1.0] * 30)["result"] == "H1"
+    assert test.status([1.0, 0.0] * 400)["result"] == "H0"
+    lower, upper = test.bounds
+    assert lower == pytest.approx(-2.944, abs=1e-3) and upper == pytest.approx(2.944, abs=1e-3)
+
+
+@pytest.mark.parametrize("text", ["5", "a,b", "10,0"])
+def test_parse_sprt_rejects_bad_text(text):
+    with pytest.raises(ValueError):
+        parse_sprt(text)
