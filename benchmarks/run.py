@@ -12,6 +12,7 @@ import argparse
 import platform
 import sys
 
+import bench_match
 import bench_score
 import bench_solver
 from common import peer_python, table
@@ -27,6 +28,9 @@ def main() -> None:
     n = 5_000 if args.quick else 30_000
     print(table(bench_score.speed(n, 2 if args.quick else 5),
                 ("command", "input", "best wall time", "throughput", "ratio")))
+    print()
+    print(table(bench_match.speed(1_000 if args.quick else 5_000, 1 if args.quick else 3),
+                ("command", "input", "best wall time", "speed", "ratio")))
     if not args.quick:
         print()
         print(table(bench_score.memory(1_000_000), ("command", "input", "peak PSS, all processes",
