@@ -228,14 +228,3 @@ def read_transcripts(path: str, spec: MatchSpec) -> tuple[list[SessionOutcome], 
             outcomes.append(SessionOutcome.from_transcript(index, doc, raw.decode().rstrip("\n")))
             keep += len(raw)
     return outcomes, keep
-
-
-def chunks_of(indices: range, size: int) -> Iterator[list[int]]:
-    chunk: list[int] = []
-    for i in indices:
-        chunk.append(i)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk

@@ -260,6 +260,20 @@ def meld_info(meld: int) -> MeldInfo:
     return info
 
 
+def forms_meld(hand: int, card: int) -> bool:
+    """Whether ``card`` makes a meld with cards of ``hand`` (a mask): two more of
+    its rank, or two of its suit next to it in sequence."""
+    r, s = card % 13, card // 13
+    if sum(hand >> (t * 13 + r) & 1 for t in range(4) if t != s) >= 2:
+        return True
+    bits = (hand >> (13 * s)) & 0x1FFF
+    below1 = r >= 1 and bits >> (r - 1) & 1
+    below2 = r >= 2 and bits >> (r - 2) & 1
+    above1 = r <= 11 and bits >> (r + 1) & 1
+    above2 = r <= 10 and bits >> (r + 2) & 1
+    return bool((below1 and below2) or (below1 and above1) or (above1 and above2))
+
+
 def is_set(cards: list[int]) -> bool:
     """Three or four cards of one rank (distinct cards)."""
     return 3 <= len(cards) <= 4 and len(set(cards)) == len(cards) and len({c % 13 for c in cards}) == 1

@@ -149,3 +149,36 @@ class ScoringSystem:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+class HollywoodSheet(Session):
+    """Several games scored at once on one sheet (RULES.md "hollywood"): a
+    player's n-th winning hand is entered in games 1..min(n, games) that are
+    still open; a game closes when a player reaches its target; the session ends
+    when every game is closed. Result: ``games``, ``scores`` (each player's sum of
+    the game totals) and ``winner`` (the larger sum; none on a tie)."""
+
+    def __init__(self, players: Sequence[str], rules: Rules, games: int = 3):
+        super().__init__(players, rules)
+        self.games = [Game(players, rules) for _ in range(games)]
+        self.wins = dict.fromkeys(self.players, 0)
+
+    def add_hand(self, result: HandResult) -> None:
+        if result.winner is None:
+            return
+        self.wins[result.winner] += 1
+        for game in self.games[:self.wins[result.winner]]:
+            game.enter(result.winner, result.points)  # a closed game takes nothing
+
+    @property
+    def finished(self) -> bool:
+        return all(g.closed for g in self.games)
+
+    def result(self) -> dict[str, Any]:
+        games = [g.result() for g in self.games]
+        scores = {p: sum(g["scores"][p] for g in games) for p in self.players}
+        a, b = self.players
+        winner = None
+        if self.finished and scores[a] != scores[b]:
+            winner = a if scores[a] > scores[b] else b
+        return {"games": games, "scores": scores, "winner": winner}

@@ -138,7 +138,12 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         report.errors.append(stop.fault)
         return report
     report.variant, report.scoring, report.players = variant.name, system.name, players
-    session = system.new_session(players, rules)
+    try:
+        session = system.new_session(players, rules)
+    except ValueError as exc:
+        report.valid = False
+        report.errors.append(Fault(None, None, "transcript-options", str(exc)))
+        return report
     report.result = session.result()
     expected_dealer: str | None = None
     fault: Fault | None = None

@@ -54,7 +54,9 @@ def test_a_view_holds_only_what_the_seat_may_know(registry):
 
 
 def test_simple_takes_the_upcard_only_to_form_a_meld_and_knocks_at_once(registry):
-    from gincli_builtin.bots import SimpleBot, forms_meld
+    from gincli_builtin.bots import SimpleBot
+
+    from gincli.melds import forms_meld
 
     assert forms_meld(mask("7s 7h 2c"), mask("7d").bit_length() - 1)
     assert forms_meld(mask("5c 6c 9d"), mask("7c").bit_length() - 1)

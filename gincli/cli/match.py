@@ -12,8 +12,8 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import UsageError
-from ..match import MatchSpec, SessionOutcome, Tally, chunks_of, play_match_session, read_transcripts
-from ..parallel import default_workers, ordered_map, worker_state
+from ..match import MatchSpec, SessionOutcome, Tally, play_match_session, read_transcripts
+from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings
 from .render import OutputFormat, progress_bar, stdout_console, write_json
@@ -94,7 +94,8 @@ def match(
                      "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
                      time_limit)
     try:  # check the rules once, up front
-        registry.rules(registry.variant(spec.variant), registry.scoring(spec.scoring), spec.options)
+        system = registry.scoring(spec.scoring)
+        system.new_session(spec.names, registry.rules(registry.variant(spec.variant), system, spec.options))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -128,7 +129,7 @@ def match(
         with progress_bar(f"{spec.names[0]} v {spec.names[1]}", count, enabled=not quiet, unit="items") as advance:
             advance(done)
             if not tally.decided():
-                for results in ordered_map(_play_chunk, chunks_of(range(done, count), size), w, setup, state):
+                for results in ordered_map(_play_chunk, chunked(range(done, count), size), w, setup, state):
                     for o in results:
                         if out is not None and o.transcript is not None:
                             out.write(o.transcript + "\n")

@@ -13,25 +13,11 @@ from collections.abc import Callable
 
 from gincli import hookimpl
 from gincli.bots import Bot
-from gincli.melds import deadwood
+from gincli.melds import deadwood, forms_meld
 from gincli.moves import Move
 from gincli.view import PlayerView
 
 from .expert import ExpertBot
-
-
-def forms_meld(hand: int, card: int) -> bool:
-    """Whether ``card`` forms a meld (a set or a run) with cards of ``hand``."""
-    r, s = card % 13, card // 13
-    same_rank = sum(hand >> (t * 13 + r) & 1 for t in range(4) if t != s)
-    if same_rank >= 2:
-        return True
-    bits = (hand >> (13 * s)) & 0x1FFF
-    below1 = r >= 1 and bits >> (r - 1) & 1
-    below2 = r >= 2 and bits >> (r - 2) & 1
-    above1 = r <= 11 and bits >> (r + 1) & 1
-    above2 = r <= 10 and bits >> (r + 2) & 1
-    return bool((below1 and below2) or (below1 and above1) or (above1 and above2))
 
 
 class RandomBot(Bot):

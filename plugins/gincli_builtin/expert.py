@@ -13,7 +13,7 @@ from __future__ import annotations
 from gincli.bots import Bot
 from gincli.cards import CARD_VALUES
 from gincli.layoffs import best_defence
-from gincli.melds import best_arrangement, deadwood
+from gincli.melds import best_arrangement, deadwood, forms_meld
 from gincli.moves import Move
 from gincli.view import PlayerView
 
@@ -46,18 +46,6 @@ def _cards(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def _forms_meld(hand: int, card: int) -> bool:
-    r, s = card % 13, card // 13
-    if sum(hand >> (t * 13 + r) & 1 for t in range(4) if t != s) >= 2:
-        return True
-    bits = (hand >> (13 * s)) & 0x1FFF
-    b1 = r >= 1 and bits >> (r - 1) & 1
-    b2 = r >= 2 and bits >> (r - 2) & 1
-    a1 = r <= 11 and bits >> (r + 1) & 1
-    a2 = r <= 10 and bits >> (r + 2) & 1
-    return bool((b1 and b2) or (b1 and a1) or (a1 and a2))
 
 
 class ExpertBot(Bot):
@@ -97,7 +85,7 @@ class ExpertBot(Bot):
         with_top = hand | 1 << top
         after_take = min(deadwood(with_top & ~(1 << d)) for d in _cards(hand))
         expected_stock = self._expected_after_draw(hand, unknown)
-        if after_take < expected_stock - 0.5 or (_forms_meld(hand, top) and after_take <= expected_stock):
+        if after_take < expected_stock - 0.5 or (forms_meld(hand, top) and after_take <= expected_stock):
             return view.take()
         return stock
 
@@ -135,7 +123,7 @@ class ExpertBot(Bot):
         near = NEIGHBOURS[card]
         score = 0.04 * (near & unknown).bit_count()
         if near & opp_known:
-            score += 1.0 if _forms_meld(opp_known, card) else 0.45
+            score += 1.0 if forms_meld(opp_known, card) else 0.45
         if near & opp_discarded:
             score -= 0.3
         return max(score, 0.0)

@@ -16,7 +16,7 @@ from typing import Any
 from gincli import hookimpl
 from gincli.rules import Option, Rules
 from gincli.scoring import HandResult
-from gincli.session import GAME_OPTIONS, Game, ScoringSystem, Session, with_default
+from gincli.session import GAME_OPTIONS, Game, HollywoodSheet, ScoringSystem, Session, with_default
 
 
 class HandSession(Session):
@@ -55,35 +55,6 @@ class GameSession(Session):
 
     def result(self) -> dict[str, Any]:
         return self.game.result()
-
-
-class HollywoodSession(Session):
-    GAMES = 3
-
-    def __init__(self, players: Sequence[str], rules: Rules):
-        super().__init__(players, rules)
-        self.games = [Game(players, rules) for _ in range(self.GAMES)]
-        self.wins = dict.fromkeys(self.players, 0)
-
-    def add_hand(self, result: HandResult) -> None:
-        if result.winner is None:
-            return
-        self.wins[result.winner] += 1
-        for game in self.games[:min(self.wins[result.winner], self.GAMES)]:
-            game.enter(result.winner, result.points)
-
-    @property
-    def finished(self) -> bool:
-        return all(g.closed for g in self.games)
-
-    def result(self) -> dict[str, Any]:
-        games = [g.result() for g in self.games]
-        scores = {p: sum(g["scores"][p] for g in games) for p in self.players}
-        a, b = self.players
-        winner = None
-        if self.finished and scores[a] != scores[b]:
-            winner = a if scores[a] > scores[b] else b
-        return {"games": games, "scores": scores, "winner": winner}
 
 
 class MatchSession(Session):
@@ -142,7 +113,7 @@ class HollywoodScoring(ScoringSystem):
     options = with_default(GAME_OPTIONS, "target", 125)
 
     def new_session(self, players: Sequence[str], rules: Rules) -> Session:
-        return HollywoodSession(players, rules)
+        return HollywoodSheet(players, rules, games=3)
 
 
 class MatchScoring(ScoringSystem):

@@ -2,44 +2,15 @@
 
 A player's n-th winning hand is entered in every game from 1 to min(n, N) that is
 still open; a game closes when a player reaches its target; the session ends when
-every game is closed. Result: ``games`` (each game's result), ``scores`` (each
-player's sum of the game totals) and ``winner`` (the larger sum).
+every game is closed. The sheet itself is gincli's ``HollywoodSheet`` (the rule
+lives in one place); this plugin adds the scoring system and its ``games`` option.
 """
 
 from __future__ import annotations
 
-from gincli import GAME_OPTIONS, Game, Option, ScoringSystem, Session, hookimpl
+from gincli import GAME_OPTIONS, HollywoodSheet, Option, ScoringSystem, hookimpl
 
 __version__ = "1.0.0"
-
-
-class HollywoodNSession(Session):
-    def __init__(self, players, rules):
-        super().__init__(players, rules)
-        if not 2 <= rules["games"] <= 9:
-            raise ValueError(f"games must be 2 to 9, not {rules['games']}")
-        self.games = [Game(players, rules) for _ in range(rules["games"])]
-        self.wins = dict.fromkeys(self.players, 0)
-
-    def add_hand(self, result):
-        if result.winner is None:
-            return
-        self.wins[result.winner] += 1
-        for game in self.games[:self.wins[result.winner]]:
-            game.enter(result.winner, result.points)  # a closed game takes nothing
-
-    @property
-    def finished(self):
-        return all(g.closed for g in self.games)
-
-    def result(self):
-        games = [g.result() for g in self.games]
-        scores = {p: sum(g["scores"][p] for g in games) for p in self.players}
-        a, b = self.players
-        winner = None
-        if self.finished and scores[a] != scores[b]:
-            winner = a if scores[a] > scores[b] else b
-        return {"games": games, "scores": scores, "winner": winner}
 
 
 class HollywoodN(ScoringSystem):
@@ -49,7 +20,9 @@ class HollywoodN(ScoringSystem):
                     for o in GAME_OPTIONS) + (Option("games", 4, "games on the sheet (2 to 9)"),)
 
     def new_session(self, players, rules):
-        return HollywoodNSession(players, rules)
+        if not 2 <= rules["games"] <= 9:
+            raise ValueError(f"games must be 2 to 9, not {rules['games']}")
+        return HollywoodSheet(players, rules, games=rules["games"])
 
 
 @hookimpl
