@@ -2,7 +2,6 @@
 minimum deadwood of the same random ten-card hands through OpenSpiel's C++
 GinRummyUtils, called from Python. Prints hands per second.
 Usage: peer-venv/bin/python benchmarks/solver_peer.py N SEED"""
-import random
 import sys
 import time
 

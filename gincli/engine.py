@@ -15,17 +15,16 @@ defender's spread and layoffs), ``over``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_NAMES, FULL_DECK_MASK, card_str, cards_of, cut_key, parse_card
+from .cards import CARD_NAMES, FULL_DECK_MASK, card_str, cards_of, cut_key
 from .errors import RecordError
 from .melds import deadwood
 from .rng import SplitMix64
 from .rules import OFF, Rules
-from .scoring import (HandResult, Position, check_knock, check_meld, dead_hand, declared_melds, forfeit_result,
+from .scoring import (HandResult, Position, check_knock, dead_hand, declared_melds, forfeit_result,
                       score_position)
-from .moves import ACTIONS, IllegalMove, Move
+from .moves import IllegalMove, Move
 from .variant import Variant
 from .view import PlayerView
 

@@ -118,11 +118,11 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
             raise RecordError(f"{both} is both laid off and in one of the defender's melds", rule="layoff-in-meld")
         ordered = order_layoffs(list(layoffs), knocker_melds)
         rest = available & ~laid
-        return _finish(rest, melds, ordered, knocker_melds)
+        return _finish(rest, melds, ordered)
 
     chains = layoff_options(knocker_melds, available)
     if not chains:
-        return _finish(available, melds, [], knocker_melds)
+        return _finish(available, melds, [])
     prefixes = []
     for ch in chains:
         masks = [0]
@@ -143,11 +143,10 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
     ordered: list[int] = []
     for ch, n in zip(chains, best_lengths):
         ordered += [c for c in ch[:n] if c not in ordered]
-    return _finish(available & ~best_laid, melds, ordered, knocker_melds)
+    return _finish(available & ~best_laid, melds, ordered)
 
 
-def _finish(rest: int, melds: Sequence[int] | None, ordered: list[int],
-            knocker_melds: Sequence[int]) -> tuple[int, list[int], Arrangement]:
+def _finish(rest: int, melds: Sequence[int] | None, ordered: list[int]) -> tuple[int, list[int], Arrangement]:
     if melds is not None:
         arrangement = Arrangement(mask_value(rest), tuple(melds), rest)
     else:

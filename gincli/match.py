@@ -13,7 +13,6 @@ summary are the same whatever ``--workers`` is. With ``duplicate``, sessions
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,7 +91,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     seats = spec.seats(index)
     seed = spec.seed_of(index)
     bots: dict[str, Bot] = {}
-    for seat_no, name in enumerate(seats):
+    for name in seats:
         factory = registry.bot(spec.bots[spec.names.index(name)])
         if hasattr(factory, "time_limit"):
             factory.time_limit = spec.time_limit

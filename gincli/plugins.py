@@ -250,7 +250,7 @@ class Registry:
                     except ConfigError as exc:
                         self.problems.append(str(exc))
             if not progress:
-                for plugin, pv in waiting:
+                for _, pv in waiting:
                     self.problems.append(f"variant file {pv.source}: unknown base variant \"{pv.base}\"; "
                                          f"the variants are {', '.join(sorted(self.variants))}")
                 break
@@ -302,9 +302,18 @@ class Registry:
         if spec.startswith("exec:"):
             from .external import external_bot
 
+            import shlex
+            import shutil
+
             command = spec[len("exec:"):].strip()
             if not command:
                 raise UsageError("exec: needs a command, for example exec:python3 examples/bot.py")
+            try:
+                program = shlex.split(command)[0]
+            except ValueError as exc:
+                raise UsageError(f"cannot read the command of {spec}: {exc}") from None
+            if shutil.which(program) is None:
+                raise UsageError(f"cannot run {spec}: {program} is not a program on the PATH or a path")
             return external_bot(command)
         found = self.bots.get(spec)
         if found is None:

@@ -9,7 +9,6 @@ import random
 
 import pytest
 import reference as ref
-from helpers import cards
 
 from gincli.cards import FULL_DECK_MASK, card_str, cards_of
 from gincli.engine import DISCARD, DRAW, Hand, IllegalMove, Move, cut_for_deal, deal_deck, next_dealer, shuffled_deck

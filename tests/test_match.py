@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -220,6 +219,7 @@ def test_the_example_external_bot_plays_a_whole_game(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["--bots", "simple"], "two bots"),
     (["--bots", "simple,nobody", "--hands", "1"], 'unknown bot "nobody"'),
+    (["--bots", "simple,exec:no-such-program-xyz", "--hands", "1"], "is not a program"),
     (["--bots", "simple,simple"], "either --hands N or --games N"),
     (["--bots", "simple,simple", "--hands", "2", "--scoring", "game"], "--hands plays hands"),
     (["--bots", "simple,simple", "--games", "2", "--sprt", "5,1"], "elo0 < elo1"),

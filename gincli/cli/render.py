@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from enum import Enum
 from typing import Any
 
-from ..cards import CARD_NAMES, RANKS, SUIT_SYMBOLS, parse_card
+from ..cards import RANKS, SUIT_SYMBOLS, parse_card
 
 
 class OutputFormat(str, Enum):
@@ -55,10 +55,6 @@ def card_markup(card: int | str) -> str:
 
 def cards_markup(cards: Iterable[int | str], sep: str = " ") -> str:
     return sep.join(card_markup(c) for c in cards)
-
-
-def plain_card(card: int) -> str:
-    return CARD_NAMES[card]
 
 
 @contextmanager

@@ -19,7 +19,7 @@ from ..rules import parse_assignments
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..scoring import HandResult
 from . import error, guard, settings
-from .render import OutputFormat, card_markup, cards_markup, progress_bar, stdout_console
+from .render import OutputFormat, cards_markup, progress_bar, stdout_console
 
 HELP = """Score hands from their end positions (hand records).
 
@@ -218,4 +218,3 @@ def render_result(result: HandResult) -> Any:
     return table
 
 
-__all__ = ["score", "render_result", "card_markup"]
