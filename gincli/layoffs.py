@@ -120,9 +120,12 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
         rest = available & ~laid
         return _finish(rest, melds, ordered)
 
-    chains = layoff_options(knocker_melds, available)
-    if not chains:
+    touch = 0
+    for m in knocker_melds:
+        touch |= meld_info(m).touch
+    if not touch & available:  # nothing can be laid off: the common case
         return _finish(available, melds, [])
+    chains = layoff_options(knocker_melds, available)
     prefixes = []
     for ch in chains:
         masks = [0]

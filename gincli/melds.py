@@ -110,8 +110,10 @@ class Arrangement(NamedTuple):
 
 
 def _set_choices(mask: int, t: int) -> list[tuple[int, ...]]:
-    """Every choice of sets a hand allows (as card masks), the empty choice first;
-    ``t`` holds the ranks held three or four times."""
+    """Every choice of sets worth trying (as card masks), the empty choice first;
+    ``t`` holds the ranks held three or four times. A rank none of whose cards
+    has a same-suit neighbour can be in no run, so its full set is the only
+    choice that can be best."""
     choices: list[tuple[int, ...]] = [()]
     while t:
         low = t & -t
@@ -119,12 +121,27 @@ def _set_choices(mask: int, t: int) -> list[tuple[int, ...]]:
         full = 0
         for shift in (0, 13, 26, 39):
             full |= mask & (low << shift)
+        if not _runnable(mask, full):
+            choices = [ch + (full,) for ch in choices]
+            continue
         if full.bit_count() == 4:
             opts = [full] + [full & ~(low << shift) for shift in (0, 13, 26, 39)]
         else:
             opts = [full]
         choices += [ch + (o,) for ch in choices for o in opts]
     return choices
+
+
+def _runnable(mask: int, cards: int) -> bool:
+    """Whether any of ``cards`` has a card of its suit next in rank in ``mask``."""
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        c = low.bit_length() - 1
+        r = c % 13
+        if (r > 0 and mask >> (c - 1) & 1) or (r < 12 and mask >> (c + 1) & 1):
+            return True
+    return False
 
 
 _SEGMENTS: dict[int, tuple[int, ...]] = {}
@@ -236,6 +253,7 @@ class MeldInfo(NamedTuple):
     names: tuple[str, ...]
     key: tuple[int, int]
     json: str
+    touch: int = 0  # the cards that could be laid off on it first: run ends, the open fourth of a set
 
 
 _MELD_INFO: dict[int, MeldInfo] = {}
@@ -255,7 +273,15 @@ def meld_info(meld: int) -> MeldInfo:
             suits = {c // 13 for c in cards}
             open_card = -1 if len(cards) == 4 else ({0, 1, 2, 3} - suits).pop() * 13 + r
             info = MeldInfo(False, -1, r, r, open_card, tuple(CARD_NAMES[c] for c in cards), (r, first // 13), "")
-        info = info._replace(json="[" + ", ".join(f'"{n}"' for n in info.names) + "]")
+        touch = 0
+        if info.is_run:
+            if info.low > 0:
+                touch |= 1 << (info.suit * 13 + info.low - 1)
+            if info.high < 12:
+                touch |= 1 << (info.suit * 13 + info.high + 1)
+        elif info.open_card >= 0:
+            touch = 1 << info.open_card
+        info = info._replace(json="[" + ", ".join(f'"{n}"' for n in info.names) + "]", touch=touch)
         _MELD_INFO[meld] = info
     return info
 

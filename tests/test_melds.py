@@ -110,3 +110,17 @@ def test_arrangements_include_each_choice_of_sets():
     best = min_arrangements(mask("Ts Js Qs Th Td"))
     assert len(best) == 2 and {a.deadwood for a in best} == {20}
     assert len(list(arrangements(mask("Ts Js Qs Th Td")))) == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(dense_hands(6, 11))
+def test_min_arrangements_are_every_best_way_to_meld(hand):
+    """The cards melded by the arrangements gincli tries are exactly those of every
+    arrangement of minimum deadwood the brute force finds (the knocker's choice
+    rule picks among them)."""
+    ref_hand = as_ref(hand)
+    parts = ref.partitions(ref_hand)
+    best = min(ref.deadwood_of(ref_hand, p) for p in parts)
+    expected = {frozenset().union(*p) if p else frozenset() for p in parts if ref.deadwood_of(ref_hand, p) == best}
+    got = {frozenset(ref.card(card_str(c)) for c in cards_of(a.melded_mask)) for a in min_arrangements(mask_of(hand))}
+    assert got == expected
