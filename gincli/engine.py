@@ -242,7 +242,6 @@ class Hand:
 
     def _draw(self, move: Move) -> None:
         player = move.player
-        bit_owner = self.hands
         if move.source == "stock":
             if self.stock_count <= 2:
                 raise IllegalMove("draw-from-wall", f"{player} drew from the last two cards of the stock, "
@@ -279,7 +278,7 @@ class Hand:
             self.taken = card
             self.wall_turn = False
             self.took[player].append(card)
-        bit_owner[player] |= 1 << card
+        self.hands[player] |= 1 << card
         self.must_draw_stock = False
         self.phase = DISCARD
         if move.card is None:

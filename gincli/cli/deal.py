@@ -17,7 +17,7 @@ from ..formats.transcripts import to_toml, transcript
 from ..rng import SplitMix64
 from . import guard, settings
 from .render import cards_markup, stdout_console
-from .score import OptionOpt, overrides_from
+from .options import OptionOpt, overrides_from
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
 

@@ -17,7 +17,7 @@ from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings
 from .render import OutputFormat, progress_bar, stdout_console, write_json
-from .score import OptionOpt, overrides_from
+from .options import FormatOpt, OptionOpt, overrides_from
 
 HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
 
@@ -68,8 +68,7 @@ def match(
                                               help="Per decision, for external bots.")] = 5.0,
     names: Annotated[str | None, typer.Option("--names", metavar="A,B", help="Player names (default: the bots').")]
     = None,
-    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
-    = OutputFormat.text,
+    format: FormatOpt = OutputFormat.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     specs = [b.strip() for b in bots_.split(",")]
@@ -226,8 +225,7 @@ def render_summary(s: dict[str, Any]) -> Any:
 
 def bots(
     ctx: typer.Context,
-    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
-    = OutputFormat.text,
+    format: FormatOpt = OutputFormat.text,
 ) -> None:
     registry = settings(ctx).registry()
     data = {"bots": [{"name": n, "description": b.description, "plugin": registry.owner.get(("bot", n))}

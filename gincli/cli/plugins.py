@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
 from . import guard, settings
+from .options import FormatOpt
 from .render import OutputFormat, stdout_console, write_json
 
 HELP = """List the plugins that are loaded (built-in, installed through the gincli entry-point group, or from a plugins directory), the hooks each implements and what each registered; and any plugin left out, with why."""
@@ -31,8 +32,7 @@ def describe(registry: Any) -> dict[str, Any]:
 
 def plugins(
     ctx: typer.Context,
-    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
-    = OutputFormat.text,
+    format: FormatOpt = OutputFormat.text,
 ) -> None:
     data = describe(settings(ctx).registry())
     if format is OutputFormat.json:

@@ -12,13 +12,14 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError, UsageError
+from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
-from ..rules import parse_assignments
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..scoring import HandResult
 from . import error, guard, settings
+from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
+                      overrides_from)
 from .render import OutputFormat, cards_markup, progress_bar, stdout_console
 
 HELP = """Score hands from their end positions (hand records).
@@ -28,33 +29,8 @@ Reads .json, .jsonl (streamed), .toml files, or - for standard input. Finds the 
 Exit status: 0 all scored; 1 some record failed (its error is reported in its place); 2 an input could not be read at all.
 """
 
-VariantOpt = Annotated[str | None, typer.Option(
-    "--variant", "-V", metavar="NAME|FILE.toml",
-    help="Variant of play for records that do not name one (default: standard).")]
-ScoringOpt = Annotated[str, typer.Option("--scoring", "-s", metavar="NAME",
-                                         help="Scoring system whose options apply (default: game).")]
-OptionOpt = Annotated[list[str] | None, typer.Option(
-    "--option", "-o", metavar="KEY=VALUE", help="Set a rule option, e.g. big_gin_bonus=31; repeatable.")]
-FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
-InputFormatOpt = Annotated[str | None, typer.Option(
-    "--input-format", metavar="json|jsonl|toml", help="Container of standard input (default: sniffed).")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No summary line on stderr.")]
-
-
 def register(app: typer.Typer) -> None:
     app.command("score", help=HELP, no_args_is_help=True)(guard(score))
-
-
-def overrides_from(option: list[str] | None) -> dict[str, Any]:
-    try:
-        return parse_assignments(option or [])
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-
-
-WorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", "-j", min=1, metavar="N",
-    help="Worker processes for --format json on large inputs (default: all cores).")]
 
 
 def score(

@@ -16,8 +16,8 @@ from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..validate import Defaults, Report, validate
 from . import error, guard, settings
 from .render import OutputFormat, cards_markup, progress_bar, stdout_console
-from .score import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, file_size,
-                    overrides_from)
+from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, overrides_from
+from .score import file_size
 
 HELP = """Replay transcripts move by move and check every rule and every claimed result.
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
 from ..rules import format_value
 from . import guard, settings
+from .options import FormatOpt
 from .render import OutputFormat, stdout_console, write_json
 
 HELP = """List the variants of play and the scoring systems that are loaded, with their options and defaults."""
@@ -43,8 +44,7 @@ def describe(registry: Any) -> dict[str, Any]:
 
 def variants(
     ctx: typer.Context,
-    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
-    = OutputFormat.text,
+    format: FormatOpt = OutputFormat.text,
 ) -> None:
     data = describe(settings(ctx).registry())
     if format is OutputFormat.json:

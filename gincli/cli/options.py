@@ -1,0 +1,34 @@
+"""Options shared by the commands, declared once."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import UsageError
+from ..rules import parse_assignments
+from .render import OutputFormat
+
+VariantOpt = Annotated[str | None, typer.Option(
+    "--variant", "-V", metavar="NAME|FILE.toml",
+    help="Variant of play for records that do not name one (default: standard).")]
+ScoringOpt = Annotated[str, typer.Option("--scoring", "-s", metavar="NAME",
+                                         help="Scoring system whose options apply (default: game).")]
+OptionOpt = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", metavar="KEY=VALUE", help="Set a rule option, e.g. big_gin_bonus=31; repeatable.")]
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
+InputFormatOpt = Annotated[str | None, typer.Option(
+    "--input-format", metavar="json|jsonl|toml", help="Container of standard input (default: sniffed).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No summary line on stderr.")]
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", "-j", min=1, metavar="N",
+    help="Worker processes for --format json on large inputs (default: all cores).")]
+
+
+def overrides_from(option: list[str] | None) -> dict[str, Any]:
+    """The ``--option key=value`` settings; a malformed one is a usage error."""
+    try:
+        return parse_assignments(option or [])
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
