@@ -293,6 +293,7 @@ class Registry:
             pv.source = str(path)
             variant = self.bind_variant(pv)
             self.variants[name] = variant
+            self.variants.setdefault(variant.name, variant)  # transcripts name it by its name
             return variant
         raise UsageError(f"unknown variant \"{name}\"; the variants are {', '.join(sorted(self.variants))}")
 

@@ -36,8 +36,9 @@ def register(app: typer.Typer) -> None:
 def validate_command(
     ctx: typer.Context,
     files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Transcripts; - reads standard input.")],
-    variant: Annotated[str | None, typer.Option("--variant", "-V", metavar="NAME",
-                                                help="Variant for transcripts that name none.")] = None,
+    variant: Annotated[str | None, typer.Option(
+        "--variant", "-V", metavar="NAME|FILE.toml",
+        help="Variant for transcripts that name none; a file also makes its variant known by name.")] = None,
     scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
                                                 help="Scoring system for transcripts that name none (game).")]
     = None,
