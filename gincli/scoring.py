@@ -22,7 +22,7 @@ OUTCOMES = ("knock", "undercut", "gin", "big_gin", "dead", "forfeit")
 CARD_JSON = tuple(f'"{n}"' for n in CARD_NAMES)
 
 
-@dataclass
+@dataclass(slots=True)
 class Position:
     """The end of one hand, as a hand record describes it.
 
@@ -39,7 +39,7 @@ class Position:
     layoffs: list[int] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Spread:
     """A player's hand as spread at the end: melds, deadwood, and (defender) layoffs."""
 
@@ -67,7 +67,7 @@ class Spread:
                 f'"deadwood_cards": [{dead}], "deadwood": {self.deadwood}}}')
 
 
-@dataclass
+@dataclass(slots=True)
 class HandResult:
     """The score of one hand (FORMATS.md, "Score result")."""
 
