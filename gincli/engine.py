@@ -19,7 +19,6 @@ from typing import Any
 
 from .cards import CARD_NAMES, FULL_DECK_MASK, card_str, cards_of, cut_key
 from .errors import RecordError
-from .melds import deadwood
 from .rng import SplitMix64
 from .rules import OFF, Rules
 from .scoring import (HandResult, Position, check_knock, dead_hand, declared_melds, forfeit_result,
@@ -157,34 +156,14 @@ class Hand:
             self.rules["big_gin_bonus"] != OFF, self.rules, dict(self.scores), self.number)
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the player to act (a knock always with gincli
-        choosing the melds; after a knock, the defender's spread chosen by gincli)."""
-        p = self.to_act
-        phase = self.phase
-        if phase == OFFER:
-            return [Move(p, "pass"), Move(p, "draw", "discard")]
-        if phase == DRAW:
-            moves = []
-            if not self.must_draw_stock and self.pile:
-                moves.append(Move(p, "draw", "discard"))
-            if self.stock_count > 2:
-                moves.append(Move(p, "draw", "stock"))
-            return moves
-        if phase == DISCARD:
-            held = self.hands[p]
-            moves = []
-            for c in cards_of(held):
-                if c == self.taken:
-                    continue
-                moves.append(Move(p, "discard", card=c))
-                if deadwood(held & ~(1 << c)) <= self.limit:
-                    moves.append(Move(p, "knock", card=c))
-            if self.rules["big_gin_bonus"] != OFF and deadwood(held) == 0:
-                moves.append(Move(p, "knock"))
-            return moves
-        if phase == SPREAD:
-            return [Move(p, "layoff")]
-        return []
+        """Every legal move of the player to act: what its view allows (one rule,
+        in :meth:`PlayerView.legal`); after a knock, the defender's spread, which
+        gincli chooses."""
+        if self.phase == SPREAD:
+            return [Move(self.to_act, "layoff")]
+        if self.phase == OVER:
+            return []
+        return self.view(self.to_act).legal()
 
     # -- moves -----------------------------------------------------------------------
 

@@ -281,13 +281,13 @@ class Registry:
 
     # -- lookups ---------------------------------------------------------------------
 
-    def variant(self, name: str) -> Variant:
-        """A variant by name, or from a variant file when ``name`` is a path
-        (ends in ``.toml`` or contains a ``/``). Unknown: :class:`UsageError`."""
+    def variant(self, name: str, files: bool = True) -> Variant:
+        """A variant by name, or (with ``files``) from a variant file when ``name``
+        is a path (ends in ``.toml`` or contains a ``/``). Unknown: :class:`UsageError`."""
         found = self.variants.get(name)
         if found is not None:
             return found
-        if name.endswith(".toml") or os.sep in name or "/" in name:
+        if files and (name.endswith(".toml") or os.sep in name or "/" in name):
             path = Path(name)
             pv = PendingVariant.from_file(path)
             pv.source = str(path)
@@ -295,7 +295,8 @@ class Registry:
             self.variants[name] = variant
             self.variants.setdefault(variant.name, variant)  # transcripts name it by its name
             return variant
-        raise UsageError(f"unknown variant \"{name}\"; the variants are {', '.join(sorted(self.variants))}")
+        named = sorted(n for n in self.variants if not n.endswith(".toml") and "/" not in n)
+        raise UsageError(f"unknown variant \"{name}\"; the variants are {', '.join(named)}")
 
     def bot(self, spec: str) -> Any:
         """A bot factory by name, or ``exec:COMMAND`` for an external program;

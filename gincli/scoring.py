@@ -14,7 +14,7 @@ from json.encoder import encode_basestring as _encode_str
 from .cards import CARD_NAMES, by_rank, card_str, cards_of, json_by_rank
 from .errors import RecordError
 from .layoffs import best_defence
-from .melds import Arrangement, deadwood, mask_value, meld_info, min_arrangements
+from .melds import Arrangement, deadwood, is_meld, mask_value, meld_info, min_arrangements
 from .rules import OFF, Rules
 from .variant import Variant
 
@@ -275,8 +275,6 @@ def _as_arrangement(held: int, melds: list[int]) -> Arrangement:
 
 def check_meld(cards: list[int], owner: str) -> int:
     """A declared meld's card mask; :class:`RecordError` when it is not a meld."""
-    from .melds import is_meld
-
     mask = 0
     for c in cards:
         if mask >> c & 1:

@@ -230,9 +230,7 @@ def _header(doc: Any, registry: Registry,
     if not isinstance(vname, str) or not isinstance(sname, str) or not isinstance(options, dict):
         raise bad("transcript-options", "\"variant\" and \"scoring\" must be names and \"options\" an object")
     try:
-        variant = registry.variant(vname) if vname in registry.variants else None
-        if variant is None:
-            raise GinError(f"unknown variant \"{vname}\"; the variants are {', '.join(sorted(registry.variants))}")
+        variant = registry.variant(vname, files=False)
         system = registry.scoring(sname)
         rules = registry.rules(variant, system, {**defaults.options, **options}, where="options")
     except (GinError, ValueError) as exc:

@@ -16,7 +16,7 @@ from ..match import MatchSpec, SessionOutcome, Tally, play_match_session, read_t
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings
-from .render import OutputFormat, progress_bar, stdout_console, write_json
+from .render import OutputFormat, emit, listing, progress_bar, stdout_console, write_json
 from .options import FormatOpt, OptionOpt, overrides_from
 
 HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
@@ -231,17 +231,11 @@ def bots(
     registry = settings(ctx).registry()
     data = {"bots": [{"name": n, "description": b.description, "plugin": registry.owner.get(("bot", n))}
                      for n, b in sorted(registry.bots.items())]}
-    if format is OutputFormat.json:
-        write_json(data)
-        return
-    from rich.table import Table
 
-    table = Table(title="Bots", title_justify="left")
-    table.add_column("bot", style="bold cyan", no_wrap=True)
-    table.add_column("description")
-    table.add_column("from", style="dim")
-    for b in data["bots"]:
-        table.add_row(b["name"], b["description"], b["plugin"] or "")
-    table.add_row("exec:COMMAND", "an external program speaking the JSON-lines protocol of docs/bot-protocol.md",
-                  "")
-    stdout_console().print(table)
+    def render(data: dict[str, Any]) -> Any:
+        rows = [(b["name"], b["description"], b["plugin"] or "") for b in data["bots"]]
+        rows.append(("exec:COMMAND", "an external program speaking the JSON-lines protocol of "
+                                     "docs/bot-protocol.md", ""))
+        return listing("Bots", "bot", rows, "description", "from")
+
+    emit(format, data, render)

@@ -8,7 +8,7 @@ import typer
 
 from . import guard, settings
 from .options import FormatOpt
-from .render import OutputFormat, stdout_console, write_json
+from .render import OutputFormat, emit, listing
 
 HELP = """List the plugins that are loaded (built-in, installed through the gincli entry-point group, or from a plugins directory), the hooks each implements and what each registered; and any plugin left out, with why."""
 
@@ -34,21 +34,17 @@ def plugins(
     ctx: typer.Context,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
-    data = describe(settings(ctx).registry())
-    if format is OutputFormat.json:
-        write_json(data)
-        return
-    from rich.table import Table
+    emit(format, describe(settings(ctx).registry()), render)
 
-    console = stdout_console()
-    table = Table(title="Plugins", title_justify="left", show_lines=True)
-    table.add_column("plugin", style="bold cyan", no_wrap=True)
-    table.add_column("from", overflow="fold")
-    table.add_column("hooks", no_wrap=True)
-    table.add_column("registered")
-    for p in data["plugins"]:
-        what = "\n".join(f"{kind}: {', '.join(names)}" for kind, names in p["registered"].items())
-        table.add_row(p["name"], p["source"], "\n".join(p["hooks"]), what or "—")
-    console.print(table)
-    for problem in data["problems"]:
-        console.print(f"[yellow]left out:[/] {problem}")
+
+def render(data: dict[str, Any]) -> Any:
+    from rich.console import Group
+    from rich.markup import escape
+    from rich.text import Text
+
+    def what(p: dict[str, Any]) -> str:
+        return "\n".join(f"{kind}: {', '.join(names)}" for kind, names in p["registered"].items()) or "—"
+
+    rows = ((p["name"], p["source"], "\n".join(p["hooks"]), what(p)) for p in data["plugins"])
+    problems = [Text.from_markup(f"[yellow]left out:[/] {escape(problem)}") for problem in data["problems"]]
+    return Group(listing("Plugins", "plugin", rows, "from", "hooks", "registered"), *problems)

@@ -30,6 +30,28 @@ def write_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
 
 
+def emit(format: OutputFormat, data: Any, render: Any) -> None:
+    """Write ``data``: as JSON for programs, or ``render(data)`` for people."""
+    if format is OutputFormat.json:
+        write_json(data)
+    else:
+        stdout_console().print(render(data))
+
+
+def listing(title: str, first: str, rows: Iterable[tuple[str, ...]], *columns: str) -> Any:
+    """A table listing what is loaded: a name column, then ``columns``."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", show_lines=True)
+    table.add_column(first, style="bold cyan", no_wrap=True)
+    for col in columns:
+        table.add_column(col, style="dim" if col == "from" else None, overflow="fold",
+                         no_wrap=col == "hooks")  # hook names read best whole
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
 def stdout_console() -> Any:
     from rich.console import Console
 

@@ -9,7 +9,7 @@ import typer
 from ..rules import format_value
 from . import guard, settings
 from .options import FormatOpt
-from .render import OutputFormat, stdout_console, write_json
+from .render import OutputFormat, emit, listing
 
 HELP = """List the variants of play and the scoring systems that are loaded, with their options and defaults."""
 
@@ -46,37 +46,31 @@ def variants(
     ctx: typer.Context,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
-    data = describe(settings(ctx).registry())
-    if format is OutputFormat.json:
-        write_json(data)
-        return
-    from rich.table import Table
+    emit(format, describe(settings(ctx).registry()), render)
 
-    console = stdout_console()
-    table = Table(title="Variants of play", title_justify="left", show_lines=True)
-    table.add_column("variant", style="bold cyan", no_wrap=True)
-    table.add_column("description")
-    table.add_column("options (default)")
-    table.add_column("from", style="dim")
-    base = {o["name"]: o["default"] for o in data["variants"][0]["options"]} if data["variants"] else {}
-    standard = next((v for v in data["variants"] if v["name"] == "standard"), None)
-    if standard:
-        base = {o["name"]: o["default"] for o in standard["options"]}
-    for v in data["variants"]:
-        opts = []
+
+def render(data: dict[str, Any]) -> Any:
+    """Two tables; a variant's defaults that differ from standard's are highlighted."""
+    from rich.console import Group
+    from rich.text import Text
+
+    standard = next((v for v in data["variants"] if v["name"] == "standard"), {"options": []})
+    base = {o["name"]: o["default"] for o in standard["options"]}
+
+    def options(v: dict[str, Any]) -> str:
+        lines = []
         for o in v["options"]:
-            changed = v["name"] != "standard" and o["default"] != base.get(o["name"], o["default"])
             text = f"{o['name']} = {format_value(o['default'])}"
-            opts.append(f"[bold yellow]{text}[/]" if changed else text)
-        table.add_row(v["name"], v["description"], "\n".join(opts), v["plugin"] or "")
-    console.print(table)
-    table = Table(title="Scoring systems", title_justify="left", show_lines=True)
-    table.add_column("scoring", style="bold cyan", no_wrap=True)
-    table.add_column("description")
-    table.add_column("options (default)")
-    table.add_column("from", style="dim")
-    for s in data["scoring_systems"]:
-        opts = "\n".join(f"{o['name']} = {format_value(o['default'])}" for o in s["options"]) or "—"
-        table.add_row(s["name"], s["description"], opts, s["plugin"] or "")
-    console.print(table)
-    console.print("[dim]Options are set with --option key=value; changed defaults are highlighted.[/]")
+            changed = o["name"] in base and o["default"] != base[o["name"]]
+            lines.append(f"[bold yellow]{text}[/]" if changed else text)
+        return "\n".join(lines) or "—"
+
+    columns = ("description", "options (default)", "from")
+    return Group(
+        listing("Variants of play", "variant",
+                ((v["name"], v["description"], options(v), v["plugin"] or "") for v in data["variants"]), *columns),
+        listing("Scoring systems", "scoring",
+                ((s["name"], s["description"], options(s), s["plugin"] or "") for s in data["scoring_systems"]),
+                *columns),
+        Text.from_markup("[dim]Options are set with --option key=value; changed defaults are highlighted.[/]"),
+    )

@@ -105,7 +105,7 @@ class HandScorer:
         if cached is not None:
             return cached
         try:
-            variant = self.registry.variant(name)
+            variant = self.registry.variant(name, files=usage)  # a record may not name a file
             rules = self.registry.rules(variant, self.scoring, self.overrides)
         except ValueError as exc:
             from ..errors import UsageError
@@ -125,8 +125,5 @@ class HandScorer:
             name = self.default_variant
         elif not isinstance(name, str):
             raise RecordError("\"variant\" must be a string")
-        elif name not in self.registry.variants:
-            raise RecordError(f"unknown variant \"{name}\"; the variants are "
-                              f"{', '.join(sorted(v for v in self.registry.variants if not v.endswith('.toml')))}")
         variant, rules = self._rules_for(name)
         return score_position(parse_position(record), variant, rules, record.get("id"))
