@@ -155,6 +155,28 @@ class Hand:
             self.taken if self.to_act == player else -1, self.must_draw_stock, self.limit,
             self.rules["big_gin_bonus"] != OFF, self.rules, dict(self.scores), self.number)
 
+    def known(self, player: str) -> int:
+        """The cards ``player`` has seen (a mask): every card once in their hand,
+        the first upcard, every discard; after the hand ends, every card spread."""
+        seen = self.initial_hands[player] | self.hands[player] | 1 << self.upcard
+        for cards in self.discarded.values():
+            for c in cards:
+                seen |= 1 << c
+        if self.phase in (SPREAD, OVER) and self.knocker is not None:
+            seen |= self.hands[self.other(player)]
+        return seen
+
+    def rewound(self, moves: int) -> Hand:
+        """A new hand, as this one was after its first ``moves`` moves (the deck
+        must be known)."""
+        if self.deck is None:
+            raise RuntimeError("only a hand dealt from a known deck can be rewound")
+        hand = Hand(self.players, self.dealer, self.variant, self.rules, deck=self.deck)
+        hand.number, hand.scores = self.number, self.scores
+        for move in self.moves[:moves]:
+            hand.apply(Move(move.player, move.action, move.source, move.card, move.melds, move.cards))
+        return hand
+
     def legal_moves(self) -> list[Move]:
         """Every legal move of the player to act: what its view allows (one rule,
         in :meth:`PlayerView.legal`); after a knock, the defender's spread, which

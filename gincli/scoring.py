@@ -80,6 +80,8 @@ class HandResult:
     id: Any = None
     #: gincli's addition for a forfeited hand: ``{"player": ..., "reason": ...}``.
     forfeit: dict[str, Any] | None = None
+    #: What the hand's points were multiplied by (Oklahoma's spade doubling).
+    multiplier: int = 1
 
     def to_dict(self) -> dict[str, Any]:
         d = {
@@ -185,7 +187,7 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
         return HandResult(outcome, knocker, (d_arr.deadwood + bonus) * multiplier,
                           Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
                           Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, []),
-                          variant.name, id)
+                          variant.name, id, multiplier=multiplier)
 
     best = None
     error: RecordError | None = None
@@ -208,7 +210,7 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     return HandResult(outcome, winner, points * multiplier,
                       Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
                       Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, laid),
-                      variant.name, id)
+                      variant.name, id, multiplier=multiplier)
 
 
 def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Variant, rules: Rules,

@@ -1,10 +1,12 @@
 """Playing whole sessions: hand after hand until the scoring system settles.
 
-:func:`play_session` deals every hand from one seeded generator (a cut for
-the first deal unless the dealer is given), asks a chooser for each move,
-scores each hand, enters it into the session, picks the next dealer by the
-``next_dealer`` rule (the same dealer after a dead hand), and returns the
-transcript it recorded (FORMATS.md), which ``gin validate`` accepts.
+A :class:`Table` holds one session being played: it deals every hand from one
+seeded generator (a cut for the first deal unless the dealer is given), takes
+each finished hand into the scoring system's session, picks the next dealer by
+the ``next_dealer`` rule (the same dealer after a dead hand), and writes the
+transcript so far (FORMATS.md), which ``gin validate`` accepts at any point.
+:func:`play_session` plays a whole session with a chooser (bots, in ``gin
+match``); ``gin play`` drives a :class:`Table` move by move.
 """
 
 from __future__ import annotations
@@ -35,23 +37,92 @@ class SessionRecord:
     result: dict[str, Any]
 
 
-def play_hand(hand: Hand, choose: Chooser) -> HandResult:
-    """Play one hand to its end; after a knock gincli chooses the defender's
-    spread (the best for the defender), and the transcript says what was scored.
+class Table:
+    """One session at the table, hand by hand.
 
-    A chooser that raises :class:`~gincli.bots.BotError`, or returns a move the
-    rules forbid, makes the player to act forfeit the hand."""
+    :meth:`deal` deals the next hand; the caller plays it to its end through
+    the hand engine, then :meth:`end_hand` enters it. ``record`` keeps each
+    finished hand's transcript form (off for matches that keep none).
+    """
+
+    def __init__(self, players: Sequence[str], variant: Variant, rules: Rules, system: ScoringSystem,
+                 seed: int, *, dealer: str | None = None, record: bool = True):
+        self.players = tuple(players)
+        self.variant = variant
+        self.rules = rules
+        self.system = system
+        self.seed = seed
+        self.rng = SplitMix64(seed)
+        self.cut: dict[str, int] | None = None
+        if dealer is None:
+            dealer, self.cut = cut_for_deal(self.rng, self.players, rules)
+        self.dealer = dealer
+        self.session = system.new_session(self.players, rules)
+        self.record = record
+        self.hands: list[dict[str, Any]] = []  # the finished hands, as transcript hands
+        self.results: list[HandResult] = []
+        self.hand: Hand | None = None  # the hand being played
+
+    @property
+    def finished(self) -> bool:
+        """Whether the session is settled (``hand`` scoring: after its one hand)."""
+        return self.session.finished or (self.session.settles_each_hand and bool(self.results))
+
+    def deal(self) -> Hand:
+        """Deal the next hand (from the session's own generator)."""
+        hand = Hand(self.players, self.dealer, self.variant, self.rules, deck=shuffled_deck(self.rng))
+        hand.number = len(self.results)
+        hand.scores = self.session.result()["scores"]
+        self.hand = hand
+        return hand
+
+    def end_hand(self, hand: Hand) -> HandResult:
+        """Enter a hand played to its end (gincli spreads for a defender who did not)."""
+        hand.record_spread()
+        result = hand.finish()
+        if self.record:
+            self.hands.append(hand.to_dict())
+        self.results.append(result)
+        self.session.add_hand(result)
+        self.dealer = next_dealer(self.rules, self.players, self.dealer, result)
+        self.hand = None
+        return result
+
+    def transcript(self, *, id: Any = None, options: dict[str, Any] | None = None,
+                   current: bool = False) -> dict[str, Any]:
+        """The transcript so far: the finished hands (and, with ``current``, the
+        hand being played, its moves so far), and the session's result once
+        settled."""
+        hands = list(self.hands)
+        if current and self.hand is not None:
+            hands.append(self.hand.to_dict())
+        result = _claim(self.session.result()) if self.finished else None
+        return transcript(self.players, self.variant.name, self.system.name, hands, options=options, id=id,
+                          seed=self.seed, cut=self.cut, result=result)
+
+
+def take_turn(hand: Hand, choose: Chooser) -> None:
+    """The player to act makes one move, chosen by ``choose``. A chooser that
+    raises :class:`~gincli.bots.BotError`, or returns a move the rules forbid,
+    makes that player forfeit the hand."""
+    player = hand.to_act
+    try:
+        move = choose(hand)
+        if move.player != player:
+            raise BotError(f"replied for {move.player!r}, not its own seat {player!r}")
+        hand.apply(move)
+    except BotError as exc:
+        hand.forfeit(player, exc.reason)
+    except IllegalMove as exc:
+        hand.forfeit(player, f"illegal move ({exc.rule}): {exc.message}")
+
+
+def play_hand(hand: Hand, choose: Chooser) -> HandResult:
+    """Play one hand to its end (see :func:`take_turn`); after a knock gincli
+    chooses the defender's spread (the best for the defender), and the
+    transcript says what was scored."""
     while hand.phase not in ("spread", "over"):
-        player = hand.to_act
-        try:
-            move = choose(hand)
-            if move.player != player:
-                raise BotError(f"replied for {move.player!r}, not its own seat {player!r}")
-            hand.apply(move)
-        except BotError as exc:
-            return hand.forfeit(player, exc.reason)
-        except IllegalMove as exc:
-            return hand.forfeit(player, f"illegal move ({exc.rule}): {exc.message}")
+        take_turn(hand, choose)
     hand.record_spread()
     assert hand.result is not None
     return hand.result
@@ -64,31 +135,15 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
     """Play one session to its end (``hand`` scoring: one hand). With
     ``record=False`` no transcript is built (faster, for matches that keep none).
     ``on_hand(hand, result, session)`` is called after each hand."""
-    rng = SplitMix64(seed)
-    cut = None
-    if dealer is None:
-        dealer, cut = cut_for_deal(rng, players, rules)
-    session = system.new_session(players, rules)
-    hands: list[dict[str, Any]] = []
-    results: list[HandResult] = []
-    for _ in range(max_hands):
-        hand = Hand(players, dealer, variant, rules, deck=shuffled_deck(rng))
-        hand.number = len(results)
-        hand.scores = session.result()["scores"]
-        result = play_hand(hand, choose)
-        if record:
-            hands.append(hand.to_dict())
-        results.append(result)
-        session.add_hand(result)
+    table = Table(players, variant, rules, system, seed, dealer=dealer, record=record)
+    while not table.finished and len(table.results) < max_hands:
+        hand = table.deal()
+        play_hand(hand, choose)
+        result = table.end_hand(hand)
         if on_hand is not None:
-            on_hand(hand, result, session)
-        if session.finished or session.settles_each_hand:
-            break
-        dealer = next_dealer(rules, players, dealer, result)
-    settled = session.result()
-    doc = transcript(players, variant.name, system.name, hands, options=options, id=id, seed=seed, cut=cut,
-                     result=_claim(settled)) if record else {}
-    return SessionRecord(doc, results, settled)
+            on_hand(hand, result, table.session)
+    doc = table.transcript(id=id, options=options) if record else {}
+    return SessionRecord(doc, table.results, table.session.result())
 
 
 def _claim(result: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,8 @@ from ..scoring import HandResult
 from . import error, guard, settings
 from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       overrides_from)
-from .render import OutputFormat, cards_markup, progress_bar, stdout_console
+from .hands import render_result
+from .render import OutputFormat, progress_bar, stdout_console
 
 HELP = """Score hands from their end positions (hand records).
 
@@ -156,41 +157,3 @@ def summary(outcomes: Counter[str], failed: int) -> str:
     if failed:
         text += f"; {failed} record{'s' if failed != 1 else ''} could not be scored"
     return text
-
-
-def render_result(result: HandResult) -> Any:
-    """A hand's score for people: a headline and a table of both spreads."""
-    from rich.table import Table
-    from rich.text import Text
-
-    from ..scoring import meld_strs, sort_melds
-
-    ident = f"{result.id} · " if result.id is not None else ""
-    headline = {
-        "knock": f"{result.winner} knocks and wins {result.points}",
-        "undercut": f"{result.winner} undercuts and wins {result.points}",
-        "gin": f"{result.winner} goes gin and wins {result.points}",
-        "big_gin": f"{result.winner} goes big gin and wins {result.points}",
-        "dead": "dead hand: nobody scores",
-    }[result.outcome]
-    title = Text.from_markup(f"[bold]{ident}{result.variant}[/] — {headline}")
-    if result.knocker is None or result.defender is None:
-        return title
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False, box=None,
-                  padding=(0, 2))
-    table.add_column("player", style="bold")
-    table.add_column("melds")
-    table.add_column("laid off")
-    table.add_column("deadwood cards")
-    table.add_column("deadwood", justify="right")
-    from ..cards import by_rank, cards_of
-
-    for role, spread in (("knocker", result.knocker), ("defender", result.defender)):
-        melds = "\n".join(cards_markup(meld_strs(m)) for m in sort_melds(spread.melds)) or "—"
-        laid = cards_markup(spread.layoffs) if spread.layoffs else "—"
-        dead = cards_markup(by_rank(cards_of(spread.deadwood_mask))) or "—"
-        table.add_row(f"{spread.name} ({role})", melds, laid if role == "defender" else "", dead,
-                      str(spread.deadwood))
-    return table
-
-

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def game_pad(game: dict[str, Any], players: Sequence[str], title: str) -> Any:
+def game_pad(game: dict[str, Any], players: Sequence[str], title: str, last: int | None = None) -> Any:
     """One game as a score pad: each won hand adds to the winner's running total,
-    then the bonuses, then the totals."""
+    then the bonuses, then the totals. With ``last``, only the last entries
+    are listed (a line says how many came before)."""
     from rich.table import Table
 
     table = Table(title=title, title_justify="left", min_width=26)
@@ -22,42 +23,113 @@ def game_pad(game: dict[str, Any], players: Sequence[str], title: str) -> Any:
     for p in players:
         table.add_column(p, justify="right")
     running = dict.fromkeys(players, 0)
-    for winner, points in game.get("hands", []):
+    entries = game.get("hands", [])
+    skip = max(0, len(entries) - last) if last is not None else 0
+    for i, (winner, points) in enumerate(entries):
         running[winner] += points
-        table.add_row(f"+{points}", *(f"{running[p]}" if p == winner else "" for p in players))
+        if i + 1 == skip:
+            table.add_row(f"{skip} hands", *(str(running[p]) for p in players))
+        elif i >= skip:
+            table.add_row(f"+{points}", *(f"{running[p]}" if p == winner else "" for p in players))
     winner = game.get("winner")
     if winner is None:
         table.caption = "open"
         return table
     table.add_section()
-    labels = {"game": "game", "shutout": "shutout", "box": "boxes"}
     for key, parts in game.get("bonuses", {}).items():
         if any(parts.values()):
-            table.add_row(labels.get(key, key), *(f"+{parts[p]}" if parts[p] else "" for p in players))
+            table.add_row(BONUS_LABELS.get(key, key), *(f"+{parts[p]}" if parts[p] else "" for p in players))
     table.add_section()
     totals = game["scores"]
     table.add_row("total", *(f"[bold]{totals[p]}[/]" for p in players))
-    loser = next(p for p in players if p != winner)
-    shut = ", a shutout" if game.get("hands_won", {}).get(loser, 1) == 0 else ""
-    table.caption = f"won by {winner}{shut}; net {game.get('net', totals[winner] - totals[loser])}"
+    table.caption = game_caption(game, players)
     return table
 
 
-def session_sheet(result: dict[str, Any], scoring: str, players: Sequence[str]) -> Any:
-    """A settled (or open) session as score sheets, for people."""
-    from rich.columns import Columns
+BONUS_LABELS = {"game": "game", "shutout": "shutout", "box": "boxes"}
+
+
+def game_caption(game: dict[str, Any], players: Sequence[str]) -> str:
+    winner = game["winner"]
+    totals = game["scores"]
+    loser = next(p for p in players if p != winner)
+    shut = ", a shutout" if game.get("hands_won", {}).get(loser, 1) == 0 else ""
+    return f"won by {winner}{shut}; net {game.get('net', totals[winner] - totals[loser])}"
+
+
+def games_table(games: list[dict[str, Any]], players: Sequence[str], title: str, last: int | None = None) -> Any:
+    """Several games on one pad, a pair of columns a game (Hollywood on a narrow
+    screen): row n holds each game's n-th entry."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    table.add_column("", style="dim")
+    for gi in range(len(games)):
+        for pi, p in enumerate(players):
+            table.add_column(f"game {gi + 1}\n{p}" if pi == 0 else f"\n{p}", justify="right")
+    columns = []
+    for g in games:
+        running = dict.fromkeys(players, 0)
+        rows = []
+        for winner, points in g.get("hands", []):
+            running[winner] += points
+            rows.append([str(running[p]) if p == winner else "" for p in players])
+        columns.append(rows)
+    depth = max((len(rows) for rows in columns), default=0)
+    skip = max(0, depth - last) if last is not None else 0
+    for n in range(skip, depth):
+        cells = []
+        for rows in columns:
+            cells += rows[n] if n < len(rows) else [""] * len(players)
+        table.add_row(f"{n + 1}", *cells)
+    if any(g.get("winner") for g in games):
+        table.add_section()
+        for key, label in BONUS_LABELS.items():
+            cells = []
+            for g in games:
+                parts = g.get("bonuses", {}).get(key, {})
+                cells += [f"+{parts[p]}" if parts.get(p) else "" for p in players]
+            if any(cells):
+                table.add_row(label, *cells)
+        table.add_section()
+        cells = []
+        for g in games:
+            cells += [f"[bold]{g['scores'][p]}[/]" if g.get("winner") else "" for p in players]
+        table.add_row("total", *cells)
+    return table
+
+
+class SideBySide:
+    """Pads side by side where they fit the width, else ``narrow`` (one table)."""
+
+    def __init__(self, pads: list[Any], narrow: Any, gap: int = 2):
+        self.pads = pads
+        self.narrow = narrow
+        self.gap = gap
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.columns import Columns
+        from rich.measure import Measurement
+
+        need = sum(Measurement.get(console, options, p).maximum for p in self.pads) + self.gap * (len(self.pads) - 1)
+        yield Columns(self.pads, padding=(0, self.gap)) if need <= options.max_width else self.narrow
+
+
+def session_sheet(result: dict[str, Any], scoring: str, players: Sequence[str], last: int | None = None) -> Any:
+    """A settled (or open) session as score sheets, for people. With ``last``,
+    long pads list only their last entries."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
     if scoring == "game" or ("games" not in result and "hands" in result):
-        return game_pad(result, players, "game")
+        return game_pad(result, players, "game", last)
     if "games" in result and scoring != "match-500":  # hollywood and its kin: pads side by side
-        pads = [game_pad(g, players, f"game {i + 1}") for i, g in enumerate(result["games"])]
+        pads = [game_pad(g, players, f"game {i + 1}", last) for i, g in enumerate(result["games"])]
         sums = ", ".join(f"{p} {result['scores'][p]}" for p in players)
         winner = result.get("winner")
-        foot = f"sum of the games: {sums}" + (f" · winner: [bold]{winner}[/]" if winner else "")
-        return Group(Columns(pads, padding=(0, 2)), Text.from_markup(foot))
+        foot = Text.from_markup(f"sum of the games: {sums}" + (f" · winner: [bold]{winner}[/]" if winner else ""))
+        return Group(SideBySide(pads, games_table(result["games"], players, scoring, last)), foot)
     if "games" in result:  # match-500
         table = Table(title="match", title_justify="left")
         table.add_column("game", justify="right")
@@ -74,6 +146,29 @@ def session_sheet(result: dict[str, Any], scoring: str, players: Sequence[str]) 
                           *(str(match[p]) for p in players))
         winner = result.get("winner")
         table.caption = f"winner: {winner}" if winner else "match not settled"
+        if "current_game" in result:
+            return Group(table, game_pad(result["current_game"], players, f"game {len(result['games']) + 1}",
+                                         last))
         return table
     scores = ", ".join(f"{p} {v}" for p, v in result.get("scores", {}).items())
     return Text(f"hand by hand: {scores}")
+
+
+def score_line(result: dict[str, Any], scoring: str, players: Sequence[str], rules: Any) -> str:
+    """The session's score so far on one line, for the table."""
+    def pair(scores: dict[str, Any]) -> str:
+        return " · ".join(f"{p} {scores.get(p, 0)}" for p in players)
+
+    if scoring == "match-500" and "current_game" in result:
+        return (f"game {len(result.get('games', [])) + 1}: {pair(result['current_game']['scores'])}"
+                f"   match: {pair(result['scores'])} (to {rules['match_target']})")
+    if "games" in result and scoring != "match-500":
+        games = result["games"]
+        each = " / ".join("–".join(str(g["scores"][p]) for p in players) + ("✓" if g.get("winner") else "")
+                          for g in games)
+        return f"{' – '.join(players)}: {each} ({len(games)} games to {rules['target']})"
+    if scoring == "game" and "target" in rules:
+        return f"{pair(result.get('scores', {}))} (game to {rules['target']})"
+    if scoring == "hand":
+        return f"{pair(result.get('scores', {}))} (each hand settled alone)"
+    return pair(result.get("scores", {}))

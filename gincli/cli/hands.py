@@ -1,0 +1,88 @@
+"""One hand's result for people: both spreads, the layoffs, and where the points
+come from (deadwood, bonuses, multiplier). ``gin score`` and ``gin play`` show
+hands this way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import by_rank, cards_of
+from ..scoring import HandResult, meld_strs, sort_melds
+from .render import cards_markup
+
+
+def headline(result: HandResult) -> str:
+    """What happened, in a few words: "ann knocks and wins 15"."""
+    w, p = result.winner, result.points
+    return {
+        "knock": f"{w} knocks and wins {p}",
+        "undercut": f"{w} undercuts and wins {p}",
+        "gin": f"{w} goes gin and wins {p}",
+        "big_gin": f"{w} goes big gin and wins {p}",
+        "dead": "dead hand: nobody scores",
+        "forfeit": f"{(result.forfeit or {}).get('player')} forfeits: {w} wins {p}",
+    }.get(result.outcome, f"{result.outcome}: {w} wins {p}")
+
+
+def explain(result: HandResult, multiplied_because: str | None = None) -> str:
+    """Where a hand's points come from, as arithmetic in words:
+    "bob has 21 after laying off, ann knocked with 6: 21 − 6 = 15"."""
+    k, d = result.knocker, result.defender
+    if result.outcome == "dead":
+        return "nobody knocked before the wall: nobody scores, and the same dealer deals again"
+    if result.outcome == "forfeit":
+        return f"{result.winner} wins the forfeiter's deadwood plus the gin bonus: {result.points}"
+    if k is None or d is None:
+        return f"{result.winner} wins {result.points}"
+    m = result.multiplier or 1
+    base = result.points // m
+
+    def total(sum_: str) -> str:
+        if m == 1:
+            return f"{sum_} = {result.points}"
+        why = f" ({multiplied_because})" if multiplied_because else ""
+        return f"({sum_}) × {m}{why} = {result.points}"
+
+    laid = " after laying off" if d.layoffs else ""
+    if result.outcome in ("gin", "big_gin"):
+        what = "gin" if result.outcome == "gin" else "big gin"
+        bonus = base - d.deadwood
+        return f"{k.name} went {what}: " + total(f"{d.deadwood} ({d.name}'s deadwood) + {bonus} ({what} bonus)")
+    if result.outcome == "knock":
+        return f"{d.name} has {d.deadwood}{laid}, {k.name} knocked with {k.deadwood}: " + total(
+            f"{d.deadwood} − {k.deadwood}")
+    bonus = base - (k.deadwood - d.deadwood)  # undercut
+    than = "as little as" if d.deadwood == k.deadwood else "less than"
+    return (f"{d.name} has {d.deadwood}{laid}, {than} {k.name}'s {k.deadwood}: undercut, "
+            + total(f"{k.deadwood} − {d.deadwood} + {bonus} (undercut bonus)"))
+
+
+def render_result(result: HandResult, title: str | None = None, explained: bool = False,
+                  multiplied_because: str | None = None) -> Any:
+    """A hand's score for people: a headline and a table of both spreads (and,
+    with ``explained``, a line saying where the points come from)."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    if title is None:
+        ident = f"{result.id} · " if result.id is not None else ""
+        title = f"[bold]{ident}{result.variant}[/] — {headline(result)}"
+    head = Text.from_markup(title)
+    note = Text(explain(result, multiplied_because), style="dim") if explained else None
+    if result.knocker is None or result.defender is None:
+        return Group(head, note) if note is not None else head
+    table = Table(title=head, title_justify="left", show_edge=False, pad_edge=False, box=None,
+                  padding=(0, 2))
+    table.add_column("player", style="bold")
+    table.add_column("melds")
+    table.add_column("laid off")
+    table.add_column("deadwood cards")
+    table.add_column("deadwood", justify="right")
+    for role, spread in (("knocker", result.knocker), ("defender", result.defender)):
+        melds = "\n".join(cards_markup(meld_strs(m)) for m in sort_melds(spread.melds)) or "—"
+        laid = cards_markup(spread.layoffs) if spread.layoffs else "—"
+        dead = cards_markup(by_rank(cards_of(spread.deadwood_mask))) or "—"
+        table.add_row(f"{spread.name} ({role})", melds, laid if role == "defender" else "", dead,
+                      str(spread.deadwood))
+    return Group(table, note) if note is not None else table

@@ -1,0 +1,611 @@
+"""``gin play``: play gin rummy against a bot, in the terminal or through a pipe."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Annotated, Any
+
+import typer
+
+from ..bots import Bot
+from ..cards import CARD_TABLE, card_str
+from ..engine import DISCARD, DRAW, OFFER, OVER, SPREAD, Hand
+from ..errors import RecordError, UsageError
+from ..melds import deadwood
+from ..moves import IllegalMove, Move
+from ..rng import SplitMix64
+from ..scoring import HandResult, check_meld
+from ..table import Table, take_turn
+from ..view import PlayerView
+from . import EXIT_INTERRUPTED, guard, settings
+from .options import OptionOpt, overrides_from
+from .render import OutputFormat, card_markup
+
+HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
+
+Type s or d to draw (stock, discard pile), a card (7h, 10♥) or its position to discard, k CARD to knock, ? for the moves you may make, h for a hint, u to take back your last move, q to quit. Every move is saved as it is made to a transcript that gin validate accepts (--transcript FILE; by default a new file in gincli's data folder). Moves may also come line by line from a pipe; the table is then printed as plain text.
+"""
+
+COMMANDS = ("draw: s (stock), d (discard pile) · discard: 7h, 10♥ or a position · p: pass the upcard\n"
+            "k: knock with the best discard · k 7h: knock discarding 7h · k 7h 4c5c6c: and spread these melds")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play", help=HELP)(guard(play))
+
+
+def data_dir() -> Path:
+    """Where gincli keeps what it makes (``GINCLI_DATA_DIR``, else
+    ``$XDG_DATA_HOME/gincli``, else ``~/.local/share/gincli``)."""
+    env = os.environ.get("GINCLI_DATA_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "gincli"
+
+
+def default_name() -> str:
+    user = os.environ.get("USER") or os.environ.get("USERNAME") or ""
+    return user if user and user != "root" and "," not in user else "player"
+
+
+class TranscriptFile:
+    """The transcript of the session being played, rewritten whole (to a
+    temporary file, then renamed) after every move: whatever happens, the file
+    holds a valid transcript of the play so far."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        if path.is_dir():
+            raise UsageError(f"--transcript {path} is a folder; name a file")
+        if path.exists() and path.stat().st_size > 0:
+            raise UsageError(f"--transcript {path} already exists; name a new file (gin play never "
+                             "overwrites one)")
+        if not path.parent.is_dir():
+            raise UsageError(f"--transcript {path}: the folder {path.parent} does not exist")
+        self.lines = path.suffix.lower() in (".jsonl", ".ndjson")
+
+    def save(self, doc: dict[str, Any]) -> None:
+        text = json.dumps(doc, ensure_ascii=False) + "\n" if self.lines else \
+            json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, self.path)
+
+
+# -- what the player types ------------------------------------------------------------------
+
+class Reject(Exception):
+    """Input that is not a move now: one sentence, then the prompt again."""
+
+
+@dataclass
+class Command:
+    kind: str  # move, help, hint, undo, quit
+    move: Move | None = None
+
+
+_CARD = re.compile(r"(10|[2-9tjqka])\s*([shdc♠♥♦♣])", re.I)
+_WORDS = {"?": "help", "help": "help", "h": "hint", "hint": "hint", "u": "undo", "undo": "undo",
+          "q": "quit", "quit": "quit", "exit": "quit"}
+
+
+def read_card(token: str) -> int:
+    """A card as a person types it: ``7h``, ``7H``, ``10♥``, ``th``, ``T♥``."""
+    m = _CARD.fullmatch(token.strip())
+    if m is None:
+        raise Reject(f"\"{token}\" is not a card: cards are written like 7h, 10♥ or Qs")
+    rank = m.group(1).upper()
+    return CARD_TABLE[("T" if rank == "10" else rank) + m.group(2).lower()]
+
+
+def read_meld(token: str, me: str) -> int:
+    """A meld typed as its cards, joined or with - , + between them: ``7s7h7d``, ``4h-5h-6h``."""
+    text = re.sub(r"[-,+/]", "", token)
+    found = list(_CARD.finditer(text))
+    if not found or "".join(m.group(0) for m in found) != text:
+        raise Reject(f"\"{token}\" is not a meld: write its cards together, like 7s7h7d or 4h-5h-6h")
+    try:
+        return check_meld([read_card(m.group(0)) for m in found], me)
+    except RecordError as exc:
+        raise Reject(exc.message.replace(f"{me}'s meld", "the meld")) from None
+
+
+def parse_command(text: str, view: PlayerView, order: list[int]) -> Command:
+    """What a line of input asks for, in the player's current phase; raises
+    :class:`Reject` with one sentence when it is not something they may do now."""
+    words = text.strip().split()
+    if not words:
+        raise Reject("type a move, or ? for the moves you may make")
+    head = words[0].lower()
+    if head in _WORDS and len(words) == 1:
+        return Command(_WORDS[head])
+    phase = view.phase
+    top = view.discard_top
+    if phase == OFFER:
+        if head in ("d", "t", "take"):
+            return Command("move", view.take())
+        if head in ("p", "pass", "s", "stock"):
+            return Command("move", view.pass_())
+        raise Reject(f"first, take the upcard {card_str(top) if top is not None else ''} (d) or pass (p)")
+    if phase == DRAW:
+        if head in ("s", "stock"):
+            return Command("move", view.draw_stock())
+        if head in ("d", "t", "take"):
+            if view.must_draw_stock:
+                raise Reject("both players passed the upcard: draw from the stock (s)")
+            return Command("move", view.take())
+        raise Reject("draw first: s for the stock, d for the top of the discard pile")
+    if phase != DISCARD:
+        raise Reject("it is not your turn")
+    if head in ("k", "knock", "gin"):
+        return Command("move", knock_move(words[1:], view))
+    if head in ("s", "d", "stock", "take", "p", "pass"):
+        raise Reject("you have drawn: discard a card (by name or position), or k to knock")
+    if len(words) > 1:
+        raise Reject("discard one card: its name (7h) or its position (1 to 11)")
+    return Command("move", view.discard(pick_card(words[0], view, order)))
+
+
+def pick_card(token: str, view: PlayerView, order: list[int]) -> int:
+    """A card of the player's hand, by name or by its position on screen."""
+    if token.isdigit():
+        n = int(token)
+        if not 1 <= n <= len(order):
+            raise Reject(f"there is no card at position {n}: positions go from 1 to {len(order)}")
+        card = order[n - 1]
+    else:
+        card = read_card(token)
+        if not view.hand >> card & 1:
+            raise Reject(f"you do not hold {card_str(card)}")
+    if card == view.taken:
+        raise Reject(f"you just took {card_str(card)} from the discard pile: discard another card")
+    return card
+
+
+def knock_move(args: list[str], view: PlayerView) -> Move:
+    """``k`` (the best discard, or big gin), ``k CARD``, or ``k CARD MELD…``."""
+    if not args:
+        if view.big_gin and deadwood(view.hand) == 0:
+            return view.knock(None)
+        from .screens import best_discard
+
+        best = best_discard(view)
+        assert best is not None
+        dw, card = best
+        if dw > view.knock_limit:
+            raise Reject(_over_limit(view, card, dw))
+        return view.knock(card)
+    card = pick_card(args[0], view, [])
+    if len(args) == 1:
+        dw = deadwood(view.hand & ~(1 << card))
+        if dw > view.knock_limit:
+            raise Reject(_over_limit(view, card, dw))
+        return view.knock(card)
+    move = view.knock(card)
+    move.melds = [read_meld(t, view.me) for t in args[1:]]
+    return move
+
+
+def _over_limit(view: PlayerView, card: int, dw: int) -> str:
+    if view.knock_limit == 0:
+        return f"only gin ends this hand, and discarding {card_str(card)} leaves {dw} deadwood"
+    return f"discarding {card_str(card)} leaves {dw} deadwood, over the knock limit of {view.knock_limit}"
+
+
+def legal_text(view: PlayerView) -> str:
+    """The moves the player may make now, with what to type."""
+    top = card_markup(view.discard_top) if view.discard_top is not None else ""
+    if view.phase == OFFER:
+        return f"take the upcard {top} (d), or pass (p)"
+    if view.phase == DRAW:
+        if view.must_draw_stock:
+            return "draw from the stock (s)"
+        return f"draw from the stock (s), or take {top} from the discard pile (d)"
+    from .screens import best_discard
+
+    text = "discard any card (its name or position)"
+    if view.taken >= 0:
+        text = f"discard any card but {card_markup(view.taken)}"
+    knocks = [m.card for m in view.legal() if m.action == "knock" and m.card is not None]
+    if knocks:
+        text += "; knock discarding " + ", ".join(card_markup(c) for c in knocks) + " (k CARD)"
+    if view.big_gin and deadwood(view.hand) == 0:
+        text += "; big gin (k)"
+    best = best_discard(view)
+    if not knocks and best is not None:
+        text += f"; knocking needs {view.knock_limit or 'no'} deadwood or less"
+    return text
+
+
+# -- telling what happened --------------------------------------------------------------------
+
+def describe(move: Move, me: str) -> str:
+    """A move in words, as the player ``me`` may know it (never a card drawn by
+    the opponent from the stock)."""
+    you = move.player == me
+    who = "you" if you else move.player
+    s = "" if you else "s"
+    if move.action == "pass":
+        return f"{who} pass{'es' if s else ''} on the upcard"
+    if move.action == "draw":
+        if move.source == "discard":
+            return f"{who} take{s} {card_markup(move.card)} from the discard pile" if move.card is not None \
+                else f"{who} take{s} the top of the discard pile"
+        return f"you draw {card_markup(move.card)} from the stock" if you and move.card is not None \
+            else f"{who} draw{s} from the stock"
+    if move.action == "discard":
+        return f"{who} discard{s} {card_markup(move.card)}"
+    if move.action == "knock":
+        return f"{who} knock{s}" if move.card is not None else f"{who} go{'es' if s else ''} big gin"
+    return f"{who} spread{s}"
+
+
+def advice(move: Move, view: PlayerView) -> str:
+    """A move suggested to the player, in words."""
+    if move.action == "pass":
+        return "pass on the upcard"
+    if move.action == "draw":
+        if move.source == "stock":
+            return "draw from the stock"
+        return f"take {card_markup(view.discard_top)} from the discard pile" if view.discard_top is not None \
+            else "take the top of the discard pile"
+    if move.action == "discard" and move.card is not None:
+        return f"discard {card_markup(move.card)}"
+    if move.action == "knock":
+        if move.card is None:
+            return "go big gin"
+        gin = deadwood(view.hand & ~(1 << move.card)) == 0
+        return f"{'go gin' if gin else 'knock'}, discarding {card_markup(move.card)}"
+    return move.action
+
+
+# -- the screen ------------------------------------------------------------------------------
+
+class Screen:
+    """Where the game is shown and moves come from: a terminal (redrawn, in
+    colour) or a pipe (plain text, moves read line by line)."""
+
+    def __init__(self, out: IO[str], source: IO[str], interactive: bool):
+        from rich.console import Console
+
+        self.interactive = interactive
+        self.source = source
+        self.console = Console(file=out, highlight=False, force_terminal=True if interactive else None,
+                               no_color=None if interactive else True, emoji=False)
+        if interactive:
+            try:
+                import readline  # noqa: F401  (line editing and history at the prompt)
+            except ImportError:
+                pass
+        else:  # the table is drawn for 80 columns; lines of text are never wrapped
+            self.console = Console(file=out, highlight=False, color_system=None, emoji=False, width=80)
+
+    @property
+    def width(self) -> int:
+        return self.console.size.width
+
+    def rows(self, taken: int) -> int | None:
+        """How many entries of a score pad fit on a terminal whose other
+        content takes ``taken`` lines (no limit through a pipe)."""
+        return max(3, self.console.size.height - taken) if self.interactive else None
+
+    def show(self, renderable: Any, clear: bool = True, soft_wrap: bool = False) -> None:
+        if self.interactive:
+            if clear:
+                self.console.clear()
+            self.console.print(renderable, soft_wrap=soft_wrap)
+            return
+        with self.console.capture() as capture:  # plain text: no padding left at the ends of lines
+            self.console.print(renderable, soft_wrap=soft_wrap)
+        self.console.file.write("".join(line.rstrip() + "\n" for line in capture.get().splitlines()))
+        self.console.file.flush()
+
+    def say(self, markup: str) -> None:
+        """A line of text, never wrapped (it may hold a path to copy)."""
+        self.show(markup, clear=False, soft_wrap=True)
+
+    def ask(self, prompt: str = "> ") -> str | None:
+        """A line of input; None at the end of input."""
+        if self.interactive:
+            try:
+                return self.console.input(prompt)
+            except EOFError:
+                return None
+        line = self.source.readline()
+        if not line:
+            return None
+        line = line.rstrip("\r\n")
+        self.console.print(f"{prompt}{line}", markup=False)
+        return line
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+class Quit(Exception):
+    pass
+
+
+class Game:
+    """One session between the player at the screen and bots."""
+
+    def __init__(self, table: Table, me: str, bots: dict[str, Bot], screen: Screen, file: TranscriptFile,
+                 registry: Any, options: dict[str, Any], hint_seed: int, bot_labels: dict[str, str]):
+        self.table = table
+        self.me = me
+        self.bots = bots
+        self.screen = screen
+        self.file = file
+        self.registry = registry
+        self.options = options
+        self.hint_rng = SplitMix64(hint_seed)
+        self.bot_labels = bot_labels
+        self.log: list[str] = []
+        self.drawn = -1
+        self.notify = [b for b in bots.values() if type(b).hand_over is not Bot.hand_over]
+
+    # -- the transcript --
+
+    def save(self) -> None:
+        self.file.save(self.table.transcript(id=self.file.path.stem, options=self.options, current=True))
+
+    # -- playing --
+
+    def run(self) -> None:
+        table = self.table
+        while not table.finished:
+            hand = table.deal()
+            self.log = [f"hand {hand.number + 1}: {self._who(hand.dealer)} deal"
+                        + ("" if hand.dealer == self.me else "s") + "; the upcard is "
+                        + card_markup(hand.upcard)]
+            self.save()
+            self.play_hand()
+            hand = table.hand
+            assert hand is not None
+            result = table.end_hand(hand)
+            for bot in self.notify:
+                bot.hand_over(hand.view(bot.seat), result.to_dict())
+            self.save()
+            self.show_result(hand, result)
+            if not table.finished:
+                self.pause("Enter: next hand · q: quit")
+
+    def _who(self, name: str) -> str:
+        return "you" if name == self.me else name
+
+    def play_hand(self) -> None:
+        while True:
+            hand = self.table.hand
+            assert hand is not None
+            if hand.phase in (SPREAD, OVER):
+                return
+            player = hand.to_act
+            if player == self.me:
+                view = hand.view(self.me)
+                if view.phase == DRAW and view.must_draw_stock:  # the only move: made for the player
+                    self.apply(hand, view.draw_stock())
+                    continue
+                self.human_turn(hand, view)
+            else:
+                before = len(hand.moves)
+                take_turn(hand, lambda h: self.bots[player].choose(h.view(player)))
+                for move in hand.moves[before:]:
+                    self.log.append(describe(move, self.me))
+                if hand.result is not None and hand.result.forfeit is not None:
+                    self.log.append(f"{player} forfeits the hand: {hand.result.forfeit['reason']}")
+                self.save()
+
+    def apply(self, hand: Hand, move: Move) -> None:
+        hand.apply(move)
+        self.drawn = move.card if move.action == "draw" and move.source == "stock" else -1
+        self.log.append(describe(move, self.me))
+        self.save()
+
+    def human_turn(self, hand: Hand, view: PlayerView) -> None:
+        notice = ""
+        while True:
+            screen, order = self.table_screen(view, notice)
+            self.screen.show(screen)
+            line = self.screen.ask()
+            if line is None:
+                raise Quit()
+            try:
+                command = parse_command(line, view, order)
+                if command.kind == "quit":
+                    raise Quit()
+                if command.kind == "help":
+                    notice = "You may " + legal_text(view) + ".\n" + COMMANDS
+                    continue
+                if command.kind == "hint":
+                    notice = self.hint(view)
+                    continue
+                if command.kind == "undo":
+                    notice = self.undo(hand)
+                    return
+                assert command.move is not None
+                self.apply(hand, command.move)
+                return
+            except Reject as exc:
+                notice = f"[yellow]{exc}[/]"
+            except IllegalMove as exc:
+                notice = f"[yellow]{exc.message}[/]"
+
+    def hint(self, view: PlayerView) -> str:
+        expert = self.registry.bots.get("expert")
+        if expert is None:
+            return "[yellow]no hint: the expert bot is not loaded[/]"
+        move = expert(SplitMix64(self.hint_rng.next64()), self.me).choose(view)
+        return f"hint: the expert bot would {advice(move, view)}"
+
+    def undo(self, hand: Hand) -> str:
+        """Take back the player's last move of this hand, with every move after
+        it, unless a card they had not seen was revealed since."""
+        mine = [i for i, m in enumerate(hand.moves) if m.player == self.me]
+        if not mine:
+            self.log.append("[yellow]nothing of yours to take back in this hand[/]")
+            return ""
+        back = hand.rewound(mine[-1])
+        if back.known(self.me) != hand.known(self.me):
+            self.log.append("[yellow]that move cannot be taken back: you have seen a new card since[/]")
+            return ""
+        taken = hand.moves[mine[-1]]
+        self.table.hand = back
+        self.drawn = -1
+        self.log.append(f"taken back: {describe(taken, self.me)}")
+        self.save()
+        return ""
+
+    def pause(self, prompt: str) -> None:
+        if not self.screen.interactive:
+            return
+        self.screen.say(f"[dim]{prompt}[/]")
+        answer = self.screen.ask("")
+        if answer is None or answer.strip().lower() in ("q", "quit"):
+            raise Quit()
+
+    # -- drawing --
+
+    def labels(self) -> tuple[str, str]:
+        opponent = next(p for p in self.table.players if p != self.me)
+        return f"you ({self.me})" if self.me != "you" else "you", f"{opponent} ({self.bot_labels[opponent]})" \
+            if self.bot_labels[opponent] != opponent else opponent
+
+    def table_screen(self, view: PlayerView, notice: str) -> tuple[Any, list[int]]:
+        from .screens import TableInfo, render_table
+        from .sheets import score_line, session_sheet
+
+        table = self.table
+        result = table.session.result()
+        me_label, opp_label = self.labels()
+        hand = table.hand
+        assert hand is not None
+        title = (f"[bold]gin[/] · {table.variant.name} · {table.system.name} · hand {hand.number + 1} · "
+                 f"{self._who(hand.dealer)} deal{'' if hand.dealer == self.me else 's'} · seed {table.seed}")
+        prompt = (notice or "Your turn: " + legal_text(view) + ".") + "\n[dim]? moves · h hint · u undo · q quit[/]"
+        info = TableInfo(title, me_label, opp_label, score_line(result, table.system.name, table.players,
+                                                                table.rules),
+                         session_sheet(result, table.system.name, table.players, self.screen.rows(12)),
+                         self.log, prompt,
+                         self.drawn if view.phase == DISCARD else -1)
+        return render_table(view, info, self.screen.width)
+
+    def show_result(self, hand: Hand, result: HandResult) -> None:
+        from rich.console import Group
+        from rich.text import Text
+
+        from .hands import headline, render_result
+        from .sheets import session_sheet
+
+        why = None
+        if result.multiplier != 1 and self.table.rules["spade_doubles"]:
+            why = f"the upcard {card_markup(hand.upcard)} is a spade"
+        title = f"[bold]hand {hand.number + 1} over[/] — {headline(result)}"
+        parts: list[Any] = [*(Text.from_markup(line) for line in self.log[-3:]), Text(""),
+                            render_result(result, title=title, explained=True, multiplied_because=why)]
+        session = self.table.session.result()
+        parts += [Text(""), session_sheet(session, self.table.system.name, self.table.players, self.screen.rows(22))]
+        self.screen.show(Group(*parts))
+
+    def finish(self, quit: bool) -> dict[str, Any]:
+        """The closing words, and the summary for ``--format json``."""
+        table = self.table
+        session = table.session.result()
+        path = self.file.path
+        if quit:
+            self.screen.say(f"You left after {len(table.results)} hand{'s' if len(table.results) != 1 else ''}. "
+                            f"The transcript so far is in {path} (valid, not complete).")
+        else:
+            winner = session.get("winner")
+            scores = ", ".join(f"{p} {v}" for p, v in session.get("scores", {}).items())
+            verdict = ("you win" if winner == self.me else f"{winner} wins") if winner else "no winner"
+            self.screen.say(f"[bold]The {table.system.name} is over: {verdict}[/] ({scores}).")
+            self.screen.say(f"The transcript is in {path}; check it with: gin validate {path}")
+        return {"transcript": str(path), "complete": table.finished, "hands": len(table.results),
+                "players": list(table.players), "seed": table.seed, "variant": table.variant.name,
+                "scoring": table.system.name, "result": session}
+
+
+def play(
+    ctx: typer.Context,
+    bot: Annotated[str, typer.Option("--bot", "-b", metavar="BOT",
+                                     help="Your opponent: a bot gin bots lists, or exec:COMMAND.")] = "expert",
+    name: Annotated[str | None, typer.Option("--name", metavar="NAME",
+                                             help="Your name in the transcript (default: your login name).")]
+    = None,
+    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME|FILE.toml",
+                                         help="Variant of play.")] = "standard",
+    scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", help="Scoring system.")] = "game",
+    option: OptionOpt = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deals (default: random, shown).")]
+    = None,
+    dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME",
+                                               help="Who deals first (default: cut for it).")] = None,
+    transcript: Annotated[str | None, typer.Option(
+        "--transcript", metavar="FILE",
+        help="Save the transcript here (default: a new file in gincli's data folder).")] = None,
+    time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
+                                              help="Per decision, for an external bot.")] = 5.0,
+    format: Annotated[OutputFormat, typer.Option(
+        "--format", "-f", help="text; json also writes a summary of the session on stdout (the table then "
+                               "goes to stderr).")] = OutputFormat.text,
+) -> None:
+    registry = settings(ctx).registry()
+    me = (name if name is not None else default_name()).strip()
+    if not me:
+        raise UsageError("--name needs a name")
+    v = registry.variant(variant)
+    system = registry.scoring(scoring)
+    overrides = overrides_from(option)
+    try:
+        rules = registry.rules(v, system, overrides)
+        system.new_session((me, "bot"), rules)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    factory = registry.bot(bot)
+    label = "external" if bot.startswith("exec:") else bot
+    opponent = label if label != me else f"{label}-2"
+    players = (me, opponent)
+    if dealer is not None and dealer not in players:
+        raise UsageError(f"--dealer {dealer} is not one of the players {me} and {opponent}")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "big") >> 1
+    if transcript is not None:
+        path = Path(transcript)
+    else:
+        folder = data_dir() / "games"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
+    file = TranscriptFile(path)
+    out = sys.stderr if format is OutputFormat.json else sys.stdout
+    screen = Screen(out, sys.stdin, sys.stdin.isatty() and out.isatty())
+    if hasattr(factory, "time_limit"):
+        factory.time_limit = time_limit
+    bots = {opponent: factory(SplitMix64(seed).derive(2), opponent)}
+    table = Table(players, v, rules, system, seed, dealer=dealer)
+    game = Game(table, me, bots, screen, file, registry, overrides, seed ^ 0x5EED, {opponent: bot})
+    quit = False
+    try:
+        game.run()
+    except Quit:
+        quit = True
+    except KeyboardInterrupt:
+        game.save()
+        screen.say(f"\ninterrupted; the transcript so far is in {path}")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        for b in bots.values():
+            b.close()
+        from ..external import close_all
+
+        close_all()
+    game.save()
+    summary = game.finish(quit)
+    if format is OutputFormat.json:
+        sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
