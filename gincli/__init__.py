@@ -17,7 +17,7 @@ __version__ = "0.1.0"
 hookimpl = pluggy.HookimplMarker("gincli")
 
 from .rules import OFF, Option, Rules  # noqa: E402
-from .session import GAME_OPTIONS, Game, HollywoodSheet, ScoringSystem, Session  # noqa: E402
+from .session import GAME_OPTIONS, Game, HollywoodSheet, ScoringSystem, Seating, Session  # noqa: E402
 from .variant import PendingVariant, Variant  # noqa: E402
 from .bots import Bot  # noqa: E402
 from .view import PlayerView  # noqa: E402
@@ -30,5 +30,5 @@ def variant_from_file(path: str) -> PendingVariant:
     return PendingVariant.from_file(Path(path))
 
 
-__all__ = ["Bot", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
+__all__ = ["Bot", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
            "variant_from_file", "__version__"]

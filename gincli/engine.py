@@ -41,19 +41,36 @@ def deal_deck(deck: Sequence[int], dealer: str, players: Sequence[str]) -> tuple
     return hands, deck[20], list(deck[21:])
 
 
-def cut_for_deal(rng: SplitMix64, players: Sequence[str], rules: Rules) -> tuple[str, dict[str, int]]:
-    """Each player cuts a card (two different cards from a full deck, the first
-    player first); the higher card, ranked by rank then suit (spades high), deals
-    when ``first_dealer = "high"`` (the default), the lower when ``"low"``.
-    Returns (dealer, each player's cut card)."""
-    first = rng.below(52)
-    second = rng.below(51)
-    if second >= first:
-        second += 1
-    cut = {players[0]: first, players[1]: second}
+def cut_cards(rng: SplitMix64, names: Sequence[str]) -> dict[str, int]:
+    """Each of ``names`` cuts a card, in order, each a different card of a full
+    deck: the i-th draws ``below(52 - i)`` and takes that card among those not
+    yet cut, in deck order."""
+    cut: dict[str, int] = {}
+    taken: list[int] = []
+    for i, name in enumerate(names):
+        card = rng.below(52 - i)
+        for t in sorted(taken):
+            if card >= t:
+                card += 1
+        taken.append(card)
+        cut[name] = card
+    return cut
+
+
+def dealer_from_cut(cut: Mapping[str, int], players: Sequence[str], rules: Rules) -> str:
+    """Two players: the higher cut card (by rank, then suit, spades high) deals
+    when ``first_dealer = "high"`` (the default), the lower when ``"low"``."""
     high = max(players, key=lambda p: cut_key(cut[p]))
     low = players[1] if high == players[0] else players[0]
-    return (high if rules["first_dealer"] == "high" else low), cut
+    return high if rules["first_dealer"] == "high" else low
+
+
+def cut_for_deal(rng: SplitMix64, players: Sequence[str], rules: Rules) -> tuple[str, dict[str, int]]:
+    """Each player cuts a card (two different cards from a full deck, the first
+    player first); :func:`dealer_from_cut` says who deals. Returns (dealer, each
+    player's cut card)."""
+    cut = cut_cards(rng, players)
+    return dealer_from_cut(cut, players, rules), cut
 
 
 def shuffled_deck(rng: SplitMix64) -> list[int]:

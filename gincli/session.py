@@ -1,19 +1,32 @@
-"""Scoring systems: how a session of hands is settled.
+"""Scoring systems: who plays each hand of a session, and how it is settled.
 
 A :class:`ScoringSystem` is registered by a plugin; for each session it makes
-a :class:`Session` that takes the finished hands one by one and says when the
-session is settled and what its result is (FORMATS.md, the session
-``result``). The built-in systems (``hand``, ``game``, ``hollywood``,
-``match-500``) live in ``gincli_builtin.scoring``.
+a :class:`Session` that seats the players (from the cut for the deal, then
+hand by hand: which two play, who deals) and takes the finished hands one by
+one, saying when the session is settled and what its result is (FORMATS.md,
+the session ``result``). Every hand is a two-player hand: a system of three or
+four players only decides who plays it. The built-in systems (``hand``,
+``game``, ``hollywood``, ``match-500``, ``cutthroat``, ``chouette``,
+``partnership``) live in ``gincli_builtin.scoring``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from .engine import dealer_from_cut, next_dealer
 from .rules import Option, Rules
 from .scoring import HandResult
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who plays a hand (two players, in the session's order) and who deals it."""
+
+    players: tuple[str, str]
+    dealer: str
 
 
 GAME_OPTIONS: tuple[Option, ...] = (
@@ -106,7 +119,14 @@ class Game:
 
 
 class Session:
-    """One session being settled.
+    """One session being played and settled.
+
+    gincli asks it who plays: :meth:`cutters` cut for the deal, then
+    :meth:`first_seating` seats the first hand from the cut cards; after each
+    hand, :meth:`add_hand` enters its result and :meth:`next_seating` seats the
+    next. The defaults are the two-player rules (the cut picks the first
+    dealer, the option ``next_dealer`` the next); a system of three or four
+    players overrides all three.
 
     ``settles_each_hand`` is true for systems where every hand stands alone
     (``hand``): such a session never finishes by itself, and a transcript of
@@ -118,6 +138,20 @@ class Session:
     def __init__(self, players: Sequence[str], rules: Rules):
         self.players = tuple(players)
         self.rules = rules
+
+    def cutters(self) -> tuple[str, ...]:
+        """Who cuts for the deal, in the order they cut (every player by default)."""
+        return self.players
+
+    def first_seating(self, cut: Mapping[str, int]) -> Seating:
+        """The first hand's players and dealer, from the cards cut (name -> card)."""
+        a, b = self.players
+        return Seating((a, b), dealer_from_cut(cut, (a, b), self.rules))
+
+    def next_seating(self, last: Seating, result: HandResult) -> Seating:
+        """The next hand's players and dealer, after a hand seated ``last`` ended
+        with ``result`` (and was entered with :meth:`add_hand`)."""
+        return Seating(last.players, next_dealer(self.rules, last.players, last.dealer, result))
 
     def add_hand(self, result: HandResult) -> None:
         """Enter one finished hand (a dead hand included)."""
@@ -136,15 +170,18 @@ class Session:
 
 class ScoringSystem:
     """A scoring system: a ``name``, a one-line ``description``, its
-    ``options`` (declared like the options of play) and a session factory."""
+    ``options`` (declared like the options of play), how many ``players`` it
+    takes (the counts it allows) and a session factory."""
 
     name: str = ""
     description: str = ""
     options: tuple[Option, ...] = ()
+    players: tuple[int, ...] = (2,)
     source: str = "built-in"
 
     def new_session(self, players: Sequence[str], rules: Rules) -> Session:
-        """A new, empty session for these two players under these rules."""
+        """A new, empty session for these players (as many as ``players``
+        allows, in the order they were named) under these rules."""
         raise NotImplementedError
 
     def __repr__(self) -> str:

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bots import BotError
-from .engine import Hand, IllegalMove, Move, cut_for_deal, next_dealer, shuffled_deck
+from .engine import Hand, IllegalMove, Move, cut_cards, shuffled_deck
 from .formats.transcripts import transcript
 from .rng import SplitMix64
 from .rules import Rules
 from .scoring import HandResult
-from .session import ScoringSystem
+from .session import ScoringSystem, Seating
 from .variant import Variant
 
 #: Chooses the next move of the player to act in a hand.
@@ -40,9 +40,11 @@ class SessionRecord:
 class Table:
     """One session at the table, hand by hand.
 
-    :meth:`deal` deals the next hand; the caller plays it to its end through
-    the hand engine, then :meth:`end_hand` enters it. ``record`` keeps each
-    finished hand's transcript form (off for matches that keep none).
+    The players cut for the deal (those the session names, in order), unless
+    a two-player session is given its first ``dealer``; the session then seats
+    every hand. :meth:`deal` deals the next hand; the caller plays it to its
+    end through the hand engine, then :meth:`end_hand` enters it. ``record``
+    keeps each finished hand's transcript form (off for matches that keep none).
     """
 
     def __init__(self, players: Sequence[str], variant: Variant, rules: Rules, system: ScoringSystem,
@@ -53,11 +55,15 @@ class Table:
         self.system = system
         self.seed = seed
         self.rng = SplitMix64(seed)
+        self.session = system.new_session(self.players, rules)
         self.cut: dict[str, int] | None = None
         if dealer is None:
-            dealer, self.cut = cut_for_deal(self.rng, self.players, rules)
-        self.dealer = dealer
-        self.session = system.new_session(self.players, rules)
+            self.cut = cut_cards(self.rng, self.session.cutters())
+            self.seating = self.session.first_seating(self.cut)
+        else:
+            if len(self.players) != 2:
+                raise ValueError("only a two-player session may be given its first dealer; the others cut")
+            self.seating = Seating((self.players[0], self.players[1]), dealer)
         self.record = record
         self.hands: list[dict[str, Any]] = []  # the finished hands, as transcript hands
         self.results: list[HandResult] = []
@@ -68,9 +74,16 @@ class Table:
         """Whether the session is settled (``hand`` scoring: after its one hand)."""
         return self.session.finished or (self.session.settles_each_hand and bool(self.results))
 
+    @property
+    def dealer(self) -> str:
+        """Who deals the next hand."""
+        return self.seating.dealer
+
     def deal(self) -> Hand:
-        """Deal the next hand (from the session's own generator)."""
-        hand = Hand(self.players, self.dealer, self.variant, self.rules, deck=shuffled_deck(self.rng))
+        """Deal the next hand to the two players the session seats (from the
+        session's own generator)."""
+        hand = Hand(self.seating.players, self.seating.dealer, self.variant, self.rules,
+                    deck=shuffled_deck(self.rng))
         hand.number = len(self.results)
         hand.scores = self.session.result()["scores"]
         self.hand = hand
@@ -81,12 +94,19 @@ class Table:
         hand.record_spread()
         result = hand.finish()
         if self.record:
-            self.hands.append(hand.to_dict())
+            self.hands.append(self._hand_dict(hand))
         self.results.append(result)
         self.session.add_hand(result)
-        self.dealer = next_dealer(self.rules, self.players, self.dealer, result)
+        if not self.session.finished:
+            self.seating = self.session.next_seating(self.seating, result)
         self.hand = None
         return result
+
+    def _hand_dict(self, hand: Hand) -> dict[str, Any]:
+        d = hand.to_dict()
+        if len(self.players) > 2:  # FORMATS.md: each hand names its two players
+            d = {"players": list(hand.players), **d}
+        return d
 
     def transcript(self, *, id: Any = None, options: dict[str, Any] | None = None,
                    current: bool = False) -> dict[str, Any]:
@@ -95,7 +115,7 @@ class Table:
         settled."""
         hands = list(self.hands)
         if current and self.hand is not None:
-            hands.append(self.hand.to_dict())
+            hands.append(self._hand_dict(self.hand))
         result = _claim(self.session.result()) if self.finished else None
         return transcript(self.players, self.variant.name, self.system.name, hands, options=options, id=id,
                           seed=self.seed, cut=self.cut, result=result)
@@ -148,7 +168,7 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
 
 def _claim(result: dict[str, Any]) -> dict[str, Any]:
     """The session result as a transcript claims it (FORMATS.md's fields)."""
-    keep = ("games", "scores", "winner")
+    keep = ("box", "teams", "totals", "games", "scores", "winner")
     out = {k: v for k, v in result.items() if k in keep}
     if "games" in out:
         out["games"] = [{k: v for k, v in g.items() if k in ("scores", "winner")} for g in out["games"]]

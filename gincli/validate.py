@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CARD_NAMES, card_str, parse_card
-from .engine import SPREAD, Hand, IllegalMove, Move, next_dealer
+from .engine import SPREAD, Hand, IllegalMove, Move
 from .errors import GinError, RecordError
 from .plugins import Registry
 from .rules import Rules
 from .scoring import HandResult
-from .session import ScoringSystem, Session
+from .session import ScoringSystem, Seating, Session
 from .variant import Variant
 
 TRANSCRIPT_FORMAT = "gincli-transcript/1"
@@ -31,8 +31,8 @@ TRANSCRIPT_FORMAT = "gincli-transcript/1"
 RULES: dict[str, str] = {
     "transcript-format": "the transcript is not a gincli-transcript/1 document (its format, players or hands field)",
     "transcript-options": "the transcript's variant, scoring system or options are unknown or wrong",
-    "unknown-player": "a name that is not one of the two players",
-    "wrong-dealer": "a hand dealt by the wrong player (after a dead hand the same dealer deals; else next_dealer)",
+    "unknown-player": "a name that is not one of the players (of the session, or of the hand)",
+    "wrong-dealer": "a hand dealt by the wrong player (two players: next_dealer, and the same dealer after a dead hand; more: the scoring system's rule)",
     "missing-deal": "a hand with neither deck nor deal",
     "deck-cards": "a deck that is not 52 distinct cards",
     "deal-cards": "a deal with the wrong number of cards, or duplicate cards",
@@ -69,7 +69,12 @@ RULES: dict[str, str] = {
     "hand-unfinished": "a hand that stops before its end, followed by another hand",
     "hand-after-session-end": "a hand played after the session was settled",
     "claimed-hand-result": "a hand's claimed result (outcome, winner, points) that the moves do not produce",
-    "claimed-session-result": "the session's claimed result (scores, winner, games) that the moves do not produce",
+    "claimed-session-result": "the session's claimed result (scores, winner, games, totals) that the moves do not produce",
+    "cut-cards": "a cut for the deal that is missing (three or four players), lacks a player who cuts, or holds a card that is not a card or is cut twice",
+    "cut-seats": "a first hand whose players or dealer are not those the cut gives",
+    "hand-players": "a hand that does not name its two players (required with more than two), or names others",
+    "wrong-players": "a hand played by another pair than the scoring system seats (who sits out, the captain, the partnership pairing)",
+    "deal-order": "a partnership deal whose two tables are out of order (the first player's table comes first)",
 }
 
 
@@ -145,15 +150,20 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         report.errors.append(Fault(None, None, "transcript-options", str(exc)))
         return report
     report.result = session.result()
-    expected_dealer: str | None = None
     fault: Fault | None = None
+    try:
+        seating = _first_seating(doc, session, players)
+    except Stop as stop:
+        seating, fault = None, stop.fault
     last = len(hands) - 1
-    for hi, raw in enumerate(hands):
+    for hi, raw in enumerate(hands if fault is None else []):
         try:
             if session.finished:
                 raise Stop(Fault(hi, None, "hand-after-session-end",
                                  f"hand {hi} was played after the session was settled"))
-            hand = _deal(hi, raw, players, variant, rules, expected_dealer)
+            pair = _hand_players(hi, raw, players)
+            _check_seats(hi, raw, pair, seating, hands, bool(doc.get("cut")))
+            hand = _deal(hi, raw, pair, variant, rules)
             moves = raw.get("moves", [])
             if not isinstance(moves, list):
                 raise Stop(Fault(hi, None, "malformed-move", f"hand {hi}: \"moves\" must be a list"))
@@ -167,9 +177,9 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             forfeit = raw.get("forfeit")
             if forfeit is not None and not hand.over:
                 who = forfeit.get("player") if isinstance(forfeit, dict) else None
-                if who not in players:
+                if who not in pair:
                     raise Stop(Fault(hi, None, "unknown-player", f"hand {hi}: the forfeit names {who!r}, "
-                                                                 "who is not a player"))
+                                                                 "who is not a player of the hand"))
                 hand.forfeit(who, str(forfeit.get("reason", "")))
             if not hand.finishable:
                 if hi < last:
@@ -182,7 +192,8 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             report.hands.append(result)
             session.add_hand(result)
             report.result = session.result()
-            expected_dealer = next_dealer(rules, players, hand.dealer, result)
+            if not session.finished:
+                seating = session.next_seating(seating or Seating(pair, hand.dealer), result)
         except Stop as stop:
             fault = stop.fault
             break
@@ -198,8 +209,78 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         report.valid = False
         report.errors.append(fault)
         if fault.rule != "claimed-session-result":
-            report.complete = _lenient_complete(hands, players, variant, rules, system, fault)
+            report.complete = _lenient_complete(doc, hands, players, variant, rules, system)
     return report
+
+
+def _first_seating(doc: dict[str, Any], session: Session, players: tuple[str, ...]) -> Seating | None:
+    """The seats of the first hand, from the transcript's cut (required with more
+    than two players); None when two players name no cut (the first dealer is free)."""
+    raw = doc.get("cut")
+    if raw is None:
+        if len(players) > 2:
+            raise Stop(Fault(None, None, "cut-cards", f"a session of {len(players)} players needs its \"cut\": "
+                                                      "the card each player cut, which decides the first seats"))
+        return None
+    if not isinstance(raw, dict):
+        raise Stop(Fault(None, None, "cut-cards", "\"cut\" must be an object: player -> the card cut"))
+    cut: dict[str, int] = {}
+    for name in session.cutters():
+        if name not in raw:
+            raise Stop(Fault(None, None, "cut-cards", f"the cut has no card for {name}, who cuts for the deal"))
+        try:
+            card = parse_card(raw[name])
+        except RecordError as exc:
+            raise Stop(Fault(None, None, "cut-cards", f"the cut of {name}: {exc.message}")) from None
+        if card in cut.values():
+            raise Stop(Fault(None, None, "cut-cards", f"{card_str(card)} was cut twice; each player cuts a "
+                                                      "different card"))
+        cut[name] = card
+    for name in raw:
+        if name not in players:
+            raise Stop(Fault(None, None, "unknown-player", f"the cut names {name!r}, who is not a player"))
+    return session.first_seating(cut)
+
+
+def _hand_players(hi: int, raw: Mapping[str, Any], players: tuple[str, ...]) -> tuple[str, str]:
+    """The two players of a hand: its ``players`` (required with more than two)."""
+    pair = raw.get("players")
+    if pair is None:
+        if len(players) == 2:
+            return players[0], players[1]
+        raise Stop(Fault(hi, None, "hand-players", f"hand {hi} does not name its two \"players\" (required "
+                                                   f"with {len(players)} players)"))
+    if (not isinstance(pair, list) or len(pair) != 2 or pair[0] == pair[1]
+            or not all(isinstance(p, str) and p in players for p in pair)):
+        raise Stop(Fault(hi, None, "hand-players", f"hand {hi}: \"players\" must name two different players "
+                                                   "of the session"))
+    return pair[0], pair[1]
+
+
+def _check_seats(hi: int, raw: Mapping[str, Any], pair: tuple[str, str], seating: Seating | None,
+                 hands: list[Any], from_cut: bool) -> None:
+    """The hand is played by the pair the session seats, and dealt by its dealer."""
+    if seating is None:
+        return
+    expected = set(seating.players)
+    if set(pair) != expected:
+        if hi == 0 and from_cut:
+            raise Stop(Fault(0, None, "cut-seats", f"the cut gives the first hand to "
+                                                   f"{' and '.join(seating.players)}, not {' and '.join(pair)}"))
+        following = hands[hi + 1].get("players") if hi + 1 < len(hands) else None
+        if isinstance(following, list) and set(following) == expected:
+            raise Stop(Fault(hi, None, "deal-order", f"hand {hi} is played by {' and '.join(pair)}, but "
+                                                     f"{' and '.join(seating.players)}'s table comes first"))
+        raise Stop(Fault(hi, None, "wrong-players", f"hand {hi} is played by {' and '.join(pair)}, but the "
+                                                    f"scoring system seats {' and '.join(seating.players)}"))
+    dealer = raw.get("dealer")
+    if dealer in pair and dealer != seating.dealer:
+        if hi == 0 and from_cut:
+            raise Stop(Fault(0, None, "cut-seats", f"the cut makes {seating.dealer} the first dealer, "
+                                                   f"not {dealer}"))
+        raise Stop(Fault(hi, None, "wrong-dealer", f"hand {hi} was dealt by {dealer}, but {seating.dealer} "
+                                                   "deals it (the scoring system's rule; for two players, "
+                                                   "next_dealer, and the same dealer after a dead hand)"))
 
 
 def _settled(session: Session, hands: list[Any], report: Report) -> bool:
@@ -209,7 +290,7 @@ def _settled(session: Session, hands: list[Any], report: Report) -> bool:
 
 
 def _header(doc: Any, registry: Registry,
-            defaults: Defaults) -> tuple[tuple[str, str], Variant, ScoringSystem, Rules, list[Any]]:
+            defaults: Defaults) -> tuple[tuple[str, ...], Variant, ScoringSystem, Rules, list[Any]]:
     def bad(rule: str, message: str) -> Stop:
         return Stop(Fault(None, None, rule, message))
 
@@ -218,9 +299,9 @@ def _header(doc: Any, registry: Registry,
     if doc.get("format") != TRANSCRIPT_FORMAT:
         raise bad("transcript-format", f"\"format\" must be \"{TRANSCRIPT_FORMAT}\", not {doc.get('format')!r}")
     players = doc.get("players")
-    if (not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players)
-            or players[0] == players[1]):
-        raise bad("transcript-format", "\"players\" must list two different names")
+    if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)
+            or len(set(players)) != len(players) or len(players) < 2):
+        raise bad("transcript-format", "\"players\" must list different names")
     hands = doc.get("hands")
     if not isinstance(hands, list) or not all(isinstance(h, dict) for h in hands):
         raise bad("transcript-format", "\"hands\" must be a list of hands (objects)")
@@ -235,7 +316,11 @@ def _header(doc: Any, registry: Registry,
         rules = registry.rules(variant, system, {**defaults.options, **options}, where="options")
     except (GinError, ValueError) as exc:
         raise bad("transcript-options", str(exc)) from None
-    return (players[0], players[1]), variant, system, rules, hands
+    if len(players) not in system.players:
+        takes = " or ".join(str(n) for n in system.players)
+        raise bad("transcript-format", f"the scoring system {system.name} takes {takes} players, not "
+                                       f"{len(players)}")
+    return tuple(players), variant, system, rules, hands
 
 
 def _cards(value: Any, what: str, hi: int) -> list[int]:
@@ -250,18 +335,15 @@ def _cards(value: Any, what: str, hi: int) -> list[int]:
     return out
 
 
-def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Variant, rules: Rules,
-          expected_dealer: str | None) -> Hand:
-    """Build a hand from its deck and/or deal, checking them (move index null)."""
+def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Variant, rules: Rules) -> Hand:
+    """Build a hand between ``players`` from its deck and/or deal, checking them
+    (move index null)."""
     def bad(rule: str, message: str) -> Stop:
         return Stop(Fault(hi, None, rule, message))
 
     dealer = raw.get("dealer")
     if dealer not in players:
-        raise bad("unknown-player", f"hand {hi}: the dealer {dealer!r} is not a player")
-    if expected_dealer is not None and dealer != expected_dealer:
-        raise bad("wrong-dealer", f"hand {hi} was dealt by {dealer}, but {expected_dealer} deals it "
-                                  f"(next_dealer = {rules['next_dealer']}; after a dead hand the same dealer)")
+        raise bad("unknown-player", f"hand {hi}: the dealer {dealer!r} is not a player of the hand")
     deck = None
     if raw.get("deck") is not None:
         deck = _cards(raw["deck"], "the deck", hi)
@@ -335,12 +417,9 @@ def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
 
     if not isinstance(claim, dict):
         raise bad("the session's \"result\" must be an object")
-    if "scores" in claim and claim["scores"] != actual.get("scores"):
-        raise bad(f"the session claims scores {_show(claim['scores'])}, but the moves give "
-                  f"{_show(actual.get('scores'))}")
-    if "winner" in claim and claim["winner"] != actual.get("winner"):
-        raise bad(f"the session claims the winner {_show(claim['winner'])}, but the moves give "
-                  f"{_show(actual.get('winner'))}")
+    for key in ("box", "teams", "totals", "scores", "winner"):
+        if key in claim and claim[key] != actual.get(key):
+            raise bad(f"the session claims {key} {_show(claim[key])}, but the moves give {_show(actual.get(key))}")
     if "games" in claim:
         games = actual.get("games", [])
         if not isinstance(claim["games"], list) or len(claim["games"]) != len(games):
@@ -358,16 +437,21 @@ def _show(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _lenient_complete(hands: list[Any], players: tuple[str, str], variant: Variant, rules: Rules,
-                      system: ScoringSystem, fault: Fault) -> bool:
+def _lenient_complete(doc: dict[str, Any], hands: list[Any], players: tuple[str, ...], variant: Variant,
+                      rules: Rules, system: ScoringSystem) -> bool:
     """Whether the transcript, followed past its first fault as if each faulty
-    move had been allowed, reaches the end of its session."""
+    move (and seat) had been allowed, reaches the end of its session."""
     session = system.new_session(players, rules)
+    try:
+        seating = _first_seating(doc, session, players)
+    except Stop:
+        return False
     for hi, raw in enumerate(hands):
         if session.finished:
             return False
         try:
-            hand = _deal(hi, raw, players, variant, rules, None)
+            pair = _hand_players(hi, raw, players)
+            hand = _deal(hi, raw, pair, variant, rules)
         except Stop:
             return False
         for m in raw.get("moves", []) if isinstance(raw.get("moves"), list) else []:
@@ -386,6 +470,8 @@ def _lenient_complete(hands: list[Any], players: tuple[str, str], variant: Varia
             except GinError:
                 return False
             session.add_hand(result)
+            if not session.finished:
+                seating = session.next_seating(seating or Seating(pair, hand.dealer), result)
         else:
             return False
     return session.finished or (session.settles_each_hand and bool(hands))
