@@ -41,11 +41,11 @@ def command_for(move: Move) -> str:
     return "k" if move.card is None else f"k {card_str(move.card).lower()}"
 
 
-def script(registry, seed: int, variant: str, scoring: str, bot: str = "simple", options=None):
+def script(registry, seed: int, variant: str, scoring: str, bots: tuple[str, ...] = ("simple",), options=None):
     """The commands a player who plays like the ``simple`` bot types in a whole
-    session of ``gin play --seed seed``, and the hands that session must record:
-    the same session played here through the engine, the player's moves by
-    that bot."""
+    session of ``gin play --seed seed`` against ``bots`` (each named after its
+    bot), and the hands that session must record: the same session played here
+    through the engine, the player's moves by that bot."""
     from gincli_builtin.bots import SimpleBot
 
     from gincli.table import Table, take_turn
@@ -53,14 +53,16 @@ def script(registry, seed: int, variant: str, scoring: str, bot: str = "simple",
     v = registry.variant(variant)
     system = registry.scoring(scoring)
     rules = registry.rules(v, system, options or {})
-    table = Table(("ann", bot), v, rules, system, seed)
-    opponent = registry.bot(bot)(SplitMix64(seed).derive(2), bot)
+    players = ("ann", *bots)
+    table = Table(players, v, rules, system, seed)
+    opponents = {b: registry.bot(b)(SplitMix64(seed).derive(1 + i), b) for i, b in enumerate(players) if i}
     me = SimpleBot(SplitMix64(7), "ann")
     lines = []
     while not table.finished:
         hand = table.deal()
         while hand.phase not in ("spread", "over"):
-            if hand.to_act == "ann":
+            player = hand.to_act
+            if player == "ann":
                 view = hand.view("ann")
                 if view.must_draw_stock and view.phase == "draw":
                     hand.apply(view.draw_stock())  # gin play makes the only move itself
@@ -69,19 +71,21 @@ def script(registry, seed: int, variant: str, scoring: str, bot: str = "simple",
                 lines.append(command_for(move))
                 hand.apply(move)
             else:
-                take_turn(hand, lambda h: opponent.choose(h.view(bot)))
+                take_turn(hand, lambda h: opponents[player].choose(h.view(player)))
         table.end_hand(hand)
     return lines, table
 
 
-@pytest.mark.parametrize("variant,scoring", [
-    ("standard", "game"), ("standard", "hand"), ("oklahoma", "hollywood"), ("gin-only", "game"),
-    ("standard", "match-500"), ("oklahoma", "game"),
+@pytest.mark.parametrize("variant,scoring,bots", [
+    ("standard", "game", ("simple",)), ("standard", "hand", ("simple",)), ("oklahoma", "hollywood", ("simple",)),
+    ("gin-only", "game", ("simple",)), ("standard", "match-500", ("simple",)), ("oklahoma", "game", ("expert",)),
+    ("standard", "cutthroat", ("simple", "expert")), ("standard", "chouette", ("expert", "simple")),
+    ("oklahoma", "chouette", ("simple", "random", "expert")), ("standard", "partnership", ("simple", "expert", "random")),
 ])
-def test_a_whole_session_typed_through_a_pipe_is_recorded_move_for_move(registry, tmp_path, variant, scoring):
+def test_a_whole_session_typed_through_a_pipe_is_recorded_move_for_move(registry, tmp_path, variant, scoring, bots):
     seed = 11
-    lines, table = script(registry, seed, variant, scoring)
-    res, path = play("--seed", str(seed), "--bot", "simple", "--variant", variant, "--scoring", scoring,
+    lines, table = script(registry, seed, variant, scoring, bots)
+    res, path = play("--seed", str(seed), "--bot", ",".join(bots), "--variant", variant, "--scoring", scoring,
                      input="\n".join(lines) + "\n", tmp_path=tmp_path)
     assert res.returncode == 0, res.stderr
     doc = json.loads(path.read_text())
@@ -218,7 +222,10 @@ def test_without_transcript_a_new_file_is_written_in_the_data_folder(registry, t
 def test_usage_errors_are_one_sentence(tmp_path):
     for args, words in ((["--bot", "nobody"], "unknown bot"), (["--variant", "nope"], "unknown variant"),
                         (["--dealer", "zed"], "is not one of the players"),
-                        (["--option", "knock_limit=x"], "knock_limit must be")):
+                        (["--option", "knock_limit=x"], "knock_limit must be"),
+                        (["--scoring", "cutthroat"], "cutthroat takes 3 players: give 2 bots with --bot, not 1"),
+                        (["--scoring", "partnership", "--bot", "simple,simple,simple", "--dealer", "ann"],
+                         "--dealer is for two players")):
         res, _ = play(*args, input="q\n", tmp_path=tmp_path)
         assert res.returncode == 2 and words in res.stderr and "Traceback" not in res.stderr
 

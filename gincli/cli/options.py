@@ -32,3 +32,19 @@ def overrides_from(option: list[str] | None) -> dict[str, Any]:
         return parse_assignments(option or [])
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def bot_names(specs: list[str], reserved: tuple[str, ...] = ()) -> list[str]:
+    """Names for players given by their bots: the bot's name (``external`` for
+    an ``exec:`` program), numbered where two would share one or a name is taken."""
+    base = ["external" if spec.startswith("exec:") else spec for spec in specs]
+    out = []
+    for i, b in enumerate(base):
+        if base.count(b) > 1 or b in reserved:
+            n = base[:i].count(b) + 1
+            while f"{b}-{n}" in reserved:
+                n += 1
+            out.append(f"{b}-{n}")
+        else:
+            out.append(b)
+    return out

@@ -24,7 +24,7 @@ from ..scoring import HandResult, check_meld
 from ..table import Table, take_turn
 from ..view import PlayerView
 from . import EXIT_INTERRUPTED, guard, settings
-from .options import OptionOpt, overrides_from
+from .options import OptionOpt, bot_names, overrides_from
 from .render import OutputFormat, card_markup
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
@@ -362,16 +362,20 @@ class Game:
         table = self.table
         while not table.finished:
             hand = table.deal()
-            self.log = [f"hand {hand.number + 1}: {self._who(hand.dealer)} deal"
-                        + ("" if hand.dealer == self.me else "s") + "; the upcard is "
-                        + card_markup(hand.upcard)]
+            dealer, other = hand.dealer, hand.pone
+            if self.me in hand.players:
+                opening = f"{self._who(dealer)} deal{'' if dealer == self.me else 's'}"
+            else:
+                opening = f"you sit out; {dealer} deals to {other}"
+            self.log = [f"hand {hand.number + 1}: {opening}; the upcard is {card_markup(hand.upcard)}"]
             self.save()
             self.play_hand()
             hand = table.hand
             assert hand is not None
             result = table.end_hand(hand)
             for bot in self.notify:
-                bot.hand_over(hand.view(bot.seat), result.to_dict())
+                if bot.seat in hand.players:
+                    bot.hand_over(hand.view(bot.seat), result.to_dict())
             self.save()
             self.show_result(hand, result)
             if not table.finished:
@@ -472,10 +476,11 @@ class Game:
 
     # -- drawing --
 
-    def labels(self) -> tuple[str, str]:
-        opponent = next(p for p in self.table.players if p != self.me)
-        return f"you ({self.me})" if self.me != "you" else "you", f"{opponent} ({self.bot_labels[opponent]})" \
-            if self.bot_labels[opponent] != opponent else opponent
+    def labels(self, hand: Hand) -> tuple[str, str]:
+        opponent = hand.other(self.me)
+        spec = self.bot_labels.get(opponent, opponent)
+        return (f"you ({self.me})" if self.me != "you" else "you"), (f"{opponent} ({spec})" if spec != opponent
+                                                                      else opponent)
 
     def table_screen(self, view: PlayerView, notice: str) -> tuple[Any, list[int]]:
         from .screens import TableInfo, render_table
@@ -483,9 +488,9 @@ class Game:
 
         table = self.table
         result = table.session.result()
-        me_label, opp_label = self.labels()
         hand = table.hand
         assert hand is not None
+        me_label, opp_label = self.labels(hand)
         title = (f"[bold]gin[/] · {table.variant.name} · {table.system.name} · hand {hand.number + 1} · "
                  f"{self._who(hand.dealer)} deal{'' if hand.dealer == self.me else 's'} · seed {table.seed}")
         prompt = (notice or "Your turn: " + legal_text(view) + ".") + "\n[dim]? moves · h hint · u undo · q quit[/]"
@@ -506,7 +511,8 @@ class Game:
         why = None
         if result.multiplier != 1 and self.table.rules["spade_doubles"]:
             why = f"the upcard {card_markup(hand.upcard)} is a spade"
-        title = f"[bold]hand {hand.number + 1} over[/] — {headline(result)}"
+        sat_out = "" if self.me in hand.players else " (you sat out)"
+        title = f"[bold]hand {hand.number + 1} over{sat_out}[/] — {headline(result)}"
         parts: list[Any] = [*(Text.from_markup(line) for line in self.log[-3:]), Text(""),
                             render_result(result, title=title, explained=True, multiplied_because=why)]
         session = self.table.session.result()
@@ -534,8 +540,9 @@ class Game:
 
 def play(
     ctx: typer.Context,
-    bot: Annotated[str, typer.Option("--bot", "-b", metavar="BOT",
-                                     help="Your opponent: a bot gin bots lists, or exec:COMMAND.")] = "expert",
+    bot: Annotated[str, typer.Option("--bot", "-b", metavar="BOT[,BOT…]",
+                                     help="Your opponent: a bot gin bots lists, or exec:COMMAND; with three or "
+                                          "four players, the others, comma-separated.")] = "expert",
     name: Annotated[str | None, typer.Option("--name", metavar="NAME",
                                              help="Your name in the transcript (default: your login name).")]
     = None,
@@ -563,17 +570,27 @@ def play(
     v = registry.variant(variant)
     system = registry.scoring(scoring)
     overrides = overrides_from(option)
+    specs = [b.strip() for b in bot.split(",")]
+    if not all(specs):
+        raise UsageError(f"--bot takes bots separated by commas, not \"{bot}\"")
+    if 1 + len(specs) not in system.players:
+        wanted = " or ".join(str(n - 1) for n in system.players)
+        raise UsageError(f"the scoring system {system.name} takes {' or '.join(map(str, system.players))} "
+                         f"players: give {wanted} bot{'s' if system.players != (2,) else ''} with --bot, "
+                         f"not {len(specs)}")
+    names = bot_names(specs, reserved=(me,))
+    players = (me, *names)
     try:
         rules = registry.rules(v, system, overrides)
-        system.new_session((me, "bot"), rules)
+        system.new_session(players, rules)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    factory = registry.bot(bot)
-    label = "external" if bot.startswith("exec:") else bot
-    opponent = label if label != me else f"{label}-2"
-    players = (me, opponent)
-    if dealer is not None and dealer not in players:
-        raise UsageError(f"--dealer {dealer} is not one of the players {me} and {opponent}")
+    factories = {n: registry.bot(spec) for n, spec in zip(names, specs)}
+    if dealer is not None:
+        if len(players) != 2:
+            raise UsageError("--dealer is for two players; with more, the players cut for the seats")
+        if dealer not in players:
+            raise UsageError(f"--dealer {dealer} is not one of the players {me} and {names[0]}")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big") >> 1
     if transcript is not None:
@@ -585,11 +602,14 @@ def play(
     file = TranscriptFile(path)
     out = sys.stderr if format is OutputFormat.json else sys.stdout
     screen = Screen(out, sys.stdin, sys.stdin.isatty() and out.isatty())
-    if hasattr(factory, "time_limit"):
-        factory.time_limit = time_limit
-    bots = {opponent: factory(SplitMix64(seed).derive(2), opponent)}
+    bots = {}
+    for i, n in enumerate(players[1:], 1):
+        factory = factories[n]
+        if hasattr(factory, "time_limit"):
+            factory.time_limit = time_limit
+        bots[n] = factory(SplitMix64(seed).derive(1 + i), n)
     table = Table(players, v, rules, system, seed, dealer=dealer)
-    game = Game(table, me, bots, screen, file, registry, overrides, seed ^ 0x5EED, {opponent: bot})
+    game = Game(table, me, bots, screen, file, registry, overrides, seed ^ 0x5EED, dict(zip(names, specs)))
     quit = False
     try:
         game.run()

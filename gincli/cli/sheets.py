@@ -115,6 +115,134 @@ class SideBySide:
         yield Columns(self.pads, padding=(0, self.gap)) if need <= options.max_width else self.narrow
 
 
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _skip(entries: list[Any], last: int | None) -> int:
+    return max(0, len(entries) - last) if last is not None else 0
+
+
+def settlement(result: dict[str, Any], players: Sequence[str]) -> str:
+    scores = result.get("scores", {})
+    return "settlement: " + ", ".join(f"{p} {_signed(scores.get(p, 0))}" for p in players)
+
+
+def cutthroat_pad(result: dict[str, Any], players: Sequence[str], title: str, last: int | None = None) -> Any:
+    """Three columns, a running total each; who sat out each hand; the bonuses,
+    the totals, and every player's net result."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title, title_justify="left")
+    table.add_column("", style="dim")
+    for p in players:
+        table.add_column(p, justify="right")
+    table.add_column("sat out", style="dim")
+    running = dict.fromkeys(players, 0)
+    entries = result.get("hands", [])
+    skip = _skip(entries, last)
+    for i, (winner, points, out) in enumerate(entries):
+        running[winner] += points
+        if i + 1 == skip:
+            table.add_row(f"{skip} hands", *(str(running[p]) for p in players), "")
+        elif i >= skip:
+            table.add_row(f"+{points}", *(str(running[p]) if p == winner else "" for p in players), out or "")
+    winner = result.get("winner")
+    if winner is not None:
+        table.add_section()
+        for key, parts in result.get("bonuses", {}).items():
+            if any(parts.values()):
+                table.add_row(BONUS_LABELS.get(key, key), *(f"+{parts[p]}" if parts[p] else "" for p in players), "")
+        table.add_section()
+        table.add_row("total", *(f"[bold]{result['totals'][p]}[/]" for p in players), "")
+        shut = ", ".join(f"{p} pays {v}" for p, v in result.get("shutouts", {}).items())
+        table.caption = f"won by {winner}" + (f"; shut out: {shut}" if shut else "")
+    else:
+        table.caption = "open"
+    return Group(table, Text(settlement(result, players)))
+
+
+def chouette_pad(result: dict[str, Any], players: Sequence[str], title: str, last: int | None = None) -> Any:
+    """The box against the partnership, with each hand's captain; then the
+    bonuses, the totals, and every player's net result."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    box = result.get("box")
+    partners = [p for p in players if p != box]
+    table = Table(title=f"{title}: {box} is the box against {', '.join(partners)}" if box else title,
+                  title_justify="left")
+    table.add_column("", style="dim")
+    table.add_column("captain")
+    table.add_column(f"box ({box})" if box else "box", justify="right")
+    table.add_column("partners", justify="right")
+    running = {"box": 0, "partners": 0}
+    entries = result.get("hands", [])
+    skip = _skip(entries, last)
+    for i, (side, points, captain) in enumerate(entries):
+        running[side] += points
+        if i + 1 == skip:
+            table.add_row(f"{skip} hands", "", str(running["box"]), str(running["partners"]))
+        elif i >= skip:
+            table.add_row(f"+{points}", captain or "", *(str(running[s]) if s == side else ""
+                                                          for s in ("box", "partners")))
+    winner = result.get("winner")
+    if winner is not None:
+        table.add_section()
+        for key, parts in result.get("bonuses", {}).items():
+            if any(parts.values()):
+                table.add_row(BONUS_LABELS.get(key, key), "", *(f"+{parts[s]}" if parts[s] else ""
+                                                                for s in ("box", "partners")))
+        table.add_section()
+        table.add_row("total", "", *(f"[bold]{result['totals'][s]}[/]" for s in ("box", "partners")))
+        table.caption = f"won by the {'box' if winner == 'box' else 'partners'}"
+    else:
+        table.caption = "open"
+    return Group(table, Text(settlement(result, players)))
+
+
+def partnership_pad(result: dict[str, Any], players: Sequence[str], title: str, last: int | None = None) -> Any:
+    """Team columns deal by deal (each deal's points at the two tables, and the
+    winning team's running total); then the bonuses, totals and settlement."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    teams = result.get("teams") or [[players[0], players[2]], [players[1], players[3]]]
+    names = [" & ".join(t) for t in teams]
+    table = Table(title=f"{title}: {names[0]} against {names[1]}", title_justify="left")
+    table.add_column("deal", style="dim", justify="right")
+    table.add_column("tables", style="dim", justify="center")
+    for n in names:
+        table.add_column(n, justify="right")
+    running = [0, 0]
+    deals = result.get("deals", [])
+    skip = _skip(deals, last)
+    for i, (won, points, both) in enumerate(deals):
+        if won is not None:
+            running[won] += points
+        if i + 1 == skip:
+            table.add_row(f"1–{skip}", "", *(str(r) for r in running))
+        elif i >= skip:
+            cells = [str(running[t]) if t == won else "" for t in (0, 1)]
+            table.add_row(str(i + 1), f"{both[0]}–{both[1]}" + ("" if won is not None else " tie"), *cells)
+    winner = result.get("winner")
+    if winner is not None:
+        table.add_section()
+        for key, parts in result.get("bonuses", {}).items():
+            if any(parts):
+                table.add_row(BONUS_LABELS.get(key, key), "", *(f"+{v}" if v else "" for v in parts))
+        table.add_section()
+        table.add_row("total", "", *(f"[bold]{t}[/]" for t in result["totals"]))
+        table.caption = f"won by {names[winner]}"
+    else:
+        table.caption = "open"
+    return Group(table, Text(settlement(result, players)))
+
+
 def session_sheet(result: dict[str, Any], scoring: str, players: Sequence[str], last: int | None = None) -> Any:
     """A settled (or open) session as score sheets, for people. With ``last``,
     long pads list only their last entries."""
@@ -122,6 +250,12 @@ def session_sheet(result: dict[str, Any], scoring: str, players: Sequence[str], 
     from rich.table import Table
     from rich.text import Text
 
+    if "teams" in result:
+        return partnership_pad(result, players, scoring, last)
+    if "box" in result:
+        return chouette_pad(result, players, scoring, last)
+    if isinstance(result.get("totals"), dict) and "hands" in result:
+        return cutthroat_pad(result, players, scoring, last)
     if scoring == "game" or ("games" not in result and "hands" in result):
         return game_pad(result, players, "game", last)
     if "games" in result and scoring != "match-500":  # hollywood and its kin: pads side by side
@@ -158,6 +292,15 @@ def score_line(result: dict[str, Any], scoring: str, players: Sequence[str], rul
     """The session's score so far on one line, for the table."""
     def pair(scores: dict[str, Any]) -> str:
         return " · ".join(f"{p} {scores.get(p, 0)}" for p in players)
+
+    if "teams" in result:
+        teams = [" & ".join(t) for t in result["teams"]]
+        return f"{teams[0]} {result['totals'][0]} · {teams[1]} {result['totals'][1]} (to {rules['target']})"
+    if "box" in result:
+        return (f"box ({result['box']}) {result['totals']['box']} · partners {result['totals']['partners']} "
+                f"(to {rules['target']})")
+    if isinstance(result.get("totals"), dict):
+        return f"{pair(result['totals'])} (to {rules['target']})"
 
     if scoring == "match-500" and "current_game" in result:
         return (f"game {len(result.get('games', [])) + 1}: {pair(result['current_game']['scores'])}"

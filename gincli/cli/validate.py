@@ -153,13 +153,15 @@ def render_report(report: Report, where: str) -> Any:
     if report.variant:
         scores = ", ".join(f"{p} {v}" for p, v in report.result.get("scores", {}).items())
         winner = report.result.get("winner")
+        if isinstance(winner, int) and not isinstance(winner, bool) and "teams" in report.result:
+            winner = " & ".join(report.result["teams"][winner])
         line = f"  {report.variant} · {report.scoring} · {len(report.hands)} hand{'s' if len(report.hands) != 1 else ''} scored"
         if scores:
             line += f" · scores: {scores}"
         if winner:
             line += f" · winner: {winner}"
         parts.append(Text(line))
-    if report.valid and report.hands and report.scoring in ("game", "hollywood", "match-500"):
+    if report.valid and report.hands and report.scoring != "hand":
         from .sheets import session_sheet
 
         parts.append(session_sheet(report.result, report.scoring, report.players))
