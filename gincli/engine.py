@@ -10,6 +10,11 @@ and ends in a :class:`~gincli.scoring.HandResult` scored by
 Phases: ``offer`` (the first upcard is offered to the non-dealer, then the
 dealer), ``draw``, ``discard`` (or knock), ``spread`` (after a knock: the
 defender's spread and layoffs), ``over``.
+
+Moves that plugins add (:class:`~gincli.moveset.MoveSet`: doubling's) are
+played by their move set, which keeps its state in ``hand.extensions``, may
+forbid standard moves meanwhile, and changes the result at the end; the
+engine knows nothing of them but that.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from .rng import SplitMix64
 from .rules import OFF, Rules
 from .scoring import (HandResult, Position, check_knock, dead_hand, declared_melds, forfeit_result,
                       score_position)
-from .moves import IllegalMove, Move
+from .moves import ACTIONS, IllegalMove, Move
 from .variant import Variant
 from .view import PlayerView
 
@@ -140,6 +145,10 @@ class Hand:
         self.limit = variant.knock_limit(rules, self.upcard)
         self.number = 0  # the hand's index in its session
         self.scores: dict[str, Any] = {}  # the session's scores before this hand (public)
+        self.movesets = tuple(getattr(rules, "movesets", ()))
+        #: Each move set's public state in this hand, by its name.
+        self.extensions: dict[str, dict[str, Any]] = {ms.name: ms.start(rules) for ms in self.movesets}
+        self._moveset_of = {action: ms for ms in self.movesets for action in ms.actions}
 
     # -- facts -----------------------------------------------------------------------
 
@@ -158,6 +167,10 @@ class Hand:
 
     def expecting(self) -> str:
         """What the player to act must do, in words."""
+        for ms in self.movesets:
+            text = ms.expecting(self)
+            if text:
+                return text
         return {OFFER: "take or refuse the upcard", DRAW: "draw", DISCARD: "discard or knock",
                 SPREAD: "spread and lay off", OVER: "nothing: the hand is over"}[self.phase]
 
@@ -170,7 +183,8 @@ class Hand:
             self.stock_count, tuple(self.passes), tuple(self.took[player]), tuple(self.took[opponent]),
             tuple(self.discarded[player]), tuple(self.discarded[opponent]),
             self.taken if self.to_act == player else -1, self.must_draw_stock, self.limit,
-            self.rules["big_gin_bonus"] != OFF, self.rules, dict(self.scores), self.number)
+            self.rules["big_gin_bonus"] != OFF, self.rules, dict(self.scores), self.number,
+            {name: dict(state) for name, state in self.extensions.items()})
 
     def known(self, player: str) -> int:
         """The cards ``player`` has seen (a mask): every card once in their hand,
@@ -191,7 +205,7 @@ class Hand:
         hand = Hand(self.players, self.dealer, self.variant, self.rules, deck=self.deck)
         hand.number, hand.scores = self.number, self.scores
         for move in self.moves[:moves]:
-            hand.apply(Move(move.player, move.action, move.source, move.card, move.melds, move.cards))
+            hand.apply(Move(move.player, move.action, move.source, move.card, move.melds, move.cards, move.fields))
         return hand
 
     def legal_moves(self) -> list[Move]:
@@ -215,10 +229,20 @@ class Hand:
             raise IllegalMove("move-after-end", f"{player} moved after the hand was over")
         if player not in self.hands:
             raise IllegalMove("unknown-player", f"\"{player}\" is not a player of this hand")
+        action = move.action
+        moveset = self._moveset_of.get(action)
+        if moveset is not None:  # a plugin's move: its move set plays it
+            moveset.apply(self, move)
+            self.moves.append(move)
+            return
+        if action not in ACTIONS:
+            actions = ", ".join(ACTIONS + tuple(self._moveset_of))
+            raise IllegalMove("malformed-move", f"{action!r} is not a move here; the moves are {actions}")
+        for ms in self.movesets:
+            ms.check(self, move)
         if player != self.to_act:
             raise IllegalMove("out-of-turn", f"{player} moved out of turn: it is {self.to_act}'s turn to "
                                              f"{self.expecting()}")
-        action = move.action
         if phase == OFFER:
             self._offer(move)
         elif phase == DRAW:
@@ -319,7 +343,7 @@ class Hand:
         self.taken = -1
         if self.wall_turn:  # the 50th card's drawer discarded without knocking
             self.phase = OVER
-            self.result = dead_hand(self.players, self.variant.name)
+            self.result = self._finished(dead_hand(self.players, self.variant.name))
             return
         self.to_act = self.other(player)
         self.phase = DRAW
@@ -366,7 +390,19 @@ class Hand:
                     raise IllegalMove("layoff-not-held", f"{defender} laid off {card_str(c)}, which {defender} "
                                                          "does not hold")
         pos = Position(self.players, dict(self.hands), self.knocker, self.upcard, melds, layoffs)
-        return score_position(pos, self.variant, self.rules)
+        return self._finished(score_position(pos, self.variant, self.rules))
+
+    def _finished(self, result: HandResult) -> HandResult:
+        """A result as the move sets in play change it (doubling's stake)."""
+        for ms in self.movesets:
+            result = ms.finish(self.extensions[ms.name], result, self.rules)
+        return result
+
+    def end(self, result: HandResult) -> None:
+        """End the hand now with ``result``: for a move set whose move ends it
+        (a declined double). The move sets do not change that result."""
+        self.result = result
+        self.phase = OVER
 
     def finish(self) -> HandResult:
         """The hand's result; after a knock with no spread recorded, gincli
@@ -431,9 +467,16 @@ class Hand:
                 self.knocker, self.knock_melds, self.phase = player, None, SPREAD
                 self.to_act = self.other(player)
             elif self.wall_turn:
-                self.phase, self.result = OVER, dead_hand(self.players, self.variant.name)
+                self.phase, self.result = OVER, self._finished(dead_hand(self.players, self.variant.name))
             else:
                 self.phase, self.to_act = DRAW, self.other(player)
+            return True
+        moveset = self._moveset_of.get(action)
+        if moveset is not None:
+            try:
+                moveset.apply(self, move)
+            except IllegalMove:
+                pass  # followed leniently: a plugin's move out of place is passed over
             return True
         if action == "layoff" and self.knocker is not None:
             try:
@@ -447,8 +490,8 @@ class Hand:
     def forfeit(self, player: str, reason: str) -> HandResult:
         """``player`` cannot go on (a bot failed): the hand ends, scored by
         :func:`~gincli.scoring.forfeit_result`."""
-        self.result = forfeit_result(player, self.other(player), self.hands[player], self.rules,
-                                     self.variant.name, reason)
+        self.result = self._finished(forfeit_result(player, self.other(player), self.hands[player], self.rules,
+                                                    self.variant.name, reason))
         self.phase = OVER
         return self.result
 
@@ -480,6 +523,5 @@ class Hand:
         if self.result is not None and self.result.forfeit is not None:
             d["forfeit"] = dict(self.result.forfeit)
         if result and self.result is not None:
-            r = self.result
-            d["result"] = {"outcome": r.outcome, "winner": r.winner, "points": r.points}
+            d["result"] = self.result.claim()
         return d

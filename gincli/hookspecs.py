@@ -15,6 +15,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from .bots import Bot
+    from .moveset import MoveSet
     from .session import ScoringSystem
     from .variant import PendingVariant, Variant
 
@@ -57,4 +58,18 @@ def gincli_register_bots(register: Callable[[type[Bot]], None]) -> None:
     session, ``cls(rng, seat)``, with a seeded generator. A bot sees only its
     :class:`gincli.PlayerView`. Names must be unique, as for variants. Returns
     nothing; every plugin's implementation is called.
+    """
+
+
+@hookspec
+def gincli_register_moves(register: Callable[[MoveSet], None]) -> None:
+    """Register move sets: moves a plugin adds to a hand (doubling's ``double``,
+    ``accept`` and ``decline`` are the built-in ones).
+
+    Call ``register(moveset)`` once per move set, with an instance of a
+    :class:`gincli.MoveSet` subclass: its ``name``, the ``actions`` it adds,
+    the ``options`` it adds to every variant, when those turn it on
+    (``enabled(rules)``), and what its moves do (``legal``, ``apply``,
+    ``finish``...). Names must be unique, and no two move sets may add the same
+    action. Returns nothing; every plugin's implementation is called.
     """

@@ -27,7 +27,9 @@ class Move:
     the card drawn, discarded, or discarded face down by a knock (``None`` for
     big gin, or a draw whose card is implied by a known deck); ``melds`` a
     knocker's or defender's spread (card masks, ``None``: gincli chooses);
-    ``cards`` the defender's layoffs (``None``: gincli chooses).
+    ``cards`` the defender's layoffs (``None``: gincli chooses); ``fields``
+    the fields of a move a plugin adds (:class:`~gincli.moveset.MoveSet`),
+    beyond ``player`` and ``action``.
     """
 
     player: str
@@ -36,9 +38,12 @@ class Move:
     card: int | None = None
     melds: list[int] | None = None
     cards: list[int] | None = None
+    fields: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"player": self.player, "action": self.action}
+        if self.fields:
+            d.update(self.fields)
         if self.source is not None:
             d["from"] = self.source
         if self.card is not None:
@@ -60,8 +65,11 @@ class Move:
         player, action = d.get("player"), d.get("action")
         if not isinstance(player, str):
             raise IllegalMove("malformed-move", "a move needs a \"player\" (a name)")
-        if action not in ACTIONS:
-            raise IllegalMove("malformed-move", f"unknown action {action!r}; the actions are {', '.join(ACTIONS)}")
+        if not isinstance(action, str) or not action:
+            raise IllegalMove("malformed-move", "a move needs an \"action\" (a name)")
+        if action not in ACTIONS:  # a plugin's move: the engine knows whether it is one here
+            fields = {k: v for k, v in d.items() if k not in ("player", "action")}
+            return cls(player, action, fields=fields or None)
         source = d.get("from")
         if action == "draw" and source not in ("stock", "discard"):
             raise IllegalMove("malformed-move", "a draw needs \"from\": \"stock\" or \"discard\"")

@@ -25,9 +25,11 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
-from .errors import ConfigError, UsageError
-from .rules import Option, Rules, resolve
+from .errors import ConfigError, PluginError, UsageError
+from .rules import PLAY_OPTIONS, Option, Rules, resolve
 from .bots import Bot
+from .moves import ACTIONS
+from .moveset import MoveSet
 from .session import ScoringSystem
 from .variant import PendingVariant, Variant
 
@@ -37,6 +39,7 @@ DEFAULT_PLUGINS: dict[str, str] = {
     "gincli_builtin.variants": "gincli-variants",
     "gincli_builtin.scoring": "gincli-scoring",
     "gincli_builtin.bots": "gincli-bots",
+    "gincli_builtin.doubling": "gincli-doubling",
 }
 ENTRY_POINT_GROUP = "gincli"
 ENV_DISABLE = "GINCLI_DISABLE_PLUGINS"
@@ -48,6 +51,7 @@ KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
     "variant": ("gincli_register_variants", (Variant, PendingVariant)),
     "scoring system": ("gincli_register_scoring_systems", (ScoringSystem,)),
     "bot": ("gincli_register_bots", (type,)),
+    "move set": ("gincli_register_moves", (MoveSet,)),
 }
 
 
@@ -179,6 +183,7 @@ class Registry:
         self.variants: dict[str, Variant] = {}
         self.scoring_systems: dict[str, ScoringSystem] = {}
         self.bots: dict[str, type[Bot]] = {}
+        self.movesets: dict[str, MoveSet] = {}
         self.owner: dict[tuple[str, str], str] = {}
         self._rules_cache: dict[Any, Rules] = {}
         pending: list[tuple[str, PendingVariant]] = []
@@ -214,7 +219,7 @@ class Registry:
     def _registrar(self, kind: str, types: tuple[type, ...], plugin: str,
                    pending: list[tuple[str, PendingVariant]]) -> Callable[[Any], None]:
         table: dict[str, Any] = {"variant": self.variants, "scoring system": self.scoring_systems,
-                                 "bot": self.bots}[kind]
+                                 "bot": self.bots, "move set": self.movesets}[kind]
 
         def register(item: Any) -> None:
             if not isinstance(item, types) or (kind == "bot" and not issubclass(item, Bot)):
@@ -228,6 +233,8 @@ class Registry:
                 self.problems.append(f"plugin \"{plugin}\" registered the {kind} \"{name}\", "
                                      f"already registered by \"{first}\"; the second was ignored")
                 return
+            if kind == "move set":
+                self._check_moveset(item, plugin)
             self.owner[(kind, name)] = plugin
             if isinstance(item, PendingVariant):
                 pending.append((plugin, item))
@@ -235,6 +242,25 @@ class Registry:
                 table[name] = item
 
         return register
+
+    def _check_moveset(self, ms: MoveSet, plugin: str) -> None:
+        """A move set's actions and options may not take those of the rule book or
+        of another move set."""
+        taken = {a: "the rule book" for a in ACTIONS}
+        options = {o.name: "the rule book" for o in PLAY_OPTIONS}
+        for other in self.movesets.values():
+            taken.update(dict.fromkeys(other.actions, f"the move set {other.name}"))
+            options.update(dict.fromkeys((o.name for o in other.options), f"the move set {other.name}"))
+        if not isinstance(ms.actions, tuple) or not all(isinstance(a, str) and a for a in ms.actions):
+            raise TypeError(f"the move set {ms.name}'s actions must be a tuple of names")
+        for action in ms.actions:
+            if action in taken:
+                raise TypeError(f"the move set {ms.name} adds the action {action!r}, which is {taken[action]}'s")
+        for opt in ms.options:
+            if not isinstance(opt, Option):
+                raise TypeError(f"the move set {ms.name}'s options must be gincli.Option objects")
+            if opt.name in options:
+                raise TypeError(f"the move set {ms.name} adds the option {opt.name!r}, which is {options[opt.name]}'s")
 
     def _bind(self, pending: list[tuple[str, PendingVariant]]) -> None:
         """Give each variant file its base, once every plugin has registered."""
@@ -272,8 +298,9 @@ class Registry:
         return base.derive(pv.name, pv.description, {k: values[k] for k in pv.options}, pv.source)
 
     def all_option_specs(self, variant: Variant) -> dict[str, Option]:
-        """Options a variant file may set: the variant's, and every scoring system's."""
-        specs = dict(variant.options)
+        """Options a variant file may set: the variant's, every move set's, and every
+        scoring system's."""
+        specs = self.play_options(variant)
         for system in self.scoring_systems.values():
             for opt in system.options:
                 specs.setdefault(opt.name, opt)
@@ -330,8 +357,17 @@ class Registry:
                              f"{', '.join(sorted(self.scoring_systems))}")
         return found
 
-    def option_specs(self, variant: Variant, scoring: ScoringSystem) -> dict[str, Option]:
+    def play_options(self, variant: Variant) -> dict[str, Option]:
+        """The options of play of a variant: the rule book's, the variant's own, and
+        those of every move set (which any variant may turn on)."""
         specs = dict(variant.options)
+        for ms in self.movesets.values():
+            for opt in ms.options:
+                specs.setdefault(opt.name, opt)
+        return specs
+
+    def option_specs(self, variant: Variant, scoring: ScoringSystem) -> dict[str, Option]:
+        specs = self.play_options(variant)
         for opt in scoring.options:
             specs[opt.name] = opt
         return specs
@@ -349,10 +385,23 @@ class Registry:
             return self._rules_cache[key]
         specs = self.option_specs(variant, scoring)
         own = {k: v for k, v in variant.defaults.items() if k in specs}
-        rules = resolve(specs, own, overrides or {}, where=where)
+        values = resolve(specs, own, overrides or {}, where=where)
+        rules = Rules(values, tuple(ms for ms in self.movesets.values() if self._enabled(ms, values)))
         if key is not None:
             self._rules_cache[key] = rules
         return rules
+
+
+    def _enabled(self, ms: MoveSet, values: Rules) -> bool:
+        try:
+            on = ms.enabled(values)
+        except Exception as exc:
+            raise PluginError(f"plugin \"{self.owner.get(('move set', ms.name), '?')}\": its move set {ms.name} "
+                              f"failed to say whether it is on: {type(exc).__name__}: {exc}") from None
+        if not isinstance(on, bool):
+            raise PluginError(f"plugin \"{self.owner.get(('move set', ms.name), '?')}\": its move set {ms.name} "
+                              f"answered enabled() with {on!r}, not true or false")
+        return on
 
 
 def load_registry(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),

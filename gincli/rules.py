@@ -115,12 +115,14 @@ PLAY_OPTIONS: tuple[Option, ...] = (
 
 class Rules(Mapping[str, Any]):
     """A resolved, read-only set of option values; also readable as attributes
-    (``rules.knock_limit``)."""
+    (``rules.knock_limit``). ``movesets`` are the move sets these values turn
+    on (:class:`gincli.MoveSet`): the rules of the moves plugins add."""
 
-    __slots__ = ("_values",)
+    __slots__ = ("_values", "movesets")
 
-    def __init__(self, values: Mapping[str, Any]):
+    def __init__(self, values: Mapping[str, Any], movesets: tuple[Any, ...] = ()):
         object.__setattr__(self, "_values", dict(values))
+        object.__setattr__(self, "movesets", tuple(movesets))
 
     def __getitem__(self, key: str) -> Any:
         return self._values[key]
@@ -130,6 +132,9 @@ class Rules(Mapping[str, Any]):
             return self._values[key]
         except KeyError:
             raise AttributeError(key) from None
+
+    def __reduce__(self) -> Any:  # slots and a read-only __setattr__: pickle by the constructor
+        return (Rules, (self._values, self.movesets))
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Rules are read-only")

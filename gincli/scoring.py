@@ -80,8 +80,12 @@ class HandResult:
     id: Any = None
     #: gincli's addition for a forfeited hand: ``{"player": ..., "reason": ...}``.
     forfeit: dict[str, Any] | None = None
-    #: What the hand's points were multiplied by (Oklahoma's spade doubling).
+    #: What the hand's points were multiplied by, in all (Oklahoma's spade
+    #: doubling, a move set's stake).
     multiplier: int = 1
+    #: Fields a move set adds to the score result and the transcript's hand
+    #: result (doubling's ``multiplier``).
+    fields: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = {
@@ -95,11 +99,21 @@ class HandResult:
         }
         if self.forfeit is not None:
             d["forfeit"] = self.forfeit
+        if self.fields:
+            d.update(self.fields)
+        return d
+
+    def claim(self) -> dict[str, Any]:
+        """The hand's result as a transcript writes it: outcome, winner, points, and
+        the fields move sets add."""
+        d = {"outcome": self.outcome, "winner": self.winner, "points": self.points}
+        if self.fields:
+            d.update(self.fields)
         return d
 
     def to_json(self) -> str:
         """``json.dumps(self.to_dict(), ensure_ascii=False)``, built directly."""
-        if self.forfeit is not None:
+        if self.forfeit is not None or self.fields:
             return _dumps(self.to_dict(), ensure_ascii=False)
         knocker = self.knocker.to_json() if self.knocker else "null"
         defender = self.defender.to_json() if self.defender else "null"

@@ -8,7 +8,7 @@ construction. Cards are ints (``gincli.cards``), a hand a 52-bit mask.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import cards_of
@@ -29,6 +29,8 @@ class PlayerView:
     (``my_discards``, ``opponent_discards``), in order. ``taken`` is the card
     this player took from the pile this turn (it may not be discarded), or -1.
     ``scores`` are the session's scores so far (public, as on the score pad).
+    ``extensions`` holds the public state of each move set in play, by its
+    name (``extensions["doubling"]["multiplier"]``).
     """
 
     me: str
@@ -51,6 +53,7 @@ class PlayerView:
     rules: Rules
     scores: dict[str, Any]
     hand_number: int
+    extensions: dict[str, Any] = field(default_factory=dict)
 
     @property
     def discard_top(self) -> int | None:
@@ -83,7 +86,17 @@ class PlayerView:
         return Move(self.me, "knock", card=card)
 
     def legal(self) -> list[Move]:
-        """Every legal move (knocks included only where the deadwood allows)."""
+        """Every legal move (knocks included only where the deadwood allows), the
+        moves of the move sets in play included; while one of them waits for
+        this player's answer, only its moves."""
+        extra: list[Move] = []
+        for ms in getattr(self.rules, "movesets", ()):
+            if ms.answer_due(self):
+                return ms.legal(self)
+            extra += ms.legal(self)
+        return self._standard() + extra
+
+    def _standard(self) -> list[Move]:
         from .melds import deadwood
 
         phase = self.phase

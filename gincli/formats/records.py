@@ -126,4 +126,30 @@ class HandScorer:
         elif not isinstance(name, str):
             raise RecordError("\"variant\" must be a string")
         variant, rules = self._rules_for(name)
-        return score_position(parse_position(record), variant, rules, record.get("id"))
+        pos = parse_position(record)
+        self._check_fields(record, rules)
+        if not rules.movesets:
+            return score_position(pos, variant, rules, record.get("id"))
+        states = {ms.name: ms.from_record(record, pos, rules) for ms in rules.movesets}
+        for ms in rules.movesets:  # a hand ended by a move set's move (a declined double)
+            ended = ms.score_record(states[ms.name], record, pos, variant, rules)
+            if ended is not None:
+                return ended
+        result = score_position(pos, variant, rules, record.get("id"))
+        for ms in rules.movesets:
+            result = ms.finish(states[ms.name], result, rules)
+        return result
+
+    def _check_fields(self, record: Mapping[str, Any], rules: Any) -> None:
+        """A record holding a field or outcome of a move set that is off is an
+        error: it would otherwise be scored without it."""
+        on = {ms.name for ms in rules.movesets}
+        for ms in self.registry.movesets.values():
+            if ms.name in on:
+                continue
+            given = [f for f in ms.record_fields if f in record]
+            if given or record.get("outcome") in ms.outcomes:
+                what = f"\"{given[0]}\"" if given else f"the outcome \"{record.get('outcome')}\""
+                raise RecordError(f"{what} belongs to {ms.name}, which is off for this variant (turn it on with "
+                                  f"--option {ms.options[0].name}=true, or a variant that plays it)"
+                                  if ms.options else f"{what} belongs to {ms.name}, which is off here")

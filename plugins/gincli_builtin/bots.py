@@ -4,7 +4,8 @@
 2021, SimpleGinRummyPlayer): it takes the face-up card only if the card then
 forms a meld; it discards a random card among those leaving the least
 deadwood, never the card just taken; it knocks as soon as it can; as defender
-it lays off all it can (gincli spreads the defender's best).
+it lays off all it can (gincli spreads the defender's best). Under doubling it
+never offers and always accepts.
 """
 
 from __future__ import annotations
@@ -18,6 +19,15 @@ from gincli.moves import Move
 from gincli.view import PlayerView
 
 from .expert import ExpertBot
+
+
+def answer_due(view: PlayerView, accept: bool = True) -> Move | None:
+    """The answer to an offer to double that waits for this player (accept, or
+    decline), or None when none does."""
+    state = view.extensions.get("doubling")
+    if state is None or state["offer"] is None or state["offer"] == view.me:
+        return None
+    return Move(view.me, "accept" if accept else "decline")
 
 
 class RandomBot(Bot):
@@ -36,6 +46,9 @@ class SimpleBot(Bot):
 
     def choose(self, view: PlayerView) -> Move:
         hand = view.hand
+        answer = answer_due(view)
+        if answer is not None:  # under doubling: never offers, always accepts
+            return answer
         if view.phase != "discard":
             top = view.discard_top
             if not view.must_draw_stock and top is not None and forms_meld(hand, top):

@@ -59,6 +59,9 @@ class ExpertBot(Bot):
     SAMPLES = 24
 
     def choose(self, view: PlayerView) -> Move:
+        stake = self._stake(view)
+        if stake is not None:
+            return stake
         pile = 0
         for c in view.discard_pile:
             pile |= 1 << c
@@ -74,6 +77,24 @@ class ExpertBot(Bot):
         if view.phase == "discard":
             return self._discard(view, hand, unknown, opp_known, opp_discarded)
         return self._draw(view, hand, unknown)
+
+    # -- the stake (doubling) -----------------------------------------------------------------
+
+    def _stake(self, view: PlayerView) -> Move | None:
+        """Under doubling: answer an offer (decline only a lost cause late in the
+        hand), or offer when the hand is close to a knock."""
+        state = view.extensions.get("doubling")
+        if state is None:
+            return None
+        dw = deadwood(view.hand)
+        if state["offer"] is not None and state["offer"] != view.me:
+            lost = dw >= 30 and view.stock_count < 16
+            return Move(view.me, "decline" if lost else "accept")
+        if view.phase in ("offer", "draw") and dw <= 6 and view.stock_count < 26:
+            double = Move(view.me, "double")
+            if double in view.legal():
+                return double
+        return None
 
     # -- drawing ---------------------------------------------------------------------------
 
