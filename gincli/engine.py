@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .cards import CARD_NAMES, FULL_DECK_MASK, card_str, cards_of, cut_key
-from .errors import RecordError
+from .errors import RecordError, quote
 from .rng import SplitMix64
 from .rules import OFF, Rules
 from .scoring import (HandResult, Position, check_knock, dead_hand, declared_melds, forfeit_result,
@@ -175,7 +175,7 @@ class Hand:
         if phase == OVER:
             raise IllegalMove("move-after-end", f"{player} moved after the hand was over")
         if player not in self.hands:
-            raise IllegalMove("unknown-player", f"\"{player}\" is not a player of this hand")
+            raise IllegalMove("unknown-player", f"{quote(player)} is not a player of this hand")
         if player != self.to_act:
             raise IllegalMove("out-of-turn", f"{player} moved out of turn: it is {self.to_act}'s turn to "
                                              f"{self.expecting()}")

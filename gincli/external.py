@@ -20,6 +20,7 @@ from typing import Any
 
 from .bots import Bot, BotError
 from .cards import CARD_NAMES, cards_of
+from .errors import quote
 from .moves import IllegalMove, Move
 from .rng import SplitMix64
 from .view import PlayerView
@@ -100,8 +101,7 @@ class Program:
         try:
             return json.loads(line)
         except ValueError:
-            text = line.decode(errors="replace")[:80]
-            raise BotError(f"replied with something that is not JSON: {text!r}") from None
+            raise BotError(f"replied with something that is not JSON: {quote(line.decode(errors='replace'))}") from None
 
     def restart(self) -> None:
         self.kill()
@@ -174,14 +174,14 @@ def external_bot(command: str) -> type[Bot]:
             program.send({"type": "decide", "view": view_to_json(view), "legal": [m.to_dict() for m in legal]})
             reply = program.receive()
             if not isinstance(reply, dict):
-                raise BotError(f"replied {json.dumps(reply)[:60]}, not a move object")
+                raise BotError(f"replied {quote(reply)}, not a move object")
             reply.setdefault("player", view.me)
             try:
                 move = Move.from_dict(reply)
             except IllegalMove as exc:
                 raise BotError(f"replied with a move that cannot be read: {exc.message}") from None
             if move.player != view.me:
-                raise BotError(f"replied for {move.player!r}, not its own seat {view.me!r}")
+                raise BotError(f"replied for {quote(move.player)}, not its own seat {quote(view.me)}")
             return move
 
         def hand_over(self, view: PlayerView, result: dict) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARD_NAMES, parse_card, parse_cards
-from .errors import RecordError
+from .errors import RecordError, quote
 
 ACTIONS = ("pass", "draw", "discard", "knock", "layoff")
 
@@ -61,7 +61,7 @@ class Move:
         if not isinstance(player, str):
             raise IllegalMove("malformed-move", "a move needs a \"player\" (a name)")
         if action not in ACTIONS:
-            raise IllegalMove("malformed-move", f"unknown action {action!r}; the actions are {', '.join(ACTIONS)}")
+            raise IllegalMove("malformed-move", f"unknown action {quote(action)}; the actions are {', '.join(ACTIONS)}")
         source = d.get("from")
         if action == "draw" and source not in ("stock", "discard"):
             raise IllegalMove("malformed-move", "a draw needs \"from\": \"stock\" or \"discard\"")

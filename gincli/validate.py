@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import CARD_NAMES, card_str, parse_card
 from .engine import SPREAD, Hand, IllegalMove, Move, next_dealer
-from .errors import GinError, RecordError
+from .errors import GinError, RecordError, quote
 from .plugins import Registry
 from .rules import Rules
 from .scoring import HandResult
@@ -168,7 +168,7 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             if forfeit is not None and not hand.over:
                 who = forfeit.get("player") if isinstance(forfeit, dict) else None
                 if who not in players:
-                    raise Stop(Fault(hi, None, "unknown-player", f"hand {hi}: the forfeit names {who!r}, "
+                    raise Stop(Fault(hi, None, "unknown-player", f"hand {hi}: the forfeit names {quote(who)}, "
                                                                  "who is not a player"))
                 hand.forfeit(who, str(forfeit.get("reason", "")))
             if not hand.finishable:
@@ -216,7 +216,7 @@ def _header(doc: Any, registry: Registry,
     if not isinstance(doc, dict):
         raise bad("transcript-format", "a transcript must be a JSON object")
     if doc.get("format") != TRANSCRIPT_FORMAT:
-        raise bad("transcript-format", f"\"format\" must be \"{TRANSCRIPT_FORMAT}\", not {doc.get('format')!r}")
+        raise bad("transcript-format", f"\"format\" must be \"{TRANSCRIPT_FORMAT}\", not {quote(doc.get('format'))}")
     players = doc.get("players")
     if (not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players)
             or players[0] == players[1]):
@@ -258,7 +258,7 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
 
     dealer = raw.get("dealer")
     if dealer not in players:
-        raise bad("unknown-player", f"hand {hi}: the dealer {dealer!r} is not a player")
+        raise bad("unknown-player", f"hand {hi}: the dealer {quote(dealer)} is not a player")
     if expected_dealer is not None and dealer != expected_dealer:
         raise bad("wrong-dealer", f"hand {hi} was dealt by {dealer}, but {expected_dealer} deals it "
                                   f"(next_dealer = {rules['next_dealer']}; after a dead hand the same dealer)")
@@ -275,7 +275,7 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
             raise bad("deal-cards", f"hand {hi}: \"deal\" must be an object")
         for key in d:
             if key not in players and key != "upcard":
-                raise bad("unknown-player", f"hand {hi}: the deal names {key!r}, who is not a player")
+                raise bad("unknown-player", f"hand {hi}: the deal names {quote(key)}, who is not a player")
         deal = {}
         seen: set[int] = set()
         for p in players:
@@ -326,7 +326,7 @@ def _check_claimed_hand(hi: int, claim: Any, result: HandResult) -> None:
     for key in ("outcome", "winner", "points"):
         if key in claim and claim[key] != actual[key]:
             raise Stop(Fault(hi, None, "claimed-hand-result",
-                             f"hand {hi} claims {key} {_show(claim[key])}, but the moves give {_show(actual[key])}"))
+                             f"hand {hi} claims {key} {quote(claim[key])}, but the moves give {_show(actual[key])}"))
 
 
 def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
@@ -336,10 +336,10 @@ def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
     if not isinstance(claim, dict):
         raise bad("the session's \"result\" must be an object")
     if "scores" in claim and claim["scores"] != actual.get("scores"):
-        raise bad(f"the session claims scores {_show(claim['scores'])}, but the moves give "
+        raise bad(f"the session claims scores {quote(claim['scores'])}, but the moves give "
                   f"{_show(actual.get('scores'))}")
     if "winner" in claim and claim["winner"] != actual.get("winner"):
-        raise bad(f"the session claims the winner {_show(claim['winner'])}, but the moves give "
+        raise bad(f"the session claims the winner {quote(claim['winner'])}, but the moves give "
                   f"{_show(actual.get('winner'))}")
     if "games" in claim:
         games = actual.get("games", [])
@@ -349,7 +349,7 @@ def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
         for gi, (c, a) in enumerate(zip(claim["games"], games)):
             for key in ("scores", "winner"):
                 if isinstance(c, dict) and key in c and c[key] != a.get(key):
-                    raise bad(f"game {gi + 1} claims {key} {_show(c[key])}, but the moves give {_show(a.get(key))}")
+                    raise bad(f"game {gi + 1} claims {key} {quote(c[key])}, but the moves give {_show(a.get(key))}")
 
 
 def _show(value: Any) -> str:

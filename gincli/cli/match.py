@@ -16,7 +16,7 @@ from ..match import MatchSpec, SessionOutcome, Tally, play_match_session, read_t
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings
-from .render import OutputFormat, emit, listing, progress_bar, stdout_console, write_json
+from .render import OutputFormat, emit, listing, progress_bar, safe, stdout_console, write_json
 from .options import FormatOpt, OptionOpt, overrides_from
 
 HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
@@ -126,7 +126,7 @@ def match(
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, spec, record)
     state = {"registry": registry, "spec": spec, "record": record}
     try:
-        with progress_bar(f"{spec.names[0]} v {spec.names[1]}", count, enabled=not quiet, unit="items") as advance:
+        with progress_bar(f"{safe(spec.names[0])} v {safe(spec.names[1])}", count, enabled=not quiet, unit="items") as advance:
             advance(done)
             if not tally.decided():
                 for results in ordered_map(_play_chunk, chunked(range(done, count), size), w, setup, state):
@@ -161,7 +161,7 @@ def match(
               f"{elapsed:.1f} s ({rate:,.0f} hands/s, {w} worker{'s' if w != 1 else ''})", file=sys.stderr)
     if interrupted:
         print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
-              + (f"; finish with --transcripts {transcripts} --resume" if transcripts else ""), file=sys.stderr)
+              + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""), file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
@@ -184,7 +184,7 @@ def render_summary(s: dict[str, Any]) -> Any:
 
     from rich import box
 
-    table = Table(title=f"{s['variant']} · {s['scoring']} · seed {s['seed']}"
+    table = Table(title=f"{safe(s['variant'])} · {s['scoring']} · seed {s['seed']}"
                         + (" · duplicate deals" if s["duplicate"] else ""), title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False)
     forfeits = any(p["forfeits"] for p in s["players"])
@@ -196,7 +196,7 @@ def render_summary(s: dict[str, Any]) -> Any:
         table.add_column(col, justify="right", no_wrap=True)
     for p in s["players"]:
         bot = p["bot"] if len(p["bot"]) <= 22 else p["bot"][:21] + "…"
-        row = [f"[bold]{p['name']}[/]" + (f" [dim]({bot})[/]" if bot != p["name"] else "")]
+        row = [f"[bold]{safe(p['name'])}[/]" + (f" [dim]({safe(bot)})[/]" if bot != p["name"] else "")]
         if s["games"]:
             row.append(str(p["games_won"]))
         row += [str(p["hands_won"]), str(p["points"]), f"{p['points_per_hand']:.2f}", str(p["gins"]),
@@ -221,7 +221,7 @@ def render_summary(s: dict[str, Any]) -> Any:
                      f"(bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
     for reason in s["forfeit_reasons"]:
         lines.append(f"forfeit: {reason}")
-    return Group(table, *(Text(line) for line in lines))
+    return Group(table, *(Text(safe(line, markup=False)) for line in lines))
 
 
 def bots(
