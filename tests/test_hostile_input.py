@@ -180,3 +180,26 @@ def test_quote_cuts_long_values_and_says_how_long_they_were():
     assert quote("Xx") == '"Xx"'
     assert quote("é" * 41) == '"' + "é" * 40 + '…" (41 characters)'
     assert quote(list(range(30))).endswith("… (110 characters)")
+
+
+# -- input hygiene --------------------------------------------------------------------------
+
+BOM = b"\xef\xbb\xbf"
+
+
+@pytest.mark.parametrize("name,text", [
+    ("h.jsonl", json.dumps(GOOD) + "\n" + json.dumps(GOOD) + "\n"),
+    ("h.json", json.dumps([GOOD, GOOD])),
+    ("h.toml", ('[[records]]\nknocker = "ann"\n[records.hands]\nann = ' + json.dumps(KNOCKER.split())
+                + "\nbob = " + json.dumps(DEFENDER.split()) + "\n") * 2),
+    ("-", json.dumps(GOOD) + "\n" + json.dumps(GOOD) + "\n"),
+])
+def test_a_byte_order_mark_is_accepted_at_the_start_of_every_input(run, tmp_path, name, text):
+    data = BOM + text.encode()
+    if name == "-":
+        res = run("score", "-f", "json", "-", input=data)
+    else:
+        (tmp_path / name).write_bytes(data)
+        res = run("score", "-f", "json", str(tmp_path / name))
+    assert res.exit_code == 0, res.stderr
+    assert [r["points"] for r in json_lines(res.stdout)] == [24, 24]
