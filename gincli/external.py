@@ -10,6 +10,7 @@ the hand; a program that died or hung is started again for the next hand.
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import selectors
@@ -21,6 +22,7 @@ from typing import Any
 from .bots import Bot, BotError
 from .cards import CARD_NAMES, cards_of
 from .errors import quote
+from .formats.jsonio import dumps
 from .moves import IllegalMove, Move
 from .rng import SplitMix64
 from .view import PlayerView
@@ -46,6 +48,49 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
     }
 
 
+#: The longest reply line a bot may send.
+MAX_REPLY = 1 << 20
+
+
+class LineBuffer:
+    """Bytes read from a bot, cut into lines in linear time: each byte is
+    scanned for a newline once (``scanned`` counts them) and copied once into
+    its line; a line longer than ``limit`` is refused."""
+
+    def __init__(self, limit: int = MAX_REPLY):
+        self.limit = limit
+        self.parts: list[bytes] = []  # the start of the current line
+        self.size = 0
+        self.lines: collections.deque[bytes] = collections.deque()  # whole lines not yet taken
+        self.scanned = 0
+
+    def feed(self, chunk: bytes) -> bytes | None:
+        """Take a chunk; return the next whole line (without its newline), if any.
+        ``ValueError`` when a line grows past the limit."""
+        self.scanned += len(chunk)
+        start = 0
+        end = chunk.find(b"\n")
+        while end >= 0:
+            self._grow(chunk[start:end])
+            self.lines.append(b"".join(self.parts))
+            self.parts, self.size = [], 0
+            start = end + 1
+            end = chunk.find(b"\n", start)
+        if start < len(chunk):
+            self._grow(chunk[start:])
+        return self.line()
+
+    def _grow(self, piece: bytes) -> None:
+        self.size += len(piece)
+        if self.size > self.limit:
+            raise ValueError(f"replied with more than {self.limit // (1 << 20)} MiB without a newline")
+        self.parts.append(piece)
+
+    def line(self) -> bytes | None:
+        """The next whole line read, if any."""
+        return self.lines.popleft() if self.lines else None
+
+
 class Program:
     """One running bot program, reused across sessions; restarted after it dies."""
 
@@ -54,7 +99,7 @@ class Program:
         self.argv = shlex.split(command)
         self.time_limit = time_limit
         self.proc: subprocess.Popen[bytes] | None = None
-        self.buffer = b""
+        self.buffer = LineBuffer()
 
     def start(self) -> None:
         try:
@@ -62,7 +107,7 @@ class Program:
                                          stderr=None if os.environ.get("GINCLI_DEBUG") else subprocess.DEVNULL)
         except OSError as exc:
             raise BotError(f"could not start `{self.command}`: {exc.strerror or exc}") from None
-        self.buffer = b""
+        self.buffer = LineBuffer()
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -72,7 +117,7 @@ class Program:
             self.restart()
         assert self.proc is not None and self.proc.stdin is not None
         try:
-            self.proc.stdin.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+            self.proc.stdin.write(dumps(message).encode() + b"\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             code = self.proc.poll()
@@ -84,9 +129,10 @@ class Program:
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + self.time_limit
+        line = self.buffer.line()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self.buffer:
+            while line is None:
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
                     self.kill()
@@ -96,11 +142,14 @@ class Program:
                     code = self.proc.wait()
                     self.kill()
                     raise BotError(f"exited (status {code})")
-                self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
+                try:
+                    line = self.buffer.feed(chunk)
+                except ValueError as exc:
+                    self.kill()
+                    raise BotError(str(exc)) from None
         try:
             return json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise BotError(f"replied with something that is not JSON: {quote(line.decode(errors='replace'))}") from None
 
     def restart(self) -> None:

@@ -33,6 +33,7 @@ class SessionRecord:
     transcript: dict[str, Any]
     results: list[HandResult]
     result: dict[str, Any]
+    capped: bool = False  # stopped by max_hands before the session was settled
 
 
 def play_hand(hand: Hand, choose: Chooser) -> HandResult:
@@ -61,8 +62,10 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
                  choose: Chooser, seed: int, *, dealer: str | None = None, id: Any = None,
                  options: dict[str, Any] | None = None, max_hands: int = 10_000, record: bool = True,
                  on_hand: Callable[[Hand, HandResult, Any], None] | None = None) -> SessionRecord:
-    """Play one session to its end (``hand`` scoring: one hand). With
-    ``record=False`` no transcript is built (faster, for matches that keep none).
+    """Play one session to its end (``hand`` scoring: one hand), or until
+    ``max_hands`` hands are played: the record is then ``capped`` (and so is
+    the transcript, gincli's field ``"capped": true``). With ``record=False`` no
+    transcript is built (faster, for matches that keep none).
     ``on_hand(hand, result, session)`` is called after each hand."""
     rng = SplitMix64(seed)
     cut = None
@@ -71,10 +74,11 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
     session = system.new_session(players, rules)
     hands: list[dict[str, Any]] = []
     results: list[HandResult] = []
+    capped = False
     for _ in range(max_hands):
         hand = Hand(players, dealer, variant, rules, deck=shuffled_deck(rng))
         hand.number = len(results)
-        hand.scores = session.result()["scores"]
+        hand.scores = session.scores_so_far()
         result = play_hand(hand, choose)
         if record:
             hands.append(hand.to_dict())
@@ -85,10 +89,12 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
         if session.finished or session.settles_each_hand:
             break
         dealer = next_dealer(rules, players, dealer, result)
+    else:
+        capped = True
     settled = session.result()
     doc = transcript(players, variant.name, system.name, hands, options=options, id=id, seed=seed, cut=cut,
-                     result=_claim(settled)) if record else {}
-    return SessionRecord(doc, results, settled)
+                     result=_claim(settled), capped=capped) if record else {}
+    return SessionRecord(doc, results, settled, capped)
 
 
 def _claim(result: dict[str, Any]) -> dict[str, Any]:

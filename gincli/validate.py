@@ -144,7 +144,6 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         report.valid = False
         report.errors.append(Fault(None, None, "transcript-options", str(exc)))
         return report
-    report.result = session.result()
     expected_dealer: str | None = None
     fault: Fault | None = None
     last = len(hands) - 1
@@ -181,11 +180,11 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             _check_claimed_hand(hi, raw.get("result"), result)
             report.hands.append(result)
             session.add_hand(result)
-            report.result = session.result()
             expected_dealer = next_dealer(rules, players, hand.dealer, result)
         except Stop as stop:
             fault = stop.fault
             break
+    report.result = session.result()  # once: a session's result grows with its hands
     if fault is None:
         report.complete = _settled(session, hands, report)
         claimed = doc.get("result")

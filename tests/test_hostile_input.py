@@ -203,3 +203,100 @@ def test_a_byte_order_mark_is_accepted_at_the_start_of_every_input(run, tmp_path
         res = run("score", "-f", "json", str(tmp_path / name))
     assert res.exit_code == 0, res.stderr
     assert [r["points"] for r in json_lines(res.stdout)] == [24, 24]
+
+
+# -- no quadratic paths: each counts its work ---------------------------------------------------
+
+def test_sniffing_keeps_no_blank_line_it_skips():
+    import io
+
+    from gincli.formats.containers import Reader, _sniff
+
+    data = b"\n" * 200_000 + json.dumps(GOOD).encode() + b"\n"
+    stream = io.BytesIO(data)
+    fmt, head, skipped = _sniff(stream.readline(), stream)
+    assert (fmt, len(head), skipped) == ("jsonl", 1, 200_000)
+    [item, bad] = Reader("-", stdin=io.BytesIO(data + b"{oops\n")).items()
+    assert item.line == 200_001 and bad.error.startswith("line 200002 is not valid JSON")
+
+
+def test_settling_a_session_costs_the_same_whatever_the_hands_played(registry, monkeypatch):
+    from gincli import session as session_module
+    from gincli.match import MatchSpec, play_match_session
+
+    calls = []
+    real = session_module.Game.result
+    monkeypatch.setattr(session_module.Game, "result", lambda self: calls.append(1) or real(self))
+    for hands in (20, 200):
+        calls.clear()
+        spec = MatchSpec(("simple", "simple"), ("a", "b"), "games", 1, 1, "standard", "game",
+                         {"target": 10**18}, max_hands=hands)
+        out = play_match_session(spec, 0, registry, record=False)
+        assert len(out.hands) == hands and out.capped
+        assert len(calls) == 1  # the settled result, once; never one a hand
+
+
+def test_a_scoring_system_with_only_result_still_plays(registry):
+    from gincli.session import ScoringSystem, Session
+    from gincli.table import play_session
+
+    class FirstToWin(Session):
+        def __init__(self, players, rules):
+            super().__init__(players, rules)
+            self.winner = None
+
+        def add_hand(self, result):
+            self.winner = self.winner or result.winner
+
+        @property
+        def finished(self):
+            return self.winner is not None
+
+        def result(self):
+            return {"scores": {p: int(p == self.winner) for p in self.players}, "winner": self.winner}
+
+    class System(ScoringSystem):
+        name = "first"
+
+        def new_session(self, players, rules):
+            return FirstToWin(players, rules)
+
+    from gincli_builtin.bots import SimpleBot
+
+    from gincli.rng import SplitMix64
+
+    variant = registry.variant("standard")
+    rules = registry.rules(variant, System(), {})
+    bot = SimpleBot(SplitMix64(1))
+    rec = play_session(("a", "b"), variant, rules, System(), lambda hand: bot.choose(hand.view(hand.to_act)), 5)
+    assert rec.result["winner"] in ("a", "b") and not rec.capped
+
+
+def test_reading_a_bot_reply_scans_each_byte_once():
+    from gincli.external import LineBuffer
+
+    buffer = LineBuffer()
+    chunk = b"x" * 1000
+    for _ in range(500):
+        assert buffer.feed(chunk) is None
+    assert buffer.feed(b'"end"\n{"next": 1}\n{"part') == b"x" * 500_000 + b'"end"'
+    assert buffer.line() == b'{"next": 1}' and buffer.line() is None
+    assert buffer.scanned == 500_000 + len(b'"end"\n{"next": 1}\n{"part')
+
+
+def test_a_bot_reply_past_one_mebibyte_without_a_newline_is_refused():
+    from gincli.bots import BotError
+    from gincli.external import Program
+
+    import sys
+
+    program = Program(f"{sys.executable} -c \"import sys; sys.stdin.readline(); "
+                      f"sys.stdout.write('x' * 3000000); sys.stdout.flush(); sys.stdin.readline()\"", 30)
+    program.start()
+    try:
+        program.send({"type": "hello"})
+        with pytest.raises(BotError, match="more than 1 MiB without a newline"):
+            program.receive()
+        assert not program.alive()
+    finally:
+        program.kill()

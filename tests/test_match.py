@@ -228,3 +228,122 @@ def test_the_example_external_bot_plays_a_whole_game(tmp_path):
 def test_match_usage_errors(run, args, message):
     res = run("match", *args)
     assert res.exit_code == 2 and message in res.stderr
+
+
+# -- --resume never destroys a file it did not write ---------------------------------------------
+
+MATCH = ["match", "--bots", "simple,random", "--games", "4", "--seed", "3", "--workers", "1", "-q", "-f", "json"]
+
+
+def played(run, path, *extra):
+    res = run(*MATCH, "--transcripts", str(path), *extra)
+    assert res.exit_code == 0, res.stderr
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("content", [b"my notes\n", b"my notes", b"\n", b"{}\n"])
+def test_resume_refuses_a_file_that_is_not_this_matchs_transcripts_and_leaves_it(run, tmp_path, content):
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(content)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(notes)
+    for target in (notes, link):
+        res = run(*MATCH, "--transcripts", str(target), "--resume")
+        assert res.exit_code == 2 and "line 1 is not a transcript of this match" in res.stderr
+        assert notes.read_bytes() == content
+
+
+def test_resume_refuses_a_file_holding_other_lines_after_the_sessions(run, tmp_path):
+    f = tmp_path / "m.jsonl"
+    full = played(run, f)
+    lines = full.splitlines(keepends=True)
+    f.write_bytes(lines[0] + b"my notes\n" + lines[1])
+    res = run(*MATCH, "--transcripts", str(f), "--resume")
+    assert res.exit_code == 2 and "line 2 is not a transcript" in res.stderr
+    assert f.read_bytes() == lines[0] + b"my notes\n" + lines[1]
+
+
+@pytest.mark.parametrize("change,what", [
+    (["--option", "gin_bonus=50"], "options differ (gin_bonus: 25 there, 50 here)"),
+    (["--bots", "random,random", "--names", "simple,random"], "bots differ"),
+    (["--bots", "random,simple"], "bots differ"),
+    (["--duplicate"], "duplicate differs (false there, true here)"),
+    (["--seed", "4"], "seed differs (3 there, 4 here)"),
+    (["--variant", "oklahoma"], 'variant differs ("standard" there, "oklahoma" here)'),
+    (["--scoring", "hollywood"], 'scoring differs ("game" there, "hollywood" here)'),
+])
+def test_resume_refuses_a_file_from_a_different_match_saying_what_differs(run, tmp_path, change, what):
+    f = tmp_path / "m.jsonl"
+    before = played(run, f)
+    args = MATCH + change
+    if "--bots" in change:  # the later --bots wins; keep one
+        i = args.index("--bots")
+        del args[i:i + 2]
+    res = run(*args, "--transcripts", str(f), "--resume")
+    assert res.exit_code == 2 and "line 1 is from another match: its " + what in res.stderr, res.stderr
+    assert f.read_bytes() == before
+
+
+def test_resume_drops_only_a_last_line_cut_short_and_appends_through_a_symlink(run, tmp_path):
+    full = played(run, tmp_path / "full.jsonl")
+    lines = full.splitlines(keepends=True)
+    part = tmp_path / "part.jsonl"
+    part.write_bytes(lines[0] + lines[1][:60])
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(part)
+    res = run(*MATCH, "--transcripts", str(link), "--resume")
+    assert res.exit_code == 0, res.stderr
+    assert link.is_symlink() and part.read_bytes() == full
+
+
+def test_resume_says_when_the_file_holds_more_sessions_than_asked(run, tmp_path):
+    f = tmp_path / "m.jsonl"
+    before = played(run, f)
+    args = list(MATCH)
+    args[args.index("4")] = "2"
+    res = run(*args, "--transcripts", str(f), "--resume")
+    assert res.exit_code == 2 and "already holds 4 sessions, more than the 2 asked" in res.stderr
+    assert f.read_bytes() == before
+
+
+def test_resume_refuses_what_is_not_a_regular_file(run, tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    res = run(*MATCH, "--transcripts", str(fifo), "--resume")
+    assert res.exit_code == 2 and "is not a regular file" in res.stderr
+
+
+def test_every_transcript_names_its_match_and_carries_the_rules_in_full(run, tmp_path, registry):
+    f = tmp_path / "m.jsonl"
+    played(run, f, "--option", "gin_bonus=30")
+    docs = json_lines(f.read_text())
+    assert [d["match"] for d in docs] == [{"bots": ["simple", "random"], "names": ["simple", "random"], "seed": 3,
+                                            "duplicate": False, "unit": "games"}] * 4
+    rules = registry.rules(registry.variant("standard"), registry.scoring("game"), {"gin_bonus": 30})
+    assert all(d["options"] == dict(rules) for d in docs)
+
+
+# -- no silent caps ------------------------------------------------------------------------------
+
+def test_a_session_stopped_by_the_hand_cap_is_reported_and_marked(run, tmp_path):
+    f = tmp_path / "m.jsonl"
+    res = run("match", "--bots", "simple,simple", "--games", "2", "--option", f"target={10**18}", "--max-hands", "30",
+              "--workers", "1", "--transcripts", str(f), "-f", "json", "-q")
+    assert res.exit_code == 0, res.stderr
+    summary = json.loads(res.stdout)
+    assert summary["capped_sessions"] == 2 and summary["max_hands"] == 30 and summary["hands"] == 60
+    assert "2 sessions reached the hand cap of 30 hands unsettled" in res.stderr
+    docs = json_lines(f.read_text())
+    assert all(d["capped"] is True and len(d["hands"]) == 30 for d in docs)
+    text = run("match", "--bots", "simple,simple", "--games", "1", "--option", f"target={10**18}", "--max-hands", "5",
+               "--workers", "1")
+    assert "1 session reached the hand cap of 5 hands unsettled" in text.stdout
+
+
+def test_a_settled_session_is_not_marked_capped(run, tmp_path):
+    f = tmp_path / "m.jsonl"
+    res = run(*MATCH, "--transcripts", str(f))
+    assert json.loads(res.stdout)["capped_sessions"] == 0
+    assert not any("capped" in d for d in json_lines(f.read_text()))

@@ -76,7 +76,7 @@ def deal(
     if dealer is None:
         dealer, cut = cut_for_deal(rng, names, rules)
     hand = Hand(names, dealer, v, rules, deck=shuffled_deck(rng))
-    doc = transcript(names, v.name, system.name, [hand.to_dict()], options=overrides, id=id, seed=seed, cut=cut)
+    doc = transcript(names, v.name, system.name, [hand.to_dict()], options=dict(rules), id=id, seed=seed, cut=cut)
     if format is DealFormat.json:
         sys.stdout.write(dumps(doc) + "\n")
     elif format is DealFormat.toml:

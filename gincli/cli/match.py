@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import os
 import sys
 import time
 from typing import Annotated, Any
@@ -12,10 +11,10 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import UsageError
-from ..match import MatchSpec, SessionOutcome, Tally, play_match_session, read_transcripts
+from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..stats import parse_sprt
-from . import EXIT_INTERRUPTED, guard, settings
+from . import EXIT_INTERRUPTED, guard, settings, warn
 from .render import OutputFormat, emit, listing, progress_bar, safe, stdout_console, write_json
 from .options import FormatOpt, OptionOpt, overrides_from
 
@@ -69,6 +68,9 @@ def match(
                                               help="Per decision, for external bots.")] = 5.0,
     names: Annotated[str | None, typer.Option("--names", metavar="A,B", help="Player names (default: the bots').")]
     = None,
+    max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
+                                           help="Stop a session still unsettled after N hands (it is reported).")]
+    = 10_000,
     format: FormatOpt = OutputFormat.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
@@ -92,12 +94,15 @@ def match(
         raise UsageError("--duplicate plays deals in pairs: give an even number")
     spec = MatchSpec((specs[0], specs[1]), player_names(specs, names), unit, count, seed, variant,
                      "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
-                     time_limit)
+                     time_limit, max_hands)
     try:  # check the rules once, up front
         system = registry.scoring(spec.scoring)
-        system.new_session(spec.names, registry.rules(registry.variant(spec.variant), system, spec.options))
+        the_variant = registry.variant(spec.variant)
+        rules = registry.rules(the_variant, system, spec.options)
+        system.new_session(spec.names, rules)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules)}
     try:
         test = parse_sprt(sprt) if sprt else None
     except ValueError as exc:
@@ -106,17 +111,10 @@ def match(
     done = 0
     out = None
     if transcripts:
-        if resume and os.path.exists(transcripts):
-            earlier, keep = read_transcripts(transcripts, spec)
-            for o in earlier:
-                tally.add(o)
-            done = len(earlier)
-            with open(transcripts, "r+b") as fh:
-                fh.truncate(keep)  # a line cut short by an interruption goes
-        elif not resume and os.path.exists(transcripts) and os.path.getsize(transcripts) > 0:
-            raise UsageError(f"{transcripts} already holds transcripts; --resume finishes that match, "
-                             "or remove the file")
-        out = open(transcripts, "a", encoding="utf-8")
+        out, earlier = open_transcripts(transcripts, spec, header, resume)
+        for o in earlier:
+            tally.add(o)
+        done = len(earlier)
     gc.freeze()
     started = time.perf_counter()
     interrupted = False
@@ -132,7 +130,7 @@ def match(
                 for results in ordered_map(_play_chunk, chunked(range(done, count), size), w, setup, state):
                     for o in results:
                         if out is not None and o.transcript is not None:
-                            out.write(o.transcript + "\n")
+                            out.write(o.transcript.encode() + b"\n")
                             out.flush()
                         tally.add(o)
                         if tally.decided():
@@ -154,6 +152,8 @@ def match(
         write_json(summary)
     else:
         stdout_console().print(render_summary(summary))
+    if tally.capped:
+        warn(capped_note(summary))
     played = tally.hands
     if not quiet:
         rate = played / elapsed if elapsed > 0 else 0.0
@@ -174,6 +174,13 @@ def _setup(plugin_dirs: list[str], disabled: list[str], spec: MatchSpec, record:
 def _play_chunk(indices: list[int]) -> list[SessionOutcome]:
     state = worker_state()
     return [play_match_session(state["spec"], i, state["registry"], state["record"]) for i in indices]
+
+
+def capped_note(s: dict[str, Any]) -> str:
+    """What the hand cap did to a match (its summary ``s``), in one sentence."""
+    n = s["capped_sessions"]
+    return (f"{n} session{'s' if n != 1 else ''} reached the hand cap of {s['max_hands']:,} hands unsettled and "
+            "stopped (raise it with --max-hands)")
 
 
 def render_summary(s: dict[str, Any]) -> Any:
@@ -221,6 +228,8 @@ def render_summary(s: dict[str, Any]) -> Any:
                      f"(bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
     for reason in s["forfeit_reasons"]:
         lines.append(f"forfeit: {reason}")
+    if s["capped_sessions"]:
+        lines.append(capped_note(s))
     return Group(table, *(Text(safe(line, markup=False)) for line in lines))
 
 

@@ -37,7 +37,10 @@ class HandSession(Session):
         return False
 
     def result(self) -> dict[str, Any]:
-        return {"scores": dict(self.scores)}
+        return {"scores": self.scores_so_far()}
+
+    def scores_so_far(self) -> dict[str, Any]:
+        return dict(self.scores)
 
 
 class GameSession(Session):
@@ -55,6 +58,9 @@ class GameSession(Session):
 
     def result(self) -> dict[str, Any]:
         return self.game.result()
+
+    def scores_so_far(self) -> dict[str, Any]:
+        return self.game.totals()
 
 
 class MatchSession(Session):
@@ -88,6 +94,9 @@ class MatchSession(Session):
         if not self.finished:
             out["current_game"] = self.game.result()
         return out
+
+    def scores_so_far(self) -> dict[str, Any]:
+        return dict(self.scores)
 
 
 class HandScoring(ScoringSystem):
