@@ -15,6 +15,7 @@ import json
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import time
 from typing import Any
@@ -24,6 +25,7 @@ from .cards import CARD_NAMES, cards_of
 from .errors import quote
 from .formats.jsonio import dumps
 from .moves import IllegalMove, Move
+from .parallel import die_with_parent, prctl
 from .rng import SplitMix64
 from .view import PlayerView
 
@@ -102,9 +104,14 @@ class Program:
         self.buffer = LineBuffer()
 
     def start(self) -> None:
+        parent = os.getpid()
+        prctl()  # looked up here: the child may not allocate between fork and exec
         try:
+            # Its own process group, killed whole (a bot that forks); SIGKILL when we die.
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=None if os.environ.get("GINCLI_DEBUG") else subprocess.DEVNULL)
+                                         stderr=None if os.environ.get("GINCLI_DEBUG") else subprocess.DEVNULL,
+                                         start_new_session=True,
+                                         preexec_fn=lambda: die_with_parent(signal.SIGKILL, parent))
         except OSError as exc:
             raise BotError(f"could not start `{self.command}`: {exc.strerror or exc}") from None
         self.buffer = LineBuffer()
@@ -157,9 +164,13 @@ class Program:
         self.start()
 
     def kill(self) -> None:
+        """Kill the program and whatever it started (its process group)."""
         if self.proc is not None:
             try:
-                self.proc.kill()
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
                 self.proc.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 pass
@@ -171,12 +182,13 @@ class Program:
                     pass
         self.proc = None
 
-    def close(self) -> None:
-        if self.alive():
+    def close(self, grace: float = 2.0) -> None:
+        """Say bye and give the program ``grace`` seconds to exit; then kill it."""
+        if grace > 0 and self.alive():
             try:
                 self.send({"type": "bye"})
                 assert self.proc is not None
-                self.proc.wait(timeout=2)
+                self.proc.wait(timeout=grace)
             except (BotError, subprocess.TimeoutExpired):
                 pass
         self.kill()
@@ -186,9 +198,10 @@ class Program:
 _programs: dict[tuple[str, str], Program] = {}
 
 
-def close_all() -> None:
-    for program in _programs.values():
-        program.close()
+def close_all(grace: float = 2.0) -> None:
+    """Close every program this process runs (``grace=0``: kill them at once)."""
+    for program in list(_programs.values()):
+        program.close(grace)
     _programs.clear()
 
 

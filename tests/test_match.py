@@ -347,3 +347,80 @@ def test_a_settled_session_is_not_marked_capped(run, tmp_path):
     res = run(*MATCH, "--transcripts", str(f))
     assert json.loads(res.stdout)["capped_sessions"] == 0
     assert not any("capped" in d for d in json_lines(f.read_text()))
+
+
+# -- workers and bots die with the run -----------------------------------------------------------
+
+FORKING = "import subprocess, sys\nsys.exit(subprocess.call([sys.executable, 'examples/bot.py']))\n"
+HANGING = ("import json, sys, time\nn = 0\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+           "    if m['type'] == 'decide':\n        n += 1\n        if n > 20: time.sleep(600)\n"
+           "        print(json.dumps(m['legal'][0]), flush=True)\n")
+
+
+def marked(mark: str) -> list[int]:
+    """The live processes whose environment holds the test's marker."""
+    import os
+
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as fh:
+                if f"GINCLI_TEST_MARK={mark}".encode() in fh.read().split(b"\0"):
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+def start_match(tmp_path, mark: str, bots: str, *extra: str) -> tuple[subprocess.Popen, list[int]]:
+    import os
+
+    f = tmp_path / "m.jsonl"
+    env = dict(os.environ, GINCLI_TEST_MARK=mark)
+    env.pop("GINCLI_DEBUG", None)
+    proc = subprocess.Popen([GIN, "match", "--bots", bots, "--games", "1000", "--workers", "2", "--transcripts",
+                             str(f), "-q", *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(marked(mark)) < 7:  # gin, 2 workers, 4 bots (and more)
+        time.sleep(0.2)
+    running = marked(mark)
+    assert len(running) >= 7, running
+    return proc, running
+
+
+def gone_within(mark: str, seconds: float) -> list[int]:
+    deadline = time.time() + seconds
+    while time.time() < deadline and marked(mark):
+        time.sleep(0.2)
+    return marked(mark)
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_after_sigkill_of_gin_its_workers_and_bots_exit_by_themselves(tmp_path):
+    import uuid
+
+    wrapper = tmp_path / "forking.py"
+    wrapper.write_text(FORKING)
+    mark = uuid.uuid4().hex
+    proc, _ = start_match(tmp_path, mark, f"exec:{sys.executable} {wrapper},exec:python3 examples/bot.py")
+    proc.kill()
+    _, err = proc.communicate(timeout=30)
+    assert gone_within(mark, 10) == []
+    assert "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_after_ctrl_c_with_several_workers_no_bot_is_left_even_a_hung_one(tmp_path):
+    import uuid
+
+    hanging = tmp_path / "hanging.py"
+    hanging.write_text(HANGING)
+    mark = uuid.uuid4().hex
+    proc, _ = start_match(tmp_path, mark, f"exec:{sys.executable} {hanging},exec:python3 examples/bot.py",
+                          "--time-limit", "300")
+    time.sleep(2)  # the hanging bots are asleep in their decisions by now
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert gone_within(mark, 10) == []
