@@ -199,9 +199,16 @@ _programs: dict[tuple[str, str], Program] = {}
 
 
 def close_all(grace: float = 2.0) -> None:
-    """Close every program this process runs (``grace=0``: kill them at once)."""
+    """Close every program this process runs; ``grace=0`` (a worker ending
+    from a signal handler) only kills their process groups, taking no lock."""
     for program in list(_programs.values()):
-        program.close(grace)
+        if grace > 0:
+            program.close(grace)
+        elif program.proc is not None:
+            try:
+                os.killpg(program.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
     _programs.clear()
 
 

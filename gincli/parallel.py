@@ -75,6 +75,10 @@ def die_with_parent(sig: int, parent: int) -> None:
 
 
 def _init(setup: Callable[[], dict[str, Any]] | None, parent: int) -> None:
+    from . import external  # now: nothing is imported once the worker must end
+
+    global _close_bots
+    _close_bots = external.close_all
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, lambda signum, frame: _quit())
     sys.stderr = _Orphaned(sys.stderr, parent)
@@ -86,12 +90,14 @@ def _init(setup: Callable[[], dict[str, Any]] | None, parent: int) -> None:
     gc.freeze()
 
 
+_close_bots: Callable[..., None] | None = None
+
+
 def _quit() -> None:
     """End this worker now: its bots first (their process groups), then itself."""
     try:
-        from .external import close_all
-
-        close_all(grace=0)
+        if _close_bots is not None:
+            _close_bots(grace=0)
     finally:
         os._exit(0)
 

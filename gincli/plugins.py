@@ -338,7 +338,7 @@ class Registry:
             self.variants.setdefault(variant.name, variant)  # transcripts name it by its name
             return variant
         named = sorted(n for n in self.variants if not n.endswith(".toml") and "/" not in n)
-        raise UsageError(f"unknown variant \"{name}\"; the variants are {', '.join(named)}")
+        raise UsageError(f"unknown variant {quote(name)}; the variants are {', '.join(named)}")
 
     def bot(self, spec: str) -> Any:
         """A bot factory by name, or ``exec:COMMAND`` for an external program;
@@ -361,14 +361,14 @@ class Registry:
             return external_bot(command)
         found = self.bots.get(spec)
         if found is None:
-            raise UsageError(f"unknown bot \"{spec}\"; the bots are {', '.join(sorted(self.bots))}, "
+            raise UsageError(f"unknown bot {quote(spec)}; the bots are {', '.join(sorted(self.bots))}, "
                              "or exec:COMMAND for an external program")
         return found
 
     def scoring(self, name: str) -> ScoringSystem:
         found = self.scoring_systems.get(name)
         if found is None:
-            raise UsageError(f"unknown scoring system \"{name}\"; the scoring systems are "
+            raise UsageError(f"unknown scoring system {quote(name)}; the scoring systems are "
                              f"{', '.join(sorted(self.scoring_systems))}")
         return found
 

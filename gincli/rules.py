@@ -89,7 +89,7 @@ def parse_assignments(items: Iterable[str]) -> dict[str, Any]:
         key, sep, val = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            raise ValueError(f"--option takes key=value (for example big_gin_bonus=31), not \"{item}\"")
+            raise ValueError(f"--option takes key=value (for example big_gin_bonus=31), not {quote(item)}")
         out[key] = parse_value(val)
     return out
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CARD_VALUES
-from .errors import ConfigError
+from .errors import ConfigError, quote
 from .formats.jsonio import strip_bom
 from .rules import PLAY_OPTIONS, Option, Rules
 
@@ -108,7 +108,7 @@ def read_variant_file(path: Path) -> dict[str, Any]:
     for key in data:
         if key not in VARIANT_FILE_KEYS:
             allowed = ", ".join(VARIANT_FILE_KEYS)
-            raise ConfigError(f"variant file {path}: unknown key \"{key}\"; a variant file has {allowed}")
+            raise ConfigError(f"variant file {path}: unknown key {quote(key)}; a variant file has {allowed}")
     for key in ("name", "base", "description"):
         if key in data and not isinstance(data[key], str):
             raise ConfigError(f"variant file {path}: \"{key}\" must be a string")

@@ -11,7 +11,7 @@ import typer
 
 from ..cards import by_suit, cards_of
 from ..engine import Hand, cut_for_deal, shuffled_deck
-from ..errors import UsageError
+from ..errors import UsageError, quote
 from ..formats.jsonio import dumps
 from ..formats.transcripts import to_toml, transcript
 from ..rng import SplitMix64
@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
 def parse_players(text: str) -> tuple[str, str]:
     names = [n.strip() for n in text.split(",")]
     if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise UsageError(f"--players takes two different names separated by a comma, not \"{text}\"")
+        raise UsageError(f"--players takes two different names separated by a comma, not {quote(text)}")
     return names[0], names[1]
 
 

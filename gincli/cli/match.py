@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import UsageError
+from ..errors import UsageError, quote
 from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..stats import parse_sprt
@@ -35,7 +35,7 @@ def player_names(specs: list[str], names: str | None) -> tuple[str, str]:
     if names is not None:
         parts = [n.strip() for n in names.split(",")]
         if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
-            raise UsageError(f"--names takes two different names separated by a comma, not \"{names}\"")
+            raise UsageError(f"--names takes two different names separated by a comma, not {quote(names)}")
         return parts[0], parts[1]
     base = ["external" if s.startswith("exec:") else s for s in specs]
     if base[0] == base[1]:
@@ -76,7 +76,7 @@ def match(
 ) -> None:
     specs = [b.strip() for b in bots_.split(",")]
     if len(specs) != 2 or not all(specs):
-        raise UsageError(f"--bots takes two bots separated by a comma, not \"{bots_}\"")
+        raise UsageError(f"--bots takes two bots separated by a comma, not {quote(bots_)}")
     if (hands is None) == (games is None):
         raise UsageError("give either --hands N or --games N")
     if hands is not None and scoring not in (None, "hand"):
@@ -153,6 +153,7 @@ def match(
     else:
         stdout_console().print(render_summary(summary))
     if tally.capped:
+        sys.stdout.flush()  # the summary, then the warning
         warn(capped_note(summary))
     played = tally.hands
     if not quiet:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from ..errors import InputError
+from ..errors import InputError, quote
 from .jsonio import Marking, holds_non_finite, loads, strip_bom, too_deep
 
 FORMATS = ("json", "jsonl", "toml")
@@ -72,7 +72,7 @@ class Reader:
         self._stdin = stdin
         fmt = input_format
         if fmt is not None and fmt not in FORMATS:
-            raise InputError(f"unknown input format \"{fmt}\"; use json, jsonl or toml")
+            raise InputError(f"unknown input format {quote(fmt)}; use json, jsonl or toml")
         if path != "-" and fmt is None:
             fmt = EXTENSIONS.get(os.path.splitext(path)[1].lower())
         self.format = fmt
