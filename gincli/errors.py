@@ -74,9 +74,12 @@ def quote(value: object) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         text = f"a {type(value).__name__}"
-    if len(text) <= QUOTE_LIMIT:
-        return text
-    return f"{text[:QUOTE_LIMIT]}… ({len(text):,} characters)"
+    return shorten(text)
+
+
+def shorten(text: str) -> str:
+    """Text from the input, unquoted (an id in an error's place), cut like :func:`quote`."""
+    return text if len(text) <= QUOTE_LIMIT else f"{text[:QUOTE_LIMIT]}… ({len(text):,} characters)"
 
 
 def unexpected(exc: BaseException, doing: str) -> str:
@@ -84,7 +87,4 @@ def unexpected(exc: BaseException, doing: str) -> str:
     "replayed"), the exception's text cut to a readable length."""
     if isinstance(exc, RecursionError):
         return f"could not be {doing}: it is nested too deeply"
-    text = str(exc)
-    if len(text) > 2 * QUOTE_LIMIT:
-        text = text[:2 * QUOTE_LIMIT] + "…"
-    return f"could not be {doing}: {type(exc).__name__}: {text}"
+    return f"could not be {doing}: {type(exc).__name__}: {shorten(str(exc))}"

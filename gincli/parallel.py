@@ -84,7 +84,13 @@ def _init(setup: Callable[[], dict[str, Any]] | None, parent: int) -> None:
     sys.stderr = _Orphaned(sys.stderr, parent)
     prctl()
     die_with_parent(signal.SIGTERM, parent)
+    # SIGTERM must wake the main thread (blocked in a lock or a read), so the watcher never takes it
+    masking = hasattr(signal, "pthread_sigmask")
+    if masking:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
     threading.Thread(target=_watch, args=(parent,), name="gincli-parent-watch", daemon=True).start()
+    if masking:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     if not _state and setup is not None:
         _state.update(setup())
     gc.freeze()

@@ -71,6 +71,19 @@ def test_an_unexpected_failure_on_one_record_costs_that_record_only(run, tmp_pat
         assert "h.jsonl:6 (boom): could not be scored: TypeError" in res.stderr
 
 
+def test_with_gincli_debug_an_unexpected_failure_shows_its_traceback(run, tmp_path, monkeypatch):
+    from gincli.formats import records
+
+    def broken(pos, variant, rules, id=None):
+        raise TypeError("unhashable type: 'list'")
+
+    monkeypatch.setattr(records, "score_position", broken)
+    monkeypatch.setenv("GINCLI_DEBUG", "1")
+    f = write_lines(tmp_path / "h.jsonl", [json.dumps(GOOD)])
+    res = run("score", "-f", "json", "--workers", "1", f)
+    assert isinstance(res.exception, TypeError)
+
+
 def test_an_unexpected_failure_in_a_transcript_costs_that_transcript_only(run, tmp_path, monkeypatch):
     from gincli.cli import validate as cli_validate
 

@@ -424,3 +424,26 @@ def test_after_ctrl_c_with_several_workers_no_bot_is_left_even_a_hung_one(tmp_pa
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "Traceback" not in err
     assert gone_within(mark, 10) == []
+
+
+def _sigterm_blocked_by_thread(_: list[int]) -> dict[str, bool]:
+    """In a worker: whether each of its threads blocks SIGTERM, by thread name."""
+    import os
+
+    blocked = {}
+    for tid in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{tid}/status") as fh:
+            fields = dict(line.split(":", 1) for line in fh)
+        name = "main" if int(tid) == os.getpid() else fields["Name"].strip() + "-" + tid
+        blocked[name] = bool(int(fields["SigBlk"], 16) >> (signal.SIGTERM - 1) & 1)
+    return blocked
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_a_workers_sigterm_goes_to_its_main_thread_never_its_watcher():
+    # Taken by the watcher thread, SIGTERM would leave the main thread asleep in a lock, and the run hung.
+    from gincli.parallel import ordered_map
+
+    for threads in ordered_map(_sigterm_blocked_by_thread, [[1], [2]], 2):
+        assert threads.pop("main") is False
+        assert threads and all(threads.values())

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError
+from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError, shorten
 from ..formats.jsonio import error_line, utf8_lines
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
@@ -141,7 +141,7 @@ def _score_for_people(reader: Reader, scorer: HandScorer, outcomes: Counter[str]
                 console.print()
         if result is None:
             ident = _id_of(item)
-            label = f" ({ident})" if ident is not None else ""
+            label = f" ({shorten(safe(ident, markup=False))})" if ident is not None else ""
             error(f"{item.where}{label}: {message}")
             failed += 1
         if n % 256 == 0:
