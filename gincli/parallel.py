@@ -6,9 +6,10 @@ in flight, so memory stays constant however long the input is. With one
 worker, or when the whole input fits in one chunk, nothing is forked.
 
 Workers die with the run: when the parent dies (even by SIGKILL) or
-terminates them, each worker closes its bots (their whole process groups) and
-exits at once, silently. On Linux the kernel tells it (``PR_SET_PDEATHSIG``);
-elsewhere a thread notices the parent is gone.
+terminates them, each worker kills its bots (their whole process groups) and
+exits at once, silently. A watcher thread in each worker acts on SIGTERM and
+notices a parent that is gone; on Linux the kernel also sends SIGTERM when the
+parent dies (``PR_SET_PDEATHSIG``).
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import select
 import signal
 import sys
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -80,17 +81,16 @@ def _init(setup: Callable[[], dict[str, Any]] | None, parent: int) -> None:
     global _close_bots
     _close_bots = external.close_all
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    # SIGTERM is acted on by the watcher thread, woken through this pipe: a handler in the main
+    # thread would never run if the signal came just before it blocked in a pool lock.
+    wakeup, woken = os.pipe()
+    os.set_blocking(woken, False)
+    signal.set_wakeup_fd(woken)
     signal.signal(signal.SIGTERM, lambda signum, frame: _quit())
     sys.stderr = _Orphaned(sys.stderr, parent)
     prctl()
     die_with_parent(signal.SIGTERM, parent)
-    # SIGTERM must wake the main thread (blocked in a lock or a read), so the watcher never takes it
-    masking = hasattr(signal, "pthread_sigmask")
-    if masking:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-    threading.Thread(target=_watch, args=(parent,), name="gincli-parent-watch", daemon=True).start()
-    if masking:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    threading.Thread(target=_watch, args=(parent, wakeup), name="gincli-worker-watch", daemon=True).start()
     if not _state and setup is not None:
         _state.update(setup())
     gc.freeze()
@@ -108,10 +108,12 @@ def _quit() -> None:
         os._exit(0)
 
 
-def _watch(parent: int) -> None:
-    # The portable fallback of PR_SET_PDEATHSIG: a parent that died leaves us to init.
+def _watch(parent: int, wakeup: int) -> None:
+    """End the worker once it is sent SIGTERM, or once its parent is gone (the
+    portable fallback of PR_SET_PDEATHSIG: an orphan's parent is init)."""
     while os.getppid() == parent:
-        time.sleep(0.5)
+        if select.select([wakeup], [], [], 0.5)[0] and signal.SIGTERM in os.read(wakeup, 512):
+            break
     _quit()
 
 

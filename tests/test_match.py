@@ -382,10 +382,11 @@ def start_match(tmp_path, mark: str, bots: str, *extra: str) -> tuple[subprocess
                              str(f), "-q", *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
-    while time.time() < deadline and len(marked(mark)) < 7:  # gin, 2 workers, 4 bots (and more)
+    while time.time() < deadline and len(marked(mark)) < 5:  # gin, 2 workers, bots
         time.sleep(0.2)
+    time.sleep(1)  # every bot started
     running = marked(mark)
-    assert len(running) >= 7, running
+    assert len(running) >= 5, running
     return proc, running
 
 
@@ -426,24 +427,21 @@ def test_after_ctrl_c_with_several_workers_no_bot_is_left_even_a_hung_one(tmp_pa
     assert gone_within(mark, 10) == []
 
 
-def _sigterm_blocked_by_thread(_: list[int]) -> dict[str, bool]:
-    """In a worker: whether each of its threads blocks SIGTERM, by thread name."""
-    import os
-
-    blocked = {}
-    for tid in os.listdir("/proc/self/task"):
-        with open(f"/proc/self/task/{tid}/status") as fh:
-            fields = dict(line.split(":", 1) for line in fh)
-        name = "main" if int(tid) == os.getpid() else fields["Name"].strip() + "-" + tid
-        blocked[name] = bool(int(fields["SigBlk"], 16) >> (signal.SIGTERM - 1) & 1)
-    return blocked
-
-
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
-def test_a_workers_sigterm_goes_to_its_main_thread_never_its_watcher():
-    # Taken by the watcher thread, SIGTERM would leave the main thread asleep in a lock, and the run hung.
-    from gincli.parallel import ordered_map
-
-    for threads in ordered_map(_sigterm_blocked_by_thread, [[1], [2]], 2):
-        assert threads.pop("main") is False
-        assert threads and all(threads.values())
+def test_a_worker_ends_on_sigterm_even_when_its_main_thread_cannot_take_the_signal(tmp_path):
+    # The race this stands for: SIGTERM handled just before the main thread blocks in a pool lock,
+    # its Python handler then never ran and the run hung at its end.
+    script = tmp_path / "stuck.py"
+    script.write_text(
+        "import signal, time\n"
+        "from gincli.parallel import ordered_map\n"
+        "def work(chunk):\n"
+        "    if chunk == [2]:\n"
+        "        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})\n"
+        "        time.sleep(300)\n"
+        "    return chunk\n"
+        "results = ordered_map(work, [[1], [2], [3]], 2)\n"
+        "print(next(results))\n"
+        "results.close()  # terminates the pool: SIGTERM to the worker asleep in [2]\n"
+        "print('done')\n")
+    res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert res.stdout.split() == ["[1]", "done"], res.stderr  # well before the 300 s the stuck task sleeps
