@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .errors import RecordError
+from .errors import RecordError, quote
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
@@ -73,26 +73,17 @@ def parse_card(token: object) -> int:
         if card is not None:
             return card
         return _fail(token)
-    raise RecordError(f"a card must be a string like \"Td\", not {_quote(token)}", rule="unknown-card")
+    raise RecordError(f"a card must be a string like \"Td\", not {quote(token)}", rule="unknown-card")
 
 
 def _fail(token: str) -> int:
-    raise RecordError(f"unknown card {_quote(token)} (cards are written like \"As\", \"Td\", \"10♥\")", rule="unknown-card")
-
-
-def _quote(token: object) -> str:
-    import json
-
-    try:
-        return json.dumps(token, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(token)
+    raise RecordError(f"unknown card {quote(token)} (cards are written like \"As\", \"Td\", \"10♥\")", rule="unknown-card")
 
 
 def parse_cards(tokens: object, what: str = "cards") -> list[int]:
     """Parse a list of card tokens; ``what`` names the list in error messages."""
     if not isinstance(tokens, list):
-        raise RecordError(f"{what} must be a list of cards, not {_quote(tokens)}", rule="malformed-move")
+        raise RecordError(f"{what} must be a list of cards, not {quote(tokens)}", rule="malformed-move")
     table = _PARSE
     out = []
     for t in tokens:

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .cards import CARD_NAMES, FULL_DECK_MASK, card_str, cards_of, cut_key
-from .errors import RecordError
+from .errors import RecordError, quote
 from .rng import SplitMix64
 from .rules import OFF, Rules
 from .scoring import (HandResult, Position, check_knock, dead_hand, declared_melds, forfeit_result,
@@ -228,7 +228,7 @@ class Hand:
         if phase == OVER:
             raise IllegalMove("move-after-end", f"{player} moved after the hand was over")
         if player not in self.hands:
-            raise IllegalMove("unknown-player", f"\"{player}\" is not a player of this hand")
+            raise IllegalMove("unknown-player", f"{quote(player)} is not a player of this hand")
         action = move.action
         moveset = self._moveset_of.get(action)
         if moveset is not None:  # a plugin's move: its move set plays it
@@ -237,7 +237,7 @@ class Hand:
             return
         if action not in ACTIONS:
             actions = ", ".join(ACTIONS + tuple(self._moveset_of))
-            raise IllegalMove("malformed-move", f"{action!r} is not a move here; the moves are {actions}")
+            raise IllegalMove("malformed-move", f"{quote(action)} is not a move here; the moves are {actions}")
         for ms in self.movesets:
             ms.check(self, move)
         if player != self.to_act:

@@ -54,3 +54,37 @@ class ConfigError(GinError):
 
 class PluginError(ConfigError):
     """A plugin failed to import or broke a hook's contract."""
+
+
+#: How many characters of a piece of input an error message quotes.
+QUOTE_LIMIT = 40
+
+
+def quote(value: object) -> str:
+    """A piece of input as an error message shows it: as JSON, cut to
+    ``QUOTE_LIMIT`` characters with an ellipsis and the full length past that
+    (``"AAAA…" (52,428,800 characters)``)."""
+    import json
+
+    if isinstance(value, str):
+        if len(value) <= QUOTE_LIMIT:
+            return json.dumps(value, ensure_ascii=False)
+        return json.dumps(value[:QUOTE_LIMIT], ensure_ascii=False)[:-1] + f"…\" ({len(value):,} characters)"
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
+    return shorten(text)
+
+
+def shorten(text: str) -> str:
+    """Text from the input, unquoted (an id in an error's place), cut like :func:`quote`."""
+    return text if len(text) <= QUOTE_LIMIT else f"{text[:QUOTE_LIMIT]}… ({len(text):,} characters)"
+
+
+def unexpected(exc: BaseException, doing: str) -> str:
+    """One sentence for an unexpected failure on one record (``doing``: "scored",
+    "replayed"), the exception's text cut to a readable length."""
+    if isinstance(exc, RecursionError):
+        return f"could not be {doing}: it is nested too deeply"
+    return f"could not be {doing}: {type(exc).__name__}: {shorten(str(exc))}"

@@ -10,17 +10,22 @@ the hand; a program that died or hung is started again for the next hand.
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import time
 from typing import Any
 
 from .bots import Bot, BotError
 from .cards import CARD_NAMES, cards_of
+from .errors import quote
+from .formats.jsonio import dumps
 from .moves import IllegalMove, Move
+from .parallel import die_with_parent, prctl
 from .rng import SplitMix64
 from .view import PlayerView
 
@@ -45,6 +50,49 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
     }
 
 
+#: The longest reply line a bot may send.
+MAX_REPLY = 1 << 20
+
+
+class LineBuffer:
+    """Bytes read from a bot, cut into lines in linear time: each byte is
+    scanned for a newline once (``scanned`` counts them) and copied once into
+    its line; a line longer than ``limit`` is refused."""
+
+    def __init__(self, limit: int = MAX_REPLY):
+        self.limit = limit
+        self.parts: list[bytes] = []  # the start of the current line
+        self.size = 0
+        self.lines: collections.deque[bytes] = collections.deque()  # whole lines not yet taken
+        self.scanned = 0
+
+    def feed(self, chunk: bytes) -> bytes | None:
+        """Take a chunk; return the next whole line (without its newline), if any.
+        ``ValueError`` when a line grows past the limit."""
+        self.scanned += len(chunk)
+        start = 0
+        end = chunk.find(b"\n")
+        while end >= 0:
+            self._grow(chunk[start:end])
+            self.lines.append(b"".join(self.parts))
+            self.parts, self.size = [], 0
+            start = end + 1
+            end = chunk.find(b"\n", start)
+        if start < len(chunk):
+            self._grow(chunk[start:])
+        return self.line()
+
+    def _grow(self, piece: bytes) -> None:
+        self.size += len(piece)
+        if self.size > self.limit:
+            raise ValueError(f"replied with more than {self.limit // (1 << 20)} MiB without a newline")
+        self.parts.append(piece)
+
+    def line(self) -> bytes | None:
+        """The next whole line read, if any."""
+        return self.lines.popleft() if self.lines else None
+
+
 class Program:
     """One running bot program, reused across sessions; restarted after it dies."""
 
@@ -53,15 +101,20 @@ class Program:
         self.argv = shlex.split(command)
         self.time_limit = time_limit
         self.proc: subprocess.Popen[bytes] | None = None
-        self.buffer = b""
+        self.buffer = LineBuffer()
 
     def start(self) -> None:
+        parent = os.getpid()
+        prctl()  # looked up here: the child may not allocate between fork and exec
         try:
+            # Its own process group, killed whole (a bot that forks); SIGKILL when we die.
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=None if os.environ.get("GINCLI_DEBUG") else subprocess.DEVNULL)
+                                         stderr=None if os.environ.get("GINCLI_DEBUG") else subprocess.DEVNULL,
+                                         start_new_session=True,
+                                         preexec_fn=lambda: die_with_parent(signal.SIGKILL, parent))
         except OSError as exc:
             raise BotError(f"could not start `{self.command}`: {exc.strerror or exc}") from None
-        self.buffer = b""
+        self.buffer = LineBuffer()
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -71,7 +124,7 @@ class Program:
             self.restart()
         assert self.proc is not None and self.proc.stdin is not None
         try:
-            self.proc.stdin.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+            self.proc.stdin.write(dumps(message).encode() + b"\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             code = self.proc.poll()
@@ -83,9 +136,10 @@ class Program:
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + self.time_limit
+        line = self.buffer.line()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self.buffer:
+            while line is None:
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
                     self.kill()
@@ -95,22 +149,28 @@ class Program:
                     code = self.proc.wait()
                     self.kill()
                     raise BotError(f"exited (status {code})")
-                self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
+                try:
+                    line = self.buffer.feed(chunk)
+                except ValueError as exc:
+                    self.kill()
+                    raise BotError(str(exc)) from None
         try:
             return json.loads(line)
-        except ValueError:
-            text = line.decode(errors="replace")[:80]
-            raise BotError(f"replied with something that is not JSON: {text!r}") from None
+        except (ValueError, RecursionError):
+            raise BotError(f"replied with something that is not JSON: {quote(line.decode(errors='replace'))}") from None
 
     def restart(self) -> None:
         self.kill()
         self.start()
 
     def kill(self) -> None:
+        """Kill the program and whatever it started (its process group)."""
         if self.proc is not None:
             try:
-                self.proc.kill()
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
                 self.proc.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 pass
@@ -122,12 +182,13 @@ class Program:
                     pass
         self.proc = None
 
-    def close(self) -> None:
-        if self.alive():
+    def close(self, grace: float = 2.0) -> None:
+        """Say bye and give the program ``grace`` seconds to exit; then kill it."""
+        if grace > 0 and self.alive():
             try:
                 self.send({"type": "bye"})
                 assert self.proc is not None
-                self.proc.wait(timeout=2)
+                self.proc.wait(timeout=grace)
             except (BotError, subprocess.TimeoutExpired):
                 pass
         self.kill()
@@ -137,9 +198,17 @@ class Program:
 _programs: dict[tuple[str, str], Program] = {}
 
 
-def close_all() -> None:
-    for program in _programs.values():
-        program.close()
+def close_all(grace: float = 2.0) -> None:
+    """Close every program this process runs; ``grace=0`` (a worker ending
+    from a signal handler) only kills their process groups, taking no lock."""
+    for program in list(_programs.values()):
+        if grace > 0:
+            program.close(grace)
+        elif program.proc is not None:
+            try:
+                os.killpg(program.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
     _programs.clear()
 
 
@@ -174,14 +243,14 @@ def external_bot(command: str) -> type[Bot]:
             program.send({"type": "decide", "view": view_to_json(view), "legal": [m.to_dict() for m in legal]})
             reply = program.receive()
             if not isinstance(reply, dict):
-                raise BotError(f"replied {json.dumps(reply)[:60]}, not a move object")
+                raise BotError(f"replied {quote(reply)}, not a move object")
             reply.setdefault("player", view.me)
             try:
                 move = Move.from_dict(reply)
             except IllegalMove as exc:
                 raise BotError(f"replied with a move that cannot be read: {exc.message}") from None
             if move.player != view.me:
-                raise BotError(f"replied for {move.player!r}, not its own seat {view.me!r}")
+                raise BotError(f"replied for {quote(move.player)}, not its own seat {quote(view.me)}")
             return move
 
         def hand_over(self, view: PlayerView, result: dict) -> None:

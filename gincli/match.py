@@ -12,16 +12,20 @@ summary are the same whatever ``--workers`` is. With ``duplicate``, sessions
 
 from __future__ import annotations
 
-import json
+import os
+import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any, BinaryIO
 
 from .bots import Bot
 from .engine import Hand
 from .rng import GOLDEN, MASK64, SplitMix64
 from .scoring import HandResult
+from .formats.jsonio import dumps, loads
 from .stats import Estimate, Sprt
 from .table import play_session
+from .validate import TRANSCRIPT_FORMAT
 
 
 def session_seed(seed: int, index: int) -> int:
@@ -44,6 +48,7 @@ class MatchSpec:
     options: dict[str, Any] = field(default_factory=dict)
     duplicate: bool = False
     time_limit: float = 5.0
+    max_hands: int = 10_000  # a session still unsettled after this many hands stops (capped)
 
     def seats(self, index: int) -> tuple[str, str]:
         """The players in seat order for session ``index`` (swapped on the second
@@ -58,6 +63,13 @@ class MatchSpec:
     def session_id(self, index: int) -> str:
         return f"s{index}"
 
+    def match_field(self) -> dict[str, Any]:
+        """gincli's ``match`` field of every transcript the match writes: what,
+        with the variant, scoring and options, tells its sessions from another
+        match's (``--resume``)."""
+        return {"bots": list(self.bots), "names": list(self.names), "seed": self.seed,
+                "duplicate": self.duplicate, "unit": self.unit}
+
 
 @dataclass
 class SessionOutcome:
@@ -68,6 +80,7 @@ class SessionOutcome:
     winner: str | None
     transcript: str | None = None
     forfeits: list[tuple[str, str]] = field(default_factory=list)  # (player, reason)
+    capped: bool = False
 
     @classmethod
     def from_transcript(cls, index: int, doc: dict[str, Any], line: str | None = None) -> SessionOutcome:
@@ -80,7 +93,7 @@ class SessionOutcome:
             hands.append((r.get("outcome"), r.get("winner"), r.get("points", 0), f.get("player") if f else None))
             if f:
                 forfeits.append((f.get("player"), f.get("reason", "")))
-        return cls(index, hands, (doc.get("result") or {}).get("winner"), line, forfeits)
+        return cls(index, hands, (doc.get("result") or {}).get("winner"), line, forfeits, doc.get("capped") is True)
 
 
 def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool) -> SessionOutcome:
@@ -106,8 +119,8 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
         for bot in notify:
             bot.hand_over(hand.view(bot.seat), result.to_dict())
 
-    rec = play_session(seats, variant, rules, system, choose, seed, id=spec.session_id(index),
-                       options=spec.options or None, record=record, on_hand=on_hand if notify else None)
+    rec = play_session(seats, variant, rules, system, choose, seed, id=spec.session_id(index), options=dict(rules),
+                       max_hands=spec.max_hands, record=record, on_hand=on_hand if notify else None)
     for bot in bots.values():
         bot.close()
     hands = []
@@ -117,8 +130,11 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
         hands.append((r.outcome, r.winner, r.points, f["player"] if f else None))
         if f:
             forfeits.append((f["player"], f["reason"]))
-    line = json.dumps(rec.transcript, ensure_ascii=False) if record else None
-    return SessionOutcome(index, hands, rec.result.get("winner"), line, forfeits)
+    line = None
+    if record:
+        rec.transcript["match"] = spec.match_field()
+        line = dumps(rec.transcript)
+    return SessionOutcome(index, hands, rec.result.get("winner"), line, forfeits, rec.capped)
 
 
 class Tally:
@@ -137,6 +153,7 @@ class Tally:
         self.samples: list[float] = []  # the first player's score per unit (or per duplicate pair)
         self._pair: list[float] = []
         self.reasons: list[str] = []
+        self.capped = 0  # sessions stopped by the hand cap, unsettled
 
     def add(self, out: SessionOutcome) -> None:
         first = self.spec.names[0]
@@ -159,6 +176,7 @@ class Tally:
             if len(self.reasons) < 10:
                 self.reasons.append(f"{player}: {reason}")
         self.sessions += 1
+        self.capped += out.capped
         if self.spec.unit == "games":
             self.games += 1
             if out.winner is not None:
@@ -195,35 +213,125 @@ class Tally:
             "forfeit_reasons": self.reasons,
             "seed": spec.seed, "variant": spec.variant, "scoring": spec.scoring, "options": spec.options,
             "duplicate": spec.duplicate, "bots": list(spec.bots),
+            "max_hands": spec.max_hands, "capped_sessions": self.capped,
         }
         if self.sprt is not None:
             out["sprt"] = self.sprt.status(self.samples)
         return out
 
 
-def read_transcripts(path: str, spec: MatchSpec) -> tuple[list[SessionOutcome], int]:
-    """The sessions an earlier run of this match wrote (``--resume``): complete,
-    consistent lines from the start; returns them and the byte length they take
-    (anything after, a line cut short by Ctrl-C, is to be dropped)."""
+def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
+                     resume: bool) -> tuple[BinaryIO, list[SessionOutcome]]:
+    """The ``--transcripts`` file open for appending, and with ``resume`` the
+    sessions it already holds. Nothing but this match's transcripts is ever
+    truncated or overwritten: without ``resume`` a regular file must be empty;
+    with it, the file (a symlink is followed) must be a regular file holding only
+    sessions 0, 1, ... of this very match (``header``: its variant name, scoring
+    and every option's value), and only a last line cut short is dropped.
+    Anything else is a :class:`UsageError` and the file is left as it was."""
+    from .errors import UsageError
+
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT if resume else os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+    except OSError as exc:
+        raise UsageError(f"cannot write the transcripts to {path}: {exc.strerror or exc}") from None
+    st = os.fstat(fd)
+    regular = stat.S_ISREG(st.st_mode)
+    if resume and not regular:
+        os.close(fd)
+        raise UsageError(f"{path} is not a regular file; --resume only finishes a file of transcripts")
+    if not resume and regular and st.st_size > 0:
+        os.close(fd)
+        raise UsageError(f"{path} already holds something; --resume finishes the match that wrote it, "
+                         "or give another file")
+    fh = os.fdopen(fd, "r+b" if resume else "ab")
+    if not resume:
+        return fh, []
+    try:
+        earlier, keep = read_transcripts(fh, spec, header, path)
+        if len(earlier) > spec.count:
+            raise UsageError(f"{path} already holds {len(earlier)} sessions, more than the {spec.count} asked; "
+                             f"give --{spec.unit} {len(earlier)} or more")
+        if keep < st.st_size:
+            fh.truncate(keep)  # a line cut short by an interruption goes
+        fh.seek(keep)
+        return fh, earlier
+    except BaseException:
+        fh.close()
+        raise
+
+
+def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
+                     name: str) -> tuple[list[SessionOutcome], int]:
+    """The sessions an earlier run of this match wrote (``--resume``), from the
+    start of ``fh``, and the bytes they take: only a last line cut short may
+    follow them. :class:`UsageError` naming the line when the file holds
+    anything else."""
     from .errors import UsageError
 
     outcomes = []
     keep = 0
-    with open(path, "rb") as fh:
-        for index, raw in enumerate(fh):
-            if not raw.endswith(b"\n"):
+    lines = iter(fh)
+    raw = next(lines, None)
+    while raw is not None:
+        following = next(lines, None)
+        index = len(outcomes)
+        doc = _parse_transcript(raw)
+        if doc is None:
+            if following is None and _cut_short(raw, spec, index):
                 break
-            try:
-                doc = json.loads(raw)
-            except ValueError:
-                break
-            expected = spec.session_id(index)
-            if (doc.get("id") != expected or doc.get("variant") != spec.variant
-                    or doc.get("scoring") != spec.scoring or sorted(doc.get("players", [])) != sorted(spec.names)
-                    or doc.get("seed") != spec.seed_of(index)):
-                raise UsageError(f"{path} holds another match's sessions (line {index + 1} is not session "
-                                 f"{expected} of this one: same --bots, --seed, --variant, --scoring and "
-                                 "--option are needed to resume)")
-            outcomes.append(SessionOutcome.from_transcript(index, doc, raw.decode().rstrip("\n")))
-            keep += len(raw)
+            raise UsageError(f"{name} line {index + 1} is not a transcript of this match; --resume only "
+                             "finishes a file this match wrote")
+        differs = _differences(doc, spec, index, header)
+        if differs:
+            raise UsageError(f"{name} line {index + 1} is from another match: its {differs} "
+                             "(--resume needs the same --bots, --names, --seed, --duplicate, --hands or --games, "
+                             "--variant, --scoring and --option)")
+        outcomes.append(SessionOutcome.from_transcript(index, doc))
+        keep += len(raw)
+        raw = following
     return outcomes, keep
+
+
+def _parse_transcript(raw: bytes) -> dict[str, Any] | None:
+    if not raw.endswith(b"\n"):
+        return None
+    try:
+        doc = loads(raw)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) and doc.get("format") == TRANSCRIPT_FORMAT else None
+
+
+def _cut_short(raw: bytes, spec: MatchSpec, index: int) -> bool:
+    """Whether a last line is the start of session ``index``'s, as gincli writes it."""
+    head = f'{{"format": "{TRANSCRIPT_FORMAT}", "id": "{spec.session_id(index)}"'.encode()
+    line = raw.rstrip(b"\n")
+    return bool(line) and (line.startswith(head) or head.startswith(line))
+
+
+def _differences(doc: dict[str, Any], spec: MatchSpec, index: int, header: Mapping[str, Any]) -> str:
+    """What tells a transcript from session ``index`` of this match, in words
+    ("options differ (gin_bonus: 50 there, 25 here)"), or ``""``."""
+    from .rules import format_value
+
+    if doc.get("id") != spec.session_id(index):
+        return f"session id is {format_value(doc.get('id'))}, not {spec.session_id(index)}"
+    match = doc.get("match")
+    if not isinstance(match, dict):
+        return "\"match\" field is missing (it was not written by gin match)"
+    expected = {**spec.match_field(), **header, "players": list(spec.seats(index)),
+                "session seed": spec.seed_of(index)}
+    found = {**match, "variant": doc.get("variant"), "scoring": doc.get("scoring"), "options": doc.get("options"),
+             "players": doc.get("players"), "session seed": doc.get("seed")}
+    keys = [k for k in expected if found.get(k) != expected[k]]
+    if not keys:
+        return ""
+    key = keys[0]
+    theirs, mine = found.get(key), expected[key]
+    if isinstance(theirs, dict) and isinstance(mine, dict):
+        option = next(k for k in sorted(set(theirs) | set(mine)) if theirs.get(k) != mine.get(k))
+        detail = f"{option}: {format_value(theirs.get(option))} there, {format_value(mine.get(option))} here"
+    else:
+        detail = f"{format_value(theirs)} there, {format_value(mine)} here"
+    return f"{key} differ{'' if key.endswith('s') else 's'} ({detail})"

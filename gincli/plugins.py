@@ -25,8 +25,8 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
-from .errors import ConfigError, PluginError, UsageError
-from .rules import PLAY_OPTIONS, Option, Rules, resolve
+from .errors import ConfigError, PluginError, UsageError, quote
+from .rules import PLAY_OPTIONS, Option, Rules, format_value, resolve
 from .bots import Bot
 from .moves import ACTIONS
 from .moveset import MoveSet
@@ -187,6 +187,7 @@ class Registry:
         self.owner: dict[tuple[str, str], str] = {}
         self._rules_cache: dict[Any, Rules] = {}
         pending: list[tuple[str, PendingVariant]] = []
+        self._clashes: list[PendingVariant] = []  # variant files naming a variant already registered
         # Third-party plugins first, built-ins last: the first of a name wins.
         ordered = [p for p in plugins if not p.builtin] + [p for p in plugins if p.builtin]
         for kind, (hook, types) in KINDS.items():
@@ -203,6 +204,7 @@ class Registry:
                     problems.append(f"plugin \"{info.name}\": its {hook} hook failed: {type(exc).__name__}: {exc}")
         self._add_user_variants(pending)
         self._bind(pending)
+        self._settle_clashes()
 
     def _add_user_variants(self, pending: list[tuple[str, PendingVariant]]) -> None:
         """Variant files in ``<config dir>/variants``: a variant from a TOML file alone."""
@@ -229,6 +231,9 @@ class Registry:
             if not isinstance(name, str) or not name:
                 raise TypeError(f"a {kind} needs a non-empty name")
             if name in table or any(p.name == name for _, p in pending if kind == "variant"):
+                if isinstance(item, PendingVariant):
+                    self._clashes.append(item)  # settled once bound: same rules, or a warning
+                    return
                 first = self.owner.get((kind, name), "another plugin")
                 self.problems.append(f"plugin \"{plugin}\" registered the {kind} \"{name}\", "
                                      f"already registered by \"{first}\"; the second was ignored")
@@ -281,6 +286,40 @@ class Registry:
                                          f"the variants are {', '.join(sorted(self.variants))}")
                 break
 
+    def _settle_clashes(self) -> None:
+        """A variant file naming a variant already registered is left out: silently
+        when its rules are the same, with a warning naming the file when not."""
+        for pv in self._clashes:
+            try:
+                variant = self.bind_variant(pv)
+            except ConfigError as exc:
+                self.problems.append(str(exc))
+                continue
+            differs = self.rules_differ(variant)
+            if differs:
+                self.problems.append(f"variant file {pv.source} was left out: {differs}")
+
+    def rules_differ(self, variant: Variant) -> str | None:
+        """When a variant of the same name is already registered with other rules:
+        one clause saying so (the name, where the other is from, what differs)."""
+        other = self.variants.get(variant.name)
+        if other is None or other is variant:
+            return None
+        mine, theirs = self.variant_defaults(variant), self.variant_defaults(other)
+        diff = [f"{k} {format_value(mine.get(k))} here, {format_value(theirs.get(k))} there"
+                for k in sorted(set(mine) | set(theirs)) if mine.get(k) != theirs.get(k)]
+        if type(variant) is not type(other):
+            diff.append(f"the behaviour of {type(other).__name__}")
+        if not diff:
+            return None
+        return (f"it names the variant {quote(variant.name)}, already defined by {other.source}, but with other rules "
+                f"({'; '.join(diff[:3])}{'; …' if len(diff) > 3 else ''}); give it another name")
+
+    def variant_defaults(self, variant: Variant) -> dict[str, Any]:
+        """Every option's value under a variant, before any override."""
+        specs = self.all_option_specs(variant)
+        return {k: variant.defaults.get(k, spec.default) for k, spec in specs.items()}
+
     def bind_variant(self, pv: PendingVariant) -> Variant:
         """Make a variant from a variant file, checking its options against its base."""
         if pv.base is None:
@@ -319,11 +358,14 @@ class Registry:
             pv = PendingVariant.from_file(path)
             pv.source = str(path)
             variant = self.bind_variant(pv)
+            differs = self.rules_differ(variant)
+            if differs:
+                raise UsageError(f"variant file {path}: {differs}")
             self.variants[name] = variant
             self.variants.setdefault(variant.name, variant)  # transcripts name it by its name
             return variant
         named = sorted(n for n in self.variants if not n.endswith(".toml") and "/" not in n)
-        raise UsageError(f"unknown variant \"{name}\"; the variants are {', '.join(named)}")
+        raise UsageError(f"unknown variant {quote(name)}; the variants are {', '.join(named)}")
 
     def bot(self, spec: str) -> Any:
         """A bot factory by name, or ``exec:COMMAND`` for an external program;
@@ -346,14 +388,14 @@ class Registry:
             return external_bot(command)
         found = self.bots.get(spec)
         if found is None:
-            raise UsageError(f"unknown bot \"{spec}\"; the bots are {', '.join(sorted(self.bots))}, "
+            raise UsageError(f"unknown bot {quote(spec)}; the bots are {', '.join(sorted(self.bots))}, "
                              "or exec:COMMAND for an external program")
         return found
 
     def scoring(self, name: str) -> ScoringSystem:
         found = self.scoring_systems.get(name)
         if found is None:
-            raise UsageError(f"unknown scoring system \"{name}\"; the scoring systems are "
+            raise UsageError(f"unknown scoring system {quote(name)}; the scoring systems are "
                              f"{', '.join(sorted(self.scoring_systems))}")
         return found
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import quote
+
 #: The value of an option that is switched off (``big_gin_bonus = "off"``).
 OFF = "off"
 
@@ -61,13 +63,8 @@ class Option:
 
 
 def format_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    if value is None:
-        return "null"
-    return str(value)
+    """An option value as messages and listings show it (JSON, cut to a readable length)."""
+    return quote(value)
 
 
 def parse_value(text: str) -> Any:
@@ -92,7 +89,7 @@ def parse_assignments(items: Iterable[str]) -> dict[str, Any]:
         key, sep, val = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            raise ValueError(f"--option takes key=value (for example big_gin_bonus=31), not \"{item}\"")
+            raise ValueError(f"--option takes key=value (for example big_gin_bonus=31), not {quote(item)}")
         out[key] = parse_value(val)
     return out
 
@@ -168,7 +165,7 @@ def resolve(specs: Mapping[str, Option], *layers: Mapping[str, Any], where: str 
             spec = specs.get(key)
             if spec is None:
                 known = ", ".join(sorted(specs))
-                raise ValueError(f"{where}: unknown option \"{key}\"; the options are {known}")
+                raise ValueError(f"{where}: unknown option {quote(key)}; the options are {known}")
             try:
                 values[key] = spec.coerce(val)
             except ValueError as exc:

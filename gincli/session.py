@@ -167,6 +167,12 @@ class Session:
         FORMATS.md gives for this scoring system (at least ``scores``)."""
         raise NotImplementedError
 
+    def scores_so_far(self) -> dict[str, Any]:
+        """The session's scores so far (``result()["scores"]``), asked before every
+        hand. Optional: a system whose ``result()`` grows with the hands played
+        overrides it to answer in constant time."""
+        return self.result()["scores"]
+
 
 class ScoringSystem:
     """A scoring system: a ``name``, a one-line ``description``, its
@@ -210,6 +216,10 @@ class HollywoodSheet(Session):
     @property
     def finished(self) -> bool:
         return all(g.closed for g in self.games)
+
+    def scores_so_far(self) -> dict[str, Any]:
+        totals = [g.totals() for g in self.games]
+        return {p: sum(t[p] for t in totals) for p in self.players}
 
     def result(self) -> dict[str, Any]:
         games = [g.result() for g in self.games]

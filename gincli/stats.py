@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import quote
+
 Z95 = 1.959963984540054
 
 
@@ -110,11 +112,11 @@ def parse_sprt(text: str) -> Sprt:
     """``elo0,elo1`` from ``--sprt``; ``ValueError`` when malformed."""
     parts = text.split(",")
     if len(parts) != 2:
-        raise ValueError(f"--sprt takes elo0,elo1 (for example 0,20), not \"{text}\"")
+        raise ValueError(f"--sprt takes elo0,elo1 (for example 0,20), not {quote(text)}")
     try:
         e0, e1 = float(parts[0]), float(parts[1])
     except ValueError:
-        raise ValueError(f"--sprt takes two numbers elo0,elo1, not \"{text}\"") from None
+        raise ValueError(f"--sprt takes two numbers elo0,elo1, not {quote(text)}") from None
     if e0 >= e1:
         raise ValueError("--sprt needs elo0 < elo1")
     return Sprt(e0, e1)

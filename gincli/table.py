@@ -35,6 +35,7 @@ class SessionRecord:
     transcript: dict[str, Any]
     results: list[HandResult]
     result: dict[str, Any]
+    capped: bool = False  # stopped by max_hands before the session was settled
 
 
 class Table:
@@ -68,6 +69,7 @@ class Table:
         self.hands: list[dict[str, Any]] = []  # the finished hands, as transcript hands
         self.results: list[HandResult] = []
         self.hand: Hand | None = None  # the hand being played
+        self.capped = False  # stopped by a hand cap before the session was settled
 
     @property
     def finished(self) -> bool:
@@ -85,7 +87,7 @@ class Table:
         hand = Hand(self.seating.players, self.seating.dealer, self.variant, self.rules,
                     deck=shuffled_deck(self.rng))
         hand.number = len(self.results)
-        hand.scores = self.session.result()["scores"]
+        hand.scores = self.session.scores_so_far()
         self.hand = hand
         return hand
 
@@ -118,7 +120,7 @@ class Table:
             hands.append(self._hand_dict(self.hand))
         result = _claim(self.session.result()) if self.finished else None
         return transcript(self.players, self.variant.name, self.system.name, hands, options=options, id=id,
-                          seed=self.seed, cut=self.cut, result=result)
+                          seed=self.seed, cut=self.cut, result=result, capped=self.capped)
 
 
 def take_turn(hand: Hand, choose: Chooser) -> None:
@@ -152,18 +154,23 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
                  choose: Chooser, seed: int, *, dealer: str | None = None, id: Any = None,
                  options: dict[str, Any] | None = None, max_hands: int = 10_000, record: bool = True,
                  on_hand: Callable[[Hand, HandResult, Any], None] | None = None) -> SessionRecord:
-    """Play one session to its end (``hand`` scoring: one hand). With
-    ``record=False`` no transcript is built (faster, for matches that keep none).
+    """Play one session to its end (``hand`` scoring: one hand), or until
+    ``max_hands`` hands are played: the record is then ``capped`` (and so is
+    the transcript, gincli's field ``"capped": true``). With ``record=False`` no
+    transcript is built (faster, for matches that keep none).
     ``on_hand(hand, result, session)`` is called after each hand."""
     table = Table(players, variant, rules, system, seed, dealer=dealer, record=record)
-    while not table.finished and len(table.results) < max_hands:
+    while not table.finished:
+        if len(table.results) >= max_hands:
+            table.capped = True
+            break
         hand = table.deal()
         play_hand(hand, choose)
         result = table.end_hand(hand)
         if on_hand is not None:
             on_hand(hand, result, table.session)
     doc = table.transcript(id=id, options=options) if record else {}
-    return SessionRecord(doc, table.results, table.session.result())
+    return SessionRecord(doc, table.results, table.session.result(), table.capped)
 
 
 def _claim(result: dict[str, Any]) -> dict[str, Any]:

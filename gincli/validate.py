@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import CARD_NAMES, card_str, parse_card
 from .engine import SPREAD, Hand, IllegalMove, Move
-from .errors import GinError, RecordError
+from .errors import GinError, RecordError, quote
 from .plugins import Registry
 from .rules import Rules
 from .scoring import HandResult
@@ -149,7 +149,6 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         report.valid = False
         report.errors.append(Fault(None, None, "transcript-options", str(exc)))
         return report
-    report.result = session.result()
     fault: Fault | None = None
     try:
         seating = _first_seating(doc, session, players)
@@ -178,7 +177,7 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             if forfeit is not None and not hand.over:
                 who = forfeit.get("player") if isinstance(forfeit, dict) else None
                 if who not in pair:
-                    raise Stop(Fault(hi, None, "unknown-player", f"hand {hi}: the forfeit names {who!r}, "
+                    raise Stop(Fault(hi, None, "unknown-player", f"hand {hi}: the forfeit names {quote(who)}, "
                                                                  "who is not a player of the hand"))
                 hand.forfeit(who, str(forfeit.get("reason", "")))
             if not hand.finishable:
@@ -191,12 +190,12 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             _check_claimed_hand(hi, raw.get("result"), result)
             report.hands.append(result)
             session.add_hand(result)
-            report.result = session.result()
             if not session.finished:
                 seating = session.next_seating(seating or Seating(pair, hand.dealer), result)
         except Stop as stop:
             fault = stop.fault
             break
+    report.result = session.result()  # once: a session's result grows with its hands
     if fault is None:
         report.complete = _settled(session, hands, report)
         claimed = doc.get("result")
@@ -238,7 +237,7 @@ def _first_seating(doc: dict[str, Any], session: Session, players: tuple[str, ..
         cut[name] = card
     for name in raw:
         if name not in players:
-            raise Stop(Fault(None, None, "unknown-player", f"the cut names {name!r}, who is not a player"))
+            raise Stop(Fault(None, None, "unknown-player", f"the cut names {quote(name)}, who is not a player"))
     return session.first_seating(cut)
 
 
@@ -297,7 +296,7 @@ def _header(doc: Any, registry: Registry,
     if not isinstance(doc, dict):
         raise bad("transcript-format", "a transcript must be a JSON object")
     if doc.get("format") != TRANSCRIPT_FORMAT:
-        raise bad("transcript-format", f"\"format\" must be \"{TRANSCRIPT_FORMAT}\", not {doc.get('format')!r}")
+        raise bad("transcript-format", f"\"format\" must be \"{TRANSCRIPT_FORMAT}\", not {quote(doc.get('format'))}")
     players = doc.get("players")
     if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)
             or len(set(players)) != len(players) or len(players) < 2):
@@ -343,7 +342,7 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
 
     dealer = raw.get("dealer")
     if dealer not in players:
-        raise bad("unknown-player", f"hand {hi}: the dealer {dealer!r} is not a player of the hand")
+        raise bad("unknown-player", f"hand {hi}: the dealer {quote(dealer)} is not a player of the hand")
     deck = None
     if raw.get("deck") is not None:
         deck = _cards(raw["deck"], "the deck", hi)
@@ -357,7 +356,7 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
             raise bad("deal-cards", f"hand {hi}: \"deal\" must be an object")
         for key in d:
             if key not in players and key != "upcard":
-                raise bad("unknown-player", f"hand {hi}: the deal names {key!r}, who is not a player")
+                raise bad("unknown-player", f"hand {hi}: the deal names {quote(key)}, who is not a player")
         deal = {}
         seen: set[int] = set()
         for p in players:
@@ -404,11 +403,11 @@ def _check_claimed_hand(hi: int, claim: Any, result: HandResult) -> None:
         return
     if not isinstance(claim, dict):
         raise Stop(Fault(hi, None, "claimed-hand-result", f"hand {hi}: \"result\" must be an object"))
-    actual = {"outcome": result.outcome, "winner": result.winner, "points": result.points}
-    for key in ("outcome", "winner", "points"):
+    actual = result.claim()  # outcome, winner, points, and what move sets add (doubling's multiplier)
+    for key in actual:
         if key in claim and claim[key] != actual[key]:
             raise Stop(Fault(hi, None, "claimed-hand-result",
-                             f"hand {hi} claims {key} {_show(claim[key])}, but the moves give {_show(actual[key])}"))
+                             f"hand {hi} claims {key} {quote(claim[key])}, but the moves give {_show(actual[key])}"))
 
 
 def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
@@ -419,7 +418,7 @@ def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
         raise bad("the session's \"result\" must be an object")
     for key in ("box", "teams", "totals", "scores", "winner"):
         if key in claim and claim[key] != actual.get(key):
-            raise bad(f"the session claims {key} {_show(claim[key])}, but the moves give {_show(actual.get(key))}")
+            raise bad(f"the session claims {key} {quote(claim[key])}, but the moves give {_show(actual.get(key))}")
     if "games" in claim:
         games = actual.get("games", [])
         if not isinstance(claim["games"], list) or len(claim["games"]) != len(games):
@@ -428,7 +427,7 @@ def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
         for gi, (c, a) in enumerate(zip(claim["games"], games)):
             for key in ("scores", "winner"):
                 if isinstance(c, dict) and key in c and c[key] != a.get(key):
-                    raise bad(f"game {gi + 1} claims {key} {_show(c[key])}, but the moves give {_show(a.get(key))}")
+                    raise bad(f"game {gi + 1} claims {key} {quote(c[key])}, but the moves give {_show(a.get(key))}")
 
 
 def _show(value: Any) -> str:

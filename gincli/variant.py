@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CARD_VALUES
-from .errors import ConfigError
+from .errors import ConfigError, quote
+from .formats.jsonio import strip_bom
 from .rules import PLAY_OPTIONS, Option, Rules
 
 #: The keys a variant file may have at its top level.
@@ -91,21 +92,30 @@ class Variant:
 def read_variant_file(path: Path) -> dict[str, Any]:
     """Read a variant file's raw table; errors name the file."""
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+        raw = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read variant file {path}: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(strip_bom(raw).decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"variant file {path} is not UTF-8 text (is it a TOML file?)") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"variant file {path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"variant file {path} is not a variant: it is nested too deeply") from None
+    except ValueError as exc:  # an integer past Python's digit limit
+        raise ConfigError(f"variant file {path} holds a number gincli cannot read: {str(exc).split(';')[0]}") from None
     for key in data:
         if key not in VARIANT_FILE_KEYS:
             allowed = ", ".join(VARIANT_FILE_KEYS)
-            raise ConfigError(f"variant file {path}: unknown key \"{key}\"; a variant file has {allowed}")
+            raise ConfigError(f"variant file {path}: unknown key {quote(key)}; a variant file has {allowed}")
     for key in ("name", "base", "description"):
         if key in data and not isinstance(data[key], str):
             raise ConfigError(f"variant file {path}: \"{key}\" must be a string")
     if "options" in data and not isinstance(data["options"], dict):
         raise ConfigError(f"variant file {path}: \"options\" must be a table ([options])")
+    if "name" in data and not data["name"].strip():
+        raise ConfigError(f"variant file {path}: \"name\" may not be empty")
     data.setdefault("name", path.stem)
     data.setdefault("options", {})
     return data

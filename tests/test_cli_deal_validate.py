@@ -23,7 +23,8 @@ def test_deal_options(run):
     doc = json.loads(run("deal", "--seed", "1", "--players", "north,south", "--dealer", "south",
                          "--variant", "oklahoma", "--option", "spade_doubles=true", "-f", "json").stdout)
     assert doc["players"] == ["north", "south"] and doc["hands"][0]["dealer"] == "south"
-    assert doc["variant"] == "oklahoma" and doc["options"] == {"spade_doubles": True} and "cut" not in doc
+    assert doc["variant"] == "oklahoma" and "cut" not in doc
+    assert doc["options"]["spade_doubles"] is True and doc["options"]["knock_limit"] == "upcard"
 
 
 def test_deal_text_shows_both_hands_the_upcard_and_the_stock(run):

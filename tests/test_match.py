@@ -228,3 +228,220 @@ def test_the_example_external_bot_plays_a_whole_game(tmp_path):
 def test_match_usage_errors(run, args, message):
     res = run("match", *args)
     assert res.exit_code == 2 and message in res.stderr
+
+
+# -- --resume never destroys a file it did not write ---------------------------------------------
+
+MATCH = ["match", "--bots", "simple,random", "--games", "4", "--seed", "3", "--workers", "1", "-q", "-f", "json"]
+
+
+def played(run, path, *extra):
+    res = run(*MATCH, "--transcripts", str(path), *extra)
+    assert res.exit_code == 0, res.stderr
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("content", [b"my notes\n", b"my notes", b"\n", b"{}\n"])
+def test_resume_refuses_a_file_that_is_not_this_matchs_transcripts_and_leaves_it(run, tmp_path, content):
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(content)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(notes)
+    for target in (notes, link):
+        res = run(*MATCH, "--transcripts", str(target), "--resume")
+        assert res.exit_code == 2 and "line 1 is not a transcript of this match" in res.stderr
+        assert notes.read_bytes() == content
+
+
+def test_resume_refuses_a_file_holding_other_lines_after_the_sessions(run, tmp_path):
+    f = tmp_path / "m.jsonl"
+    full = played(run, f)
+    lines = full.splitlines(keepends=True)
+    f.write_bytes(lines[0] + b"my notes\n" + lines[1])
+    res = run(*MATCH, "--transcripts", str(f), "--resume")
+    assert res.exit_code == 2 and "line 2 is not a transcript" in res.stderr
+    assert f.read_bytes() == lines[0] + b"my notes\n" + lines[1]
+
+
+@pytest.mark.parametrize("change,what", [
+    (["--option", "gin_bonus=50"], "options differ (gin_bonus: 25 there, 50 here)"),
+    (["--bots", "random,random", "--names", "simple,random"], "bots differ"),
+    (["--bots", "random,simple"], "bots differ"),
+    (["--duplicate"], "duplicate differs (false there, true here)"),
+    (["--seed", "4"], "seed differs (3 there, 4 here)"),
+    (["--variant", "oklahoma"], 'variant differs ("standard" there, "oklahoma" here)'),
+    (["--scoring", "hollywood"], 'scoring differs ("game" there, "hollywood" here)'),
+])
+def test_resume_refuses_a_file_from_a_different_match_saying_what_differs(run, tmp_path, change, what):
+    f = tmp_path / "m.jsonl"
+    before = played(run, f)
+    args = MATCH + change
+    if "--bots" in change:  # the later --bots wins; keep one
+        i = args.index("--bots")
+        del args[i:i + 2]
+    res = run(*args, "--transcripts", str(f), "--resume")
+    assert res.exit_code == 2 and "line 1 is from another match: its " + what in res.stderr, res.stderr
+    assert f.read_bytes() == before
+
+
+def test_resume_drops_only_a_last_line_cut_short_and_appends_through_a_symlink(run, tmp_path):
+    full = played(run, tmp_path / "full.jsonl")
+    lines = full.splitlines(keepends=True)
+    part = tmp_path / "part.jsonl"
+    part.write_bytes(lines[0] + lines[1][:60])
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(part)
+    res = run(*MATCH, "--transcripts", str(link), "--resume")
+    assert res.exit_code == 0, res.stderr
+    assert link.is_symlink() and part.read_bytes() == full
+
+
+def test_resume_says_when_the_file_holds_more_sessions_than_asked(run, tmp_path):
+    f = tmp_path / "m.jsonl"
+    before = played(run, f)
+    args = list(MATCH)
+    args[args.index("4")] = "2"
+    res = run(*args, "--transcripts", str(f), "--resume")
+    assert res.exit_code == 2 and "already holds 4 sessions, more than the 2 asked" in res.stderr
+    assert f.read_bytes() == before
+
+
+def test_resume_refuses_what_is_not_a_regular_file(run, tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    res = run(*MATCH, "--transcripts", str(fifo), "--resume")
+    assert res.exit_code == 2 and "is not a regular file" in res.stderr
+
+
+def test_every_transcript_names_its_match_and_carries_the_rules_in_full(run, tmp_path, registry):
+    f = tmp_path / "m.jsonl"
+    played(run, f, "--option", "gin_bonus=30")
+    docs = json_lines(f.read_text())
+    assert [d["match"] for d in docs] == [{"bots": ["simple", "random"], "names": ["simple", "random"], "seed": 3,
+                                            "duplicate": False, "unit": "games"}] * 4
+    rules = registry.rules(registry.variant("standard"), registry.scoring("game"), {"gin_bonus": 30})
+    assert all(d["options"] == dict(rules) for d in docs)
+
+
+# -- no silent caps ------------------------------------------------------------------------------
+
+def test_a_session_stopped_by_the_hand_cap_is_reported_and_marked(run, tmp_path):
+    f = tmp_path / "m.jsonl"
+    res = run("match", "--bots", "simple,simple", "--games", "2", "--option", f"target={10**18}", "--max-hands", "30",
+              "--workers", "1", "--transcripts", str(f), "-f", "json", "-q")
+    assert res.exit_code == 0, res.stderr
+    summary = json.loads(res.stdout)
+    assert summary["capped_sessions"] == 2 and summary["max_hands"] == 30 and summary["hands"] == 60
+    assert "2 sessions reached the hand cap of 30 hands unsettled" in res.stderr
+    docs = json_lines(f.read_text())
+    assert all(d["capped"] is True and len(d["hands"]) == 30 for d in docs)
+    text = run("match", "--bots", "simple,simple", "--games", "1", "--option", f"target={10**18}", "--max-hands", "5",
+               "--workers", "1")
+    assert "1 session reached the hand cap of 5 hands unsettled" in text.stdout
+
+
+def test_a_settled_session_is_not_marked_capped(run, tmp_path):
+    f = tmp_path / "m.jsonl"
+    res = run(*MATCH, "--transcripts", str(f))
+    assert json.loads(res.stdout)["capped_sessions"] == 0
+    assert not any("capped" in d for d in json_lines(f.read_text()))
+
+
+# -- workers and bots die with the run -----------------------------------------------------------
+
+FORKING = "import subprocess, sys\nsys.exit(subprocess.call([sys.executable, 'examples/bot.py']))\n"
+HANGING = ("import json, sys, time\nn = 0\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+           "    if m['type'] == 'decide':\n        n += 1\n        if n > 20: time.sleep(600)\n"
+           "        print(json.dumps(m['legal'][0]), flush=True)\n")
+
+
+def marked(mark: str) -> list[int]:
+    """The live processes whose environment holds the test's marker."""
+    import os
+
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as fh:
+                if f"GINCLI_TEST_MARK={mark}".encode() in fh.read().split(b"\0"):
+                    found.append(int(pid))
+        except OSError:
+            continue
+    return found
+
+
+def start_match(tmp_path, mark: str, bots: str, *extra: str) -> tuple[subprocess.Popen, list[int]]:
+    import os
+
+    f = tmp_path / "m.jsonl"
+    env = dict(os.environ, GINCLI_TEST_MARK=mark)
+    env.pop("GINCLI_DEBUG", None)
+    proc = subprocess.Popen([GIN, "match", "--bots", bots, "--games", "1000", "--workers", "2", "--transcripts",
+                             str(f), "-q", *extra], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(marked(mark)) < 5:  # gin, 2 workers, bots
+        time.sleep(0.2)
+    time.sleep(1)  # every bot started
+    running = marked(mark)
+    assert len(running) >= 5, running
+    return proc, running
+
+
+def gone_within(mark: str, seconds: float) -> list[int]:
+    deadline = time.time() + seconds
+    while time.time() < deadline and marked(mark):
+        time.sleep(0.2)
+    return marked(mark)
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_after_sigkill_of_gin_its_workers_and_bots_exit_by_themselves(tmp_path):
+    import uuid
+
+    wrapper = tmp_path / "forking.py"
+    wrapper.write_text(FORKING)
+    mark = uuid.uuid4().hex
+    proc, _ = start_match(tmp_path, mark, f"exec:{sys.executable} {wrapper},exec:python3 examples/bot.py")
+    proc.kill()
+    _, err = proc.communicate(timeout=30)
+    assert gone_within(mark, 10) == []
+    assert "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_after_ctrl_c_with_several_workers_no_bot_is_left_even_a_hung_one(tmp_path):
+    import uuid
+
+    hanging = tmp_path / "hanging.py"
+    hanging.write_text(HANGING)
+    mark = uuid.uuid4().hex
+    proc, _ = start_match(tmp_path, mark, f"exec:{sys.executable} {hanging},exec:python3 examples/bot.py",
+                          "--time-limit", "300")
+    time.sleep(2)  # the hanging bots are asleep in their decisions by now
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert gone_within(mark, 10) == []
+
+
+def test_a_worker_ends_on_sigterm_even_when_its_main_thread_cannot_take_the_signal(tmp_path):
+    # The race this stands for: SIGTERM handled just before the main thread blocks in a pool lock,
+    # its Python handler then never ran and the run hung at its end.
+    script = tmp_path / "stuck.py"
+    script.write_text(
+        "import signal, time\n"
+        "from gincli.parallel import ordered_map\n"
+        "def work(chunk):\n"
+        "    if chunk == [2]:\n"
+        "        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})\n"
+        "        time.sleep(300)\n"
+        "    return chunk\n"
+        "results = ordered_map(work, [[1], [2], [3]], 2)\n"
+        "print(next(results))\n"
+        "results.close()  # terminates the pool: SIGTERM to the worker asleep in [2]\n"
+        "print('done')\n")
+    res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert res.stdout.split() == ["[1]", "done"], res.stderr  # well before the 300 s the stuck task sleeps

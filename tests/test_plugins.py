@@ -166,3 +166,45 @@ def test_a_wrong_variant_file_names_the_file_the_key_and_what_is_allowed(tmp_pat
               env={"GINCLI_CONFIG_DIR": str(tmp_path / "c")})
     assert res.returncode == 2
     assert str(path) in res.stderr and message in res.stderr and "Traceback" not in res.stderr
+
+
+def test_a_config_variant_file_taking_a_builtins_name_with_other_rules_is_left_out_with_a_warning(tmp_path):
+    variants = tmp_path / "config" / "variants"
+    variants.mkdir(parents=True)
+    (variants / "mine.toml").write_text('name = "standard"\n[options]\ngin_bonus = 50\n')
+    (variants / "copy.toml").write_text('name = "standard"\n[options]\ngin_bonus = 25\n')
+    res = gin("variants", "--format", "json", env={"GINCLI_CONFIG_DIR": str(tmp_path / "config")})
+    standard = next(v for v in json.loads(res.stdout)["variants"] if v["name"] == "standard")
+    assert {o["name"]: o["default"] for o in standard["options"]}["gin_bonus"] == 25
+    assert str(variants / "mine.toml") in res.stderr and "gin_bonus 50 here, 25 there" in res.stderr
+    assert "copy.toml" not in res.stderr  # the same rules under the same name: nothing lost
+
+
+def test_a_variant_file_given_by_path_may_not_take_a_builtins_name_for_other_rules(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text('name = "standard"\n[options]\ngin_bonus = 50\n')
+    res = gin("score", "--variant", str(path), str(ROOT / "examples" / "hands.jsonl"),
+              env={"GINCLI_CONFIG_DIR": str(tmp_path / "c")})
+    assert res.returncode == 2 and str(path) in res.stderr and 'the variant "standard"' in res.stderr
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"\x7fELF\x02\x01\x01\x00\x00\x00\xff\xfe", "is not UTF-8 text"),
+    (b'name = "big"\n[options]\ngin_bonus = ' + b"1" * 5000 + b"\n", "holds a number gincli cannot read"),
+    (b'name = ""\n', '"name" may not be empty'),
+])
+def test_a_variant_file_gincli_cannot_use_gets_a_sentence_naming_it(tmp_path, content, message):
+    path = tmp_path / "table.toml"
+    path.write_bytes(content)
+    res = gin("score", "--variant", str(path), str(ROOT / "examples" / "hands.jsonl"),
+              env={"GINCLI_CONFIG_DIR": str(tmp_path / "c")})
+    assert res.returncode == 2 and str(path) in res.stderr and message in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_a_byte_order_mark_is_accepted_at_the_start_of_a_variant_file(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_bytes(b'\xef\xbb\xbfname = "bom"\nbase = "standard"\n')
+    res = gin("score", "-f", "json", "--variant", str(path), str(ROOT / "examples" / "hand.toml"),
+              env={"GINCLI_CONFIG_DIR": str(tmp_path / "c")})
+    assert res.returncode == 0, res.stderr

@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from ..errors import EXIT_UNREADABLE, GinError
+from ..errors import EXIT_UNREADABLE, GinError, unexpected
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,15 +51,30 @@ def settings(ctx: typer.Context) -> Settings:
 
 
 def warn(message: str) -> None:
-    print(f"gin: warning: {message}", file=sys.stderr)
+    """``gin: warning: MESSAGE`` on stderr, control characters made visible."""
+    from .render import safe
+
+    print(f"gin: warning: {safe(message, markup=False)}", file=sys.stderr)
 
 
 def error(message: str) -> None:
-    print(f"gin: error: {message}", file=sys.stderr)
+    """``gin: error: MESSAGE`` on stderr, control characters made visible."""
+    from .render import safe
+
+    print(f"gin: error: {safe(message, markup=False)}", file=sys.stderr)
 
 
 def debug_enabled() -> bool:
     return os.environ.get("GINCLI_DEBUG", "") not in ("", "0")
+
+
+def record_failure(exc: Exception, doing: str) -> str:
+    """The error of one record that failed unexpectedly (``doing``: "scored",
+    "replayed", "shown"), one sentence; with ``GINCLI_DEBUG=1`` the exception
+    goes on, with its traceback."""
+    if debug_enabled():
+        raise exc
+    return unexpected(exc, doing)
 
 
 def guard(fn: F) -> F:

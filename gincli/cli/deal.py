@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from enum import Enum
@@ -12,11 +11,12 @@ import typer
 
 from ..cards import by_suit, cards_of
 from ..engine import Hand, cut_for_deal, shuffled_deck
-from ..errors import UsageError
+from ..errors import UsageError, quote
+from ..formats.jsonio import dumps
 from ..formats.transcripts import to_toml, transcript
 from ..rng import SplitMix64
 from . import guard, settings
-from .render import cards_markup, stdout_console
+from .render import cards_markup, safe, stdout_console
 from .options import OptionOpt, overrides_from
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
 def parse_players(text: str) -> tuple[str, str]:
     names = [n.strip() for n in text.split(",")]
     if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise UsageError(f"--players takes two different names separated by a comma, not \"{text}\"")
+        raise UsageError(f"--players takes two different names separated by a comma, not {quote(text)}")
     return names[0], names[1]
 
 
@@ -76,9 +76,9 @@ def deal(
     if dealer is None:
         dealer, cut = cut_for_deal(rng, names, rules)
     hand = Hand(names, dealer, v, rules, deck=shuffled_deck(rng))
-    doc = transcript(names, v.name, system.name, [hand.to_dict()], options=overrides, id=id, seed=seed, cut=cut)
+    doc = transcript(names, v.name, system.name, [hand.to_dict()], options=dict(rules), id=id, seed=seed, cut=cut)
     if format is DealFormat.json:
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+        sys.stdout.write(dumps(doc) + "\n")
     elif format is DealFormat.toml:
         sys.stdout.write(to_toml(doc))
     else:
@@ -91,15 +91,15 @@ def render_deal(hand: Hand, doc: dict[str, Any]) -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    head = f"[bold]{doc['variant']}[/] · seed {doc['seed']} · {hand.dealer} deals"
+    head = f"[bold]{safe(doc['variant'])}[/] · seed {doc['seed']} · {safe(hand.dealer)} deals"
     if "cut" in doc:
-        head += " (cut: " + ", ".join(f"{p} {cards_markup([c])}" for p, c in doc["cut"].items()) + ")"
+        head += " (cut: " + ", ".join(f"{safe(p)} {cards_markup([c])}" for p, c in doc["cut"].items()) + ")"
     table = Table(show_header=False, box=None, padding=(0, 2))
     table.add_column(style="bold")
     table.add_column()
     for p in (hand.pone, hand.dealer):
-        table.add_row(p, cards_markup(by_suit(cards_of(hand.hands[p]))))
+        table.add_row(safe(p), cards_markup(by_suit(cards_of(hand.hands[p]))))
     table.add_row("upcard", cards_markup([hand.upcard]))
     table.add_row("stock", f"{hand.stock_count} cards")
-    note = Text.from_markup(f"[dim]{hand.pone} may take the upcard or pass first.[/]")
+    note = Text.from_markup(f"[dim]{safe(hand.pone)} may take the upcard or pass first.[/]")
     return Group(Text.from_markup(head), table, note)

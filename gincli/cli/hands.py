@@ -8,32 +8,33 @@ from typing import Any
 
 from ..cards import by_rank, cards_of
 from ..scoring import HandResult, meld_strs, sort_melds
-from .render import cards_markup
+from .render import cards_markup, safe
 
 
 def headline(result: HandResult) -> str:
-    """What happened, in a few words: "ann knocks and wins 15"."""
-    w, p = result.winner, result.points
+    """What happened, in a few words, as rich markup: "ann knocks and wins 15"."""
+    w, p = safe(result.winner), result.points
     return {
         "knock": f"{w} knocks and wins {p}",
         "undercut": f"{w} undercuts and wins {p}",
         "gin": f"{w} goes gin and wins {p}",
         "big_gin": f"{w} goes big gin and wins {p}",
         "dead": "dead hand: nobody scores",
-        "forfeit": f"{(result.forfeit or {}).get('player')} forfeits: {w} wins {p}",
-    }.get(result.outcome, f"{result.outcome}: {w} wins {p}")
+        "forfeit": f"{safe((result.forfeit or {}).get('player'))} forfeits: {w} wins {p}",
+    }.get(result.outcome, f"{safe(result.outcome).replace('_', ' ')}: {w} wins {p}")
 
 
 def explain(result: HandResult, multiplied_because: str | None = None) -> str:
-    """Where a hand's points come from, as arithmetic in words:
+    """Where a hand's points come from, as arithmetic in words (rich markup):
     "bob has 21 after laying off, ann knocked with 6: 21 − 6 = 15"."""
     k, d = result.knocker, result.defender
     if result.outcome == "dead":
         return "nobody knocked before the wall: nobody scores, and the same dealer deals again"
     if result.outcome == "forfeit":
-        return f"{result.winner} wins the forfeiter's deadwood plus the gin bonus: {result.points}"
+        return f"{safe(result.winner)} wins the forfeiter's deadwood plus the gin bonus: {result.points}"
     if k is None or d is None:
-        return f"{result.winner} wins {result.points}"
+        return f"{safe(result.winner)} wins {result.points}"
+    kn, dn = safe(k.name), safe(d.name)
     m = result.multiplier or 1
     base = result.points // m
 
@@ -47,13 +48,13 @@ def explain(result: HandResult, multiplied_because: str | None = None) -> str:
     if result.outcome in ("gin", "big_gin"):
         what = "gin" if result.outcome == "gin" else "big gin"
         bonus = base - d.deadwood
-        return f"{k.name} went {what}: " + total(f"{d.deadwood} ({d.name}'s deadwood) + {bonus} ({what} bonus)")
+        return f"{kn} went {what}: " + total(f"{d.deadwood} ({dn}'s deadwood) + {bonus} ({what} bonus)")
     if result.outcome == "knock":
-        return f"{d.name} has {d.deadwood}{laid}, {k.name} knocked with {k.deadwood}: " + total(
+        return f"{dn} has {d.deadwood}{laid}, {kn} knocked with {k.deadwood}: " + total(
             f"{d.deadwood} − {k.deadwood}")
     bonus = base - (k.deadwood - d.deadwood)  # undercut
     than = "as little as" if d.deadwood == k.deadwood else "less than"
-    return (f"{d.name} has {d.deadwood}{laid}, {than} {k.name}'s {k.deadwood}: undercut, "
+    return (f"{dn} has {d.deadwood}{laid}, {than} {kn}'s {k.deadwood}: undercut, "
             + total(f"{k.deadwood} − {d.deadwood} + {bonus} (undercut bonus)"))
 
 
@@ -66,10 +67,10 @@ def render_result(result: HandResult, title: str | None = None, explained: bool 
     from rich.text import Text
 
     if title is None:
-        ident = f"{result.id} · " if result.id is not None else ""
-        title = f"[bold]{ident}{result.variant}[/] — {headline(result)}"
+        ident = f"{safe(result.id)} · " if result.id is not None else ""
+        title = f"[bold]{ident}{safe(result.variant)}[/] — {headline(result)}"
     head = Text.from_markup(title)
-    note = Text(explain(result, multiplied_because), style="dim") if explained else None
+    note = Text.from_markup(explain(result, multiplied_because), style="dim") if explained else None
     if result.knocker is None or result.defender is None:
         return Group(head, note) if note is not None else head
     table = Table(title=head, title_justify="left", show_edge=False, pad_edge=False, box=None,
@@ -83,6 +84,6 @@ def render_result(result: HandResult, title: str | None = None, explained: bool 
         melds = "\n".join(cards_markup(meld_strs(m)) for m in sort_melds(spread.melds)) or "—"
         laid = cards_markup(spread.layoffs) if spread.layoffs else "—"
         dead = cards_markup(by_rank(cards_of(spread.deadwood_mask))) or "—"
-        table.add_row(f"{spread.name} ({role})", melds, laid if role == "defender" else "", dead,
+        table.add_row(f"{safe(spread.name)} ({role})", melds, laid if role == "defender" else "", dead,
                       str(spread.deadwood))
     return Group(table, note) if note is not None else table

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import functools
 import gc
-import os
 import sys
 import time
 from typing import Annotated, Any
 
 import typer
 
-from ..errors import UsageError
-from ..match import MatchSpec, SessionOutcome, Tally, play_match_session, read_transcripts
+from ..errors import UsageError, quote
+from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..stats import parse_sprt
-from . import EXIT_INTERRUPTED, guard, settings
-from .render import OutputFormat, emit, listing, progress_bar, stdout_console, write_json
+from . import EXIT_INTERRUPTED, guard, settings, warn
+from .render import OutputFormat, emit, listing, progress_bar, safe, stdout_console, write_json
 from .options import FormatOpt, OptionOpt, overrides_from
 
 HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
@@ -36,7 +35,7 @@ def player_names(specs: list[str], names: str | None) -> tuple[str, str]:
     if names is not None:
         parts = [n.strip() for n in names.split(",")]
         if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
-            raise UsageError(f"--names takes two different names separated by a comma, not \"{names}\"")
+            raise UsageError(f"--names takes two different names separated by a comma, not {quote(names)}")
         return parts[0], parts[1]
     base = ["external" if s.startswith("exec:") else s for s in specs]
     if base[0] == base[1]:
@@ -69,12 +68,15 @@ def match(
                                               help="Per decision, for external bots.")] = 5.0,
     names: Annotated[str | None, typer.Option("--names", metavar="A,B", help="Player names (default: the bots').")]
     = None,
+    max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
+                                           help="Stop a session still unsettled after N hands (it is reported).")]
+    = 10_000,
     format: FormatOpt = OutputFormat.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     specs = [b.strip() for b in bots_.split(",")]
     if len(specs) != 2 or not all(specs):
-        raise UsageError(f"--bots takes two bots separated by a comma, not \"{bots_}\"")
+        raise UsageError(f"--bots takes two bots separated by a comma, not {quote(bots_)}")
     if (hands is None) == (games is None):
         raise UsageError("give either --hands N or --games N")
     if hands is not None and scoring not in (None, "hand"):
@@ -92,12 +94,15 @@ def match(
         raise UsageError("--duplicate plays deals in pairs: give an even number")
     spec = MatchSpec((specs[0], specs[1]), player_names(specs, names), unit, count, seed, variant,
                      "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
-                     time_limit)
+                     time_limit, max_hands)
     try:  # check the rules once, up front
         system = registry.scoring(spec.scoring)
-        system.new_session(spec.names, registry.rules(registry.variant(spec.variant), system, spec.options))
+        the_variant = registry.variant(spec.variant)
+        rules = registry.rules(the_variant, system, spec.options)
+        system.new_session(spec.names, rules)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules)}
     try:
         test = parse_sprt(sprt) if sprt else None
     except ValueError as exc:
@@ -106,17 +111,10 @@ def match(
     done = 0
     out = None
     if transcripts:
-        if resume and os.path.exists(transcripts):
-            earlier, keep = read_transcripts(transcripts, spec)
-            for o in earlier:
-                tally.add(o)
-            done = len(earlier)
-            with open(transcripts, "r+b") as fh:
-                fh.truncate(keep)  # a line cut short by an interruption goes
-        elif not resume and os.path.exists(transcripts) and os.path.getsize(transcripts) > 0:
-            raise UsageError(f"{transcripts} already holds transcripts; --resume finishes that match, "
-                             "or remove the file")
-        out = open(transcripts, "a", encoding="utf-8")
+        out, earlier = open_transcripts(transcripts, spec, header, resume)
+        for o in earlier:
+            tally.add(o)
+        done = len(earlier)
     gc.freeze()
     started = time.perf_counter()
     interrupted = False
@@ -126,13 +124,13 @@ def match(
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, spec, record)
     state = {"registry": registry, "spec": spec, "record": record}
     try:
-        with progress_bar(f"{spec.names[0]} v {spec.names[1]}", count, enabled=not quiet, unit="items") as advance:
+        with progress_bar(f"{safe(spec.names[0])} v {safe(spec.names[1])}", count, enabled=not quiet, unit="items") as advance:
             advance(done)
             if not tally.decided():
                 for results in ordered_map(_play_chunk, chunked(range(done, count), size), w, setup, state):
                     for o in results:
                         if out is not None and o.transcript is not None:
-                            out.write(o.transcript + "\n")
+                            out.write(o.transcript.encode() + b"\n")
                             out.flush()
                         tally.add(o)
                         if tally.decided():
@@ -154,6 +152,9 @@ def match(
         write_json(summary)
     else:
         stdout_console().print(render_summary(summary))
+    if tally.capped:
+        sys.stdout.flush()  # the summary, then the warning
+        warn(capped_note(summary))
     played = tally.hands
     if not quiet:
         rate = played / elapsed if elapsed > 0 else 0.0
@@ -161,7 +162,7 @@ def match(
               f"{elapsed:.1f} s ({rate:,.0f} hands/s, {w} worker{'s' if w != 1 else ''})", file=sys.stderr)
     if interrupted:
         print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
-              + (f"; finish with --transcripts {transcripts} --resume" if transcripts else ""), file=sys.stderr)
+              + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""), file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
@@ -176,6 +177,13 @@ def _play_chunk(indices: list[int]) -> list[SessionOutcome]:
     return [play_match_session(state["spec"], i, state["registry"], state["record"]) for i in indices]
 
 
+def capped_note(s: dict[str, Any]) -> str:
+    """What the hand cap did to a match (its summary ``s``), in one sentence."""
+    n = s["capped_sessions"]
+    return (f"{n} session{'s' if n != 1 else ''} reached the hand cap of {s['max_hands']:,} hands unsettled and "
+            "stopped (raise it with --max-hands)")
+
+
 def render_summary(s: dict[str, Any]) -> Any:
     """The match summary for people: a table of the players, then the statistics."""
     from rich.console import Group
@@ -184,7 +192,7 @@ def render_summary(s: dict[str, Any]) -> Any:
 
     from rich import box
 
-    table = Table(title=f"{s['variant']} · {s['scoring']} · seed {s['seed']}"
+    table = Table(title=f"{safe(s['variant'])} · {s['scoring']} · seed {s['seed']}"
                         + (" · duplicate deals" if s["duplicate"] else ""), title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False)
     forfeits = any(p["forfeits"] for p in s["players"])
@@ -196,7 +204,7 @@ def render_summary(s: dict[str, Any]) -> Any:
         table.add_column(col, justify="right", no_wrap=True)
     for p in s["players"]:
         bot = p["bot"] if len(p["bot"]) <= 22 else p["bot"][:21] + "…"
-        row = [f"[bold]{p['name']}[/]" + (f" [dim]({bot})[/]" if bot != p["name"] else "")]
+        row = [f"[bold]{safe(p['name'])}[/]" + (f" [dim]({safe(bot)})[/]" if bot != p["name"] else "")]
         if s["games"]:
             row.append(str(p["games_won"]))
         row += [str(p["hands_won"]), str(p["points"]), f"{p['points_per_hand']:.2f}", str(p["gins"]),
@@ -221,7 +229,9 @@ def render_summary(s: dict[str, Any]) -> Any:
                      f"(bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
     for reason in s["forfeit_reasons"]:
         lines.append(f"forfeit: {reason}")
-    return Group(table, *(Text(line) for line in lines))
+    if s["capped_sessions"]:
+        lines.append(capped_note(s))
+    return Group(table, *(Text(safe(line, markup=False)) for line in lines))
 
 
 def bots(

@@ -8,7 +8,7 @@ import typer
 
 from . import guard, settings
 from .options import FormatOpt
-from .render import OutputFormat, emit, listing
+from .render import OutputFormat, emit, listing, safe
 
 HELP = """List the plugins that are loaded (built-in, installed through the gincli entry-point group, or from a plugins directory), the hooks each implements and what each registered; and any plugin left out, with why."""
 
@@ -39,12 +39,12 @@ def plugins(
 
 def render(data: dict[str, Any]) -> Any:
     from rich.console import Group
-    from rich.markup import escape
     from rich.text import Text
 
     def what(p: dict[str, Any]) -> str:
-        return "\n".join(f"{kind}: {', '.join(names)}" for kind, names in p["registered"].items()) or "—"
+        return "\n".join(f"{kind}: {', '.join(safe(n) for n in names)}"
+                         for kind, names in p["registered"].items()) or "—"
 
-    rows = ((p["name"], p["source"], "\n".join(p["hooks"]), what(p)) for p in data["plugins"])
-    problems = [Text.from_markup(f"[yellow]left out:[/] {escape(problem)}") for problem in data["problems"]]
-    return Group(listing("Plugins", "plugin", rows, "from", "hooks", "registered"), *problems)
+    rows = ((p["name"], p["source"], "\n".join(safe(h) for h in p["hooks"]), what(p)) for p in data["plugins"])
+    problems = [Text.from_markup(f"[yellow]left out:[/] {safe(problem)}") for problem in data["problems"]]
+    return Group(listing("Plugins", "plugin", rows, "from", "hooks", "registered", markup=("hooks", "registered")), *problems)

@@ -6,7 +6,7 @@ Rich is imported only when something is rendered for people, so that
 
 from __future__ import annotations
 
-import json
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Any
 
 from ..cards import RANKS, SUIT_SYMBOLS, parse_card
+from ..formats.jsonio import dumps
 
 
 class OutputFormat(str, Enum):
@@ -21,13 +22,38 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
-def write_json_line(obj: Any) -> None:
-    """One JSON object on one line of stdout."""
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-
-
 def write_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+    """One JSON document on stdout (indented), always valid UTF-8."""
+    sys.stdout.write(dumps(obj, indent=2) + "\n")
+
+
+#: Characters never written to a terminal as they are: C0 (newline and tab
+#: too, inside one-line messages), DEL, C1, and lone surrogates.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _visible(m: re.Match[str]) -> str:
+    c = m.group()
+    return _NAMED.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+
+
+def safe(text: object, markup: bool = True) -> str:
+    """Text from input (ids, names, file names, messages quoting input) fit to
+    show people: control characters and lone surrogates become visible escapes
+    (``\\x1b``, ``\\n``) and, unless ``markup=False`` (plain text, not given to
+    rich as markup), rich markup is escaped (``[/]`` shows as itself)."""
+    try:
+        s = text if isinstance(text, str) else str(text)
+    except RecursionError:
+        s = f"a deeply nested {type(text).__name__}"
+    if _CONTROL.search(s):
+        s = _CONTROL.sub(_visible, s)
+    if markup:
+        from rich.markup import escape
+
+        s = escape(s)
+    return s
 
 
 def emit(format: OutputFormat, data: Any, render: Any) -> None:
@@ -38,8 +64,10 @@ def emit(format: OutputFormat, data: Any, render: Any) -> None:
         stdout_console().print(render(data))
 
 
-def listing(title: str, first: str, rows: Iterable[tuple[str, ...]], *columns: str) -> Any:
-    """A table listing what is loaded: a name column, then ``columns``."""
+def listing(title: str, first: str, rows: Iterable[tuple[str, ...]], *columns: str,
+            markup: tuple[str, ...] = ()) -> Any:
+    """A table listing what is loaded: a name column, then ``columns``. Cells are
+    plain text (shown safely), but those of the columns named in ``markup``."""
     from rich.table import Table
 
     table = Table(title=title, title_justify="left", show_lines=True)
@@ -47,8 +75,9 @@ def listing(title: str, first: str, rows: Iterable[tuple[str, ...]], *columns: s
     for col in columns:
         table.add_column(col, style="dim" if col == "from" else None, overflow="fold",
                          no_wrap=col == "hooks")  # hook names read best whole
+    is_markup = [False] + [col in markup for col in columns]
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(cell if m else safe(cell) for cell, m in zip(row, is_markup)))
     return table
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import json
 import os
 import sys
 from collections import Counter
@@ -12,16 +11,17 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError
+from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError, shorten
+from ..formats.jsonio import error_line, utf8_lines
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..scoring import HandResult
-from . import error, guard, settings
+from . import error, guard, record_failure, settings
 from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       overrides_from)
 from .hands import render_result
-from .render import OutputFormat, progress_bar, stdout_console
+from .render import OutputFormat, progress_bar, safe, stdout_console
 
 HELP = """Score hands from their end positions (hand records).
 
@@ -55,7 +55,7 @@ def score(
     for path in files:
         reader = Reader(path, input_format)
         try:
-            with progress_bar(f"scoring {reader.name}", file_size(path), enabled=not quiet) as advance:
+            with progress_bar(f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet) as advance:
                 if format is OutputFormat.json:
                     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides)
                     chunks = chunked(reader.items(parse=False), CHUNK)
@@ -97,41 +97,52 @@ def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int]:
     failed = 0
     for item in items:
         item.load()
-        if item.error is None:
+        result, message = _score_one(scorer, item)
+        if result is not None:
             try:
-                result = scorer.score(item.record)
-            except RecordError as exc:
-                entry = {"id": item.record.get("id"), "error": exc.message}
-            else:
-                counts[result.outcome] += 1
                 lines.append(result.to_json())
+                counts[result.outcome] += 1
                 continue
-        else:
-            entry = {"id": None, "error": item.error}
+            except Exception as exc:
+                message = record_failure(exc, "written")
         failed += 1
-        lines.append(json.dumps(entry, ensure_ascii=False))
-    lines.append("")
-    return "\n".join(lines), counts, failed
+        lines.append(error_line(_id_of(item), message))
+    return utf8_lines(lines), counts, failed
+
+
+def _score_one(scorer: HandScorer, item: Item) -> tuple[HandResult | None, str]:
+    """One record's result, or why it has none: any failure costs this record only."""
+    if item.error is not None:
+        return None, item.error
+    try:
+        return scorer.score(item.record), ""
+    except RecordError as exc:
+        return None, exc.message
+    except Exception as exc:
+        return None, record_failure(exc, "scored")
+
+
+def _id_of(item: Item) -> Any:
+    return item.record.get("id") if isinstance(item.record, dict) else None
 
 
 def _score_for_people(reader: Reader, scorer: HandScorer, outcomes: Counter[str], advance: Any) -> int:
     console = stdout_console()
     failed = 0
     for n, item in enumerate(reader.items(), 1):
-        if item.error is None:
+        result, message = _score_one(scorer, item)
+        if result is not None:
             try:
-                result = scorer.score(item.record)
-            except RecordError as exc:
-                ident = item.record.get("id")
-                label = f" ({ident})" if ident is not None else ""
-                error(f"{item.where}{label}: {exc.message}")
-                failed += 1
+                console.print(render_result(result))
+            except Exception as exc:
+                result, message = None, record_failure(exc, "shown")
             else:
                 outcomes[result.outcome] += 1
-                console.print(render_result(result))
                 console.print()
-        else:
-            error(f"{item.where}: {item.error}")
+        if result is None:
+            ident = _id_of(item)
+            label = f" ({shorten(safe(ident, markup=False))})" if ident is not None else ""
+            error(f"{item.where}{label}: {message}")
             failed += 1
         if n % 256 == 0:
             advance(reader.position())

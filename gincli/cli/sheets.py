@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .render import safe
+
 
 def game_pad(game: dict[str, Any], players: Sequence[str], title: str, last: int | None = None) -> Any:
     """One game as a score pad: each won hand adds to the winner's running total,
@@ -21,7 +23,7 @@ def game_pad(game: dict[str, Any], players: Sequence[str], title: str, last: int
     table = Table(title=title, title_justify="left", min_width=26)
     table.add_column("", style="dim")
     for p in players:
-        table.add_column(p, justify="right")
+        table.add_column(safe(p), justify="right")
     running = dict.fromkeys(players, 0)
     entries = game.get("hands", [])
     skip = max(0, len(entries) - last) if last is not None else 0
@@ -54,7 +56,7 @@ def game_caption(game: dict[str, Any], players: Sequence[str]) -> str:
     totals = game["scores"]
     loser = next(p for p in players if p != winner)
     shut = ", a shutout" if game.get("hands_won", {}).get(loser, 1) == 0 else ""
-    return f"won by {winner}{shut}; net {game.get('net', totals[winner] - totals[loser])}"
+    return f"won by {safe(winner)}{shut}; net {game.get('net', totals[winner] - totals[loser])}"
 
 
 def games_table(games: list[dict[str, Any]], players: Sequence[str], title: str, last: int | None = None) -> Any:
@@ -66,7 +68,7 @@ def games_table(games: list[dict[str, Any]], players: Sequence[str], title: str,
     table.add_column("", style="dim")
     for gi in range(len(games)):
         for pi, p in enumerate(players):
-            table.add_column(f"game {gi + 1}\n{p}" if pi == 0 else f"\n{p}", justify="right")
+            table.add_column(f"game {gi + 1}\n{safe(p)}" if pi == 0 else f"\n{safe(p)}", justify="right")
     columns = []
     for g in games:
         running = dict.fromkeys(players, 0)
@@ -125,7 +127,7 @@ def _skip(entries: list[Any], last: int | None) -> int:
 
 def settlement(result: dict[str, Any], players: Sequence[str]) -> str:
     scores = result.get("scores", {})
-    return "settlement: " + ", ".join(f"{p} {_signed(scores.get(p, 0))}" for p in players)
+    return "settlement: " + ", ".join(f"{safe(p)} {_signed(scores.get(p, 0))}" for p in players)
 
 
 def cutthroat_pad(result: dict[str, Any], players: Sequence[str], title: str, last: int | None = None) -> Any:
@@ -138,7 +140,7 @@ def cutthroat_pad(result: dict[str, Any], players: Sequence[str], title: str, la
     table = Table(title=title, title_justify="left")
     table.add_column("", style="dim")
     for p in players:
-        table.add_column(p, justify="right")
+        table.add_column(safe(p), justify="right")
     table.add_column("sat out", style="dim")
     running = dict.fromkeys(players, 0)
     entries = result.get("hands", [])
@@ -148,7 +150,7 @@ def cutthroat_pad(result: dict[str, Any], players: Sequence[str], title: str, la
         if i + 1 == skip:
             table.add_row(f"{skip} hands", *(str(running[p]) for p in players), "")
         elif i >= skip:
-            table.add_row(f"+{points}", *(str(running[p]) if p == winner else "" for p in players), out or "")
+            table.add_row(f"+{points}", *(str(running[p]) if p == winner else "" for p in players), safe(out or ""))
     winner = result.get("winner")
     if winner is not None:
         table.add_section()
@@ -157,11 +159,11 @@ def cutthroat_pad(result: dict[str, Any], players: Sequence[str], title: str, la
                 table.add_row(BONUS_LABELS.get(key, key), *(f"+{parts[p]}" if parts[p] else "" for p in players), "")
         table.add_section()
         table.add_row("total", *(f"[bold]{result['totals'][p]}[/]" for p in players), "")
-        shut = ", ".join(f"{p} pays {v}" for p, v in result.get("shutouts", {}).items())
-        table.caption = f"won by {winner}" + (f"; shut out: {shut}" if shut else "")
+        shut = ", ".join(f"{safe(p)} pays {v}" for p, v in result.get("shutouts", {}).items())
+        table.caption = f"won by {safe(winner)}" + (f"; shut out: {shut}" if shut else "")
     else:
         table.caption = "open"
-    return Group(table, Text(settlement(result, players)))
+    return Group(table, Text.from_markup(settlement(result, players)))
 
 
 def chouette_pad(result: dict[str, Any], players: Sequence[str], title: str, last: int | None = None) -> Any:
@@ -173,11 +175,11 @@ def chouette_pad(result: dict[str, Any], players: Sequence[str], title: str, las
 
     box = result.get("box")
     partners = [p for p in players if p != box]
-    table = Table(title=f"{title}: {box} is the box against {', '.join(partners)}" if box else title,
+    table = Table(title=f"{title}: {safe(box)} is the box against {', '.join(map(safe, partners))}" if box else title,
                   title_justify="left")
     table.add_column("", style="dim")
     table.add_column("captain")
-    table.add_column(f"box ({box})" if box else "box", justify="right")
+    table.add_column(f"box ({safe(box)})" if box else "box", justify="right")
     table.add_column("partners", justify="right")
     running = {"box": 0, "partners": 0}
     entries = result.get("hands", [])
@@ -187,7 +189,7 @@ def chouette_pad(result: dict[str, Any], players: Sequence[str], title: str, las
         if i + 1 == skip:
             table.add_row(f"{skip} hands", "", str(running["box"]), str(running["partners"]))
         elif i >= skip:
-            table.add_row(f"+{points}", captain or "", *(str(running[s]) if s == side else ""
+            table.add_row(f"+{points}", safe(captain or ""), *(str(running[s]) if s == side else ""
                                                           for s in ("box", "partners")))
     winner = result.get("winner")
     if winner is not None:
@@ -201,7 +203,7 @@ def chouette_pad(result: dict[str, Any], players: Sequence[str], title: str, las
         table.caption = f"won by the {'box' if winner == 'box' else 'partners'}"
     else:
         table.caption = "open"
-    return Group(table, Text(settlement(result, players)))
+    return Group(table, Text.from_markup(settlement(result, players)))
 
 
 def partnership_pad(result: dict[str, Any], players: Sequence[str], title: str, last: int | None = None) -> Any:
@@ -212,7 +214,7 @@ def partnership_pad(result: dict[str, Any], players: Sequence[str], title: str, 
     from rich.text import Text
 
     teams = result.get("teams") or [[players[0], players[2]], [players[1], players[3]]]
-    names = [" & ".join(t) for t in teams]
+    names = [" & ".join(map(safe, t)) for t in teams]
     table = Table(title=f"{title}: {names[0]} against {names[1]}", title_justify="left")
     table.add_column("deal", style="dim", justify="right")
     table.add_column("tables", style="dim", justify="center")
@@ -240,7 +242,7 @@ def partnership_pad(result: dict[str, Any], players: Sequence[str], title: str, 
         table.caption = f"won by {names[winner]}"
     else:
         table.caption = "open"
-    return Group(table, Text(settlement(result, players)))
+    return Group(table, Text.from_markup(settlement(result, players)))
 
 
 def session_sheet(result: dict[str, Any], scoring: str, players: Sequence[str], last: int | None = None) -> Any:
@@ -260,32 +262,32 @@ def session_sheet(result: dict[str, Any], scoring: str, players: Sequence[str], 
         return game_pad(result, players, "game", last)
     if "games" in result and scoring != "match-500":  # hollywood and its kin: pads side by side
         pads = [game_pad(g, players, f"game {i + 1}", last) for i, g in enumerate(result["games"])]
-        sums = ", ".join(f"{p} {result['scores'][p]}" for p in players)
+        sums = ", ".join(f"{safe(p)} {result['scores'][p]}" for p in players)
         winner = result.get("winner")
-        foot = Text.from_markup(f"sum of the games: {sums}" + (f" · winner: [bold]{winner}[/]" if winner else ""))
+        foot = Text.from_markup(f"sum of the games: {sums}" + (f" · winner: [bold]{safe(winner)}[/]" if winner else ""))
         return Group(SideBySide(pads, games_table(result["games"], players, scoring, last)), foot)
     if "games" in result:  # match-500
         table = Table(title="match", title_justify="left")
         table.add_column("game", justify="right")
         table.add_column("winner")
         for p in players:
-            table.add_column(p, justify="right")
+            table.add_column(safe(p), justify="right")
         table.add_column("net", justify="right")
         for p in players:
-            table.add_column(f"{p} match", justify="right")
+            table.add_column(f"{safe(p)} match", justify="right")
         match = dict.fromkeys(players, 0)
         for i, g in enumerate(result["games"], 1):
             match[g["winner"]] += g.get("net", 0)
-            table.add_row(str(i), g["winner"], *(str(g["scores"][p]) for p in players), str(g.get("net", "")),
+            table.add_row(str(i), safe(g["winner"]), *(str(g["scores"][p]) for p in players), str(g.get("net", "")),
                           *(str(match[p]) for p in players))
         winner = result.get("winner")
-        table.caption = f"winner: {winner}" if winner else "match not settled"
+        table.caption = f"winner: {safe(winner)}" if winner else "match not settled"
         if "current_game" in result:
             return Group(table, game_pad(result["current_game"], players, f"game {len(result['games']) + 1}",
                                          last))
         return table
     scores = ", ".join(f"{p} {v}" for p, v in result.get("scores", {}).items())
-    return Text(f"hand by hand: {scores}")
+    return Text(safe(f"hand by hand: {scores}", markup=False))
 
 
 def score_line(result: dict[str, Any], scoring: str, players: Sequence[str], rules: Any) -> str:

@@ -10,12 +10,13 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError
+from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, quote
+from ..formats.jsonio import utf8_lines
 from ..formats.containers import Item, Reader
 from ..parallel import chunked, default_workers, ordered_map, worker_state
-from ..validate import Defaults, Report, validate
-from . import error, guard, settings
-from .render import OutputFormat, cards_markup, progress_bar, stdout_console
+from ..validate import Defaults, Fault, Report, validate
+from . import error, guard, record_failure, settings
+from .render import OutputFormat, cards_markup, progress_bar, safe, stdout_console
 from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, overrides_from
 from .score import file_size
 
@@ -61,7 +62,7 @@ def validate_command(
     for path in files:
         reader = Reader(path, input_format)
         try:
-            with progress_bar(f"validating {reader.name}", file_size(path), enabled=not quiet) as advance:
+            with progress_bar(f"validating {safe(reader.name)}", file_size(path), enabled=not quiet) as advance:
                 if format is OutputFormat.json:
                     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, defaults)
                     chunks = chunked(reader.items(parse=False), CHUNK)
@@ -95,12 +96,18 @@ def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults) -> d
 
 
 def _check(item: Item, registry: Any, defaults: Defaults) -> Report:
+    """The report on one transcript; any failure is a fault of this transcript only."""
     item.load()
     if item.error is not None:
-        from ..validate import Fault
+        return _failed(None, item.error)
+    try:
+        return validate(item.record, registry, defaults)
+    except Exception as exc:
+        return _failed(item.record.get("id"), record_failure(exc, "replayed"))
 
-        return Report(None, False, False, [Fault(None, None, "transcript-format", item.error)])
-    return validate(item.record, registry, defaults)
+
+def _failed(ident: Any, message: str) -> Report:
+    return Report(ident, False, False, [Fault(None, None, "transcript-format", message)])
 
 
 def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int]:
@@ -109,14 +116,17 @@ def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int]:
     valid = invalid = complete = 0
     for item in items:
         report = _check(item, state["registry"], state["defaults"])
-        lines.append(json.dumps(report.to_dict(), ensure_ascii=False))
+        try:
+            lines.append(json.dumps(report.to_dict(), ensure_ascii=False))
+        except Exception as exc:
+            report = _failed(None, record_failure(exc, "written"))
+            lines.append(json.dumps(report.to_dict(), ensure_ascii=False))
         if report.valid:
             valid += 1
             complete += report.complete
         else:
             invalid += 1
-    lines.append("")
-    return "\n".join(lines), valid, invalid, complete
+    return utf8_lines(lines), valid, invalid, complete
 
 
 def _validate_for_people(reader: Reader, registry: Any, defaults: Defaults, counts: dict[str, int],
@@ -124,12 +134,17 @@ def _validate_for_people(reader: Reader, registry: Any, defaults: Defaults, coun
     console = stdout_console()
     for n, item in enumerate(reader.items(parse=False), 1):
         report = _check(item, registry, defaults)
+        try:
+            shown = render_report(report, item.where)
+            console.print(shown)
+        except Exception as exc:
+            report = _failed(report.id, record_failure(exc, "shown"))
+            console.print(render_report(report, item.where))
         if report.valid:
             counts["valid"] += 1
             counts["complete"] += report.complete
         else:
             counts["invalid"] += 1
-        console.print(render_report(report, item.where))
         console.print()
         if n % 16 == 0:
             advance(reader.position())
@@ -139,11 +154,10 @@ def render_report(report: Report, where: str) -> Any:
     """A validation report for people; a fault is shown in context: the hands at
     that point, the moves before it and the offending move."""
     from rich.console import Group
-    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
-    name = f"{report.id}" if report.id is not None else where
+    name = safe(report.id if report.id is not None else where)
     parts: list[Any] = []
     if report.valid:
         state = "complete" if report.complete else "not complete (the session is not settled yet)"
@@ -160,7 +174,7 @@ def render_report(report: Report, where: str) -> Any:
             line += f" · scores: {scores}"
         if winner:
             line += f" · winner: {winner}"
-        parts.append(Text(line))
+        parts.append(Text(safe(line, markup=False)))
     if report.valid and report.hands and report.scoring != "hand":
         from .sheets import session_sheet
 
@@ -176,7 +190,7 @@ def render_report(report: Report, where: str) -> Any:
         grid.add_column(no_wrap=True)
         grid.add_column()
         grid.add_row(Text.from_markup(f"  [red]{loc}[/]"),
-                     Text.from_markup(f"{escape(fault.message)} [dim]({fault.rule})[/]"))
+                     Text.from_markup(f"{safe(fault.message)} [dim]({fault.rule})[/]"))
         parts.append(grid)
         if fault.context:
             parts.append(_context_table(fault.context))
@@ -191,10 +205,10 @@ def _context_table(ctx: dict[str, Any]) -> Any:
     table.add_column(style="dim", justify="right")
     table.add_column()
     for p, cards in state["hands"].items():
-        table.add_row(p, cards_markup(cards))
+        table.add_row(safe(p), cards_markup(cards))
     top = cards_markup([state["discard_top"]]) if state["discard_top"] else "empty"
     table.add_row("discard pile", f"{top} on top · stock {state['stock']} cards · "
-                                  f"{state['to_act']} to {state['expecting']}")
+                                  f"{safe(state['to_act'])} to {state['expecting']}")
     for m in ctx["moves"]:
         table.add_row("", _move_text(m))
     table.add_row("[bold red]→[/]", f"[bold red]{_move_text(ctx['move'])}[/]")
@@ -202,14 +216,15 @@ def _context_table(ctx: dict[str, Any]) -> Any:
 
 
 def _move_text(m: Any) -> str:
+    """A move of the input as markup: its fields shown safely, its card as a card."""
     if not isinstance(m, dict):
-        return json.dumps(m)
-    text = f"{m.get('player')} {m.get('action')}"
+        return safe(quote(m))
+    text = f"{safe(m.get('player'))} {safe(m.get('action'))}"
     if m.get("from"):
-        text += f" from {m['from']}"
+        text += f" from {safe(m['from'])}"
     if m.get("card"):
         try:
             text += " " + cards_markup([m["card"]])
         except Exception:
-            text += f" {m['card']}"
+            text += f" {safe(quote(m['card']))}"
     return text

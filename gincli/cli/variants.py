@@ -9,7 +9,7 @@ import typer
 from ..rules import format_value
 from . import guard, settings
 from .options import FormatOpt
-from .render import OutputFormat, emit, listing
+from .render import OutputFormat, emit, listing, safe
 
 HELP = """List the variants of play and the scoring systems that are loaded, with their options and defaults."""
 
@@ -60,7 +60,7 @@ def render(data: dict[str, Any]) -> Any:
     def options(v: dict[str, Any]) -> str:
         lines = []
         for o in v["options"]:
-            text = f"{o['name']} = {format_value(o['default'])}"
+            text = safe(f"{o['name']} = {format_value(o['default'])}")
             changed = o["name"] in base and o["default"] != base[o["name"]]
             lines.append(f"[bold yellow]{text}[/]" if changed else text)
         return "\n".join(lines) or "—"
@@ -68,9 +68,10 @@ def render(data: dict[str, Any]) -> Any:
     columns = ("description", "options (default)", "from")
     return Group(
         listing("Variants of play", "variant",
-                ((v["name"], v["description"], options(v), v["plugin"] or "") for v in data["variants"]), *columns),
+                ((v["name"], v["description"], options(v), v["plugin"] or "") for v in data["variants"]),
+                *columns, markup=columns[1:2]),
         listing("Scoring systems", "scoring",
                 ((s["name"], s["description"], options(s), s["plugin"] or "") for s in data["scoring_systems"]),
-                *columns),
+                *columns, markup=columns[1:2]),
         Text.from_markup("[dim]Options are set with --option key=value; changed defaults are highlighted.[/]"),
     )

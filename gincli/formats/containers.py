@@ -10,8 +10,8 @@ that cannot be read at all raises :class:`InputError`.
 
 from __future__ import annotations
 
-import io
 import json
+from itertools import chain
 import os
 import re
 import sys
@@ -20,7 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from ..errors import InputError
+from ..errors import InputError, quote
+from .jsonio import Marking, holds_non_finite, loads, strip_bom, too_deep
 
 FORMATS = ("json", "jsonl", "toml")
 EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".toml": "toml"}
@@ -71,7 +72,7 @@ class Reader:
         self._stdin = stdin
         fmt = input_format
         if fmt is not None and fmt not in FORMATS:
-            raise InputError(f"unknown input format \"{fmt}\"; use json, jsonl or toml")
+            raise InputError(f"unknown input format {quote(fmt)}; use json, jsonl or toml")
         if path != "-" and fmt is None:
             fmt = EXTENSIONS.get(os.path.splitext(path)[1].lower())
         self.format = fmt
@@ -104,28 +105,30 @@ class Reader:
         """The records of this input, in order. Raises :class:`InputError` (before
         yielding anything) when the input cannot be read at all. With
         ``parse=False``, JSON Lines records come raw, to be parsed by
-        :meth:`Item.load` (in a worker process)."""
+        :meth:`Item.load` (in a worker process). A UTF-8 byte-order mark at the
+        start is skipped."""
         stream = self._open()
         self._stream = stream
         try:
             fmt = self.format
-            head = b""
+            first = strip_bom(stream.readline())
             if fmt is None:
-                fmt, head = _sniff(stream)
-            if fmt == "jsonl":
-                yield from self._jsonl(stream, head, parse)
+                fmt, head, skipped = _sniff(first, stream)
             else:
-                data = head + stream.read()
+                head, skipped = [first], 0
+            if fmt == "jsonl":
+                yield from self._jsonl(chain(head, stream), skipped, parse)
+            else:
+                data = b"\n" * skipped + b"".join(head) + stream.read()
                 yield from self._whole(data, fmt)
         finally:
             if stream is not self._stdin and stream is not sys.stdin.buffer:
                 stream.close()
 
-    def _jsonl(self, stream: IO[bytes], head: bytes, parse: bool) -> Iterator[Item]:
+    def _jsonl(self, lines: Iterator[bytes], skipped: int, parse: bool) -> Iterator[Item]:
         name = self.name
-        lines: Any = stream if not head else _chain(head, stream)
         index = 0
-        for lineno, raw in enumerate(lines, 1):
+        for lineno, raw in enumerate(lines, skipped + 1):
             if not raw.strip():
                 continue
             if parse:
@@ -137,32 +140,41 @@ class Reader:
 
     def _whole(self, data: bytes, fmt: str) -> Iterator[Item]:
         name = self.name
-        if fmt == "toml":
-            try:
-                doc = tomllib.loads(data.decode("utf-8"))
-            except UnicodeDecodeError:
-                raise InputError(f"cannot read {name}: it is not UTF-8 text") from None
-            except tomllib.TOMLDecodeError as exc:
-                raise InputError(f"cannot read {name}: it is not valid TOML ({exc})") from None
-            records = doc["records"] if isinstance(doc.get("records"), list) else [doc]
-        else:
-            try:
-                doc = json.loads(data)
-            except ValueError as exc:
-                if not data.strip():
-                    raise InputError(f"cannot read {name}: it is empty") from None
-                raise InputError(f"cannot read {name}: it is not valid JSON ({_json_reason(exc)})") from None
-            records = doc if isinstance(doc, list) else [doc]
-        for index, record in enumerate(records):
-            if isinstance(record, dict):
-                yield Item(name, index, None, record)
+        marking = Marking()
+        try:
+            if fmt == "toml":
+                try:
+                    doc = tomllib.loads(data.decode("utf-8"), parse_float=marking.toml_float)
+                except UnicodeDecodeError:
+                    raise InputError(f"cannot read {name}: it is not UTF-8 text") from None
+                except tomllib.TOMLDecodeError as exc:
+                    raise InputError(f"cannot read {name}: it is not valid TOML ({exc})") from None
+                records = doc["records"] if isinstance(doc.get("records"), list) else [doc]
             else:
+                try:
+                    doc = json.loads(data, parse_constant=marking.constant)
+                except ValueError as exc:
+                    if not data.strip():
+                        raise InputError(f"cannot read {name}: it is empty") from None
+                    raise InputError(f"cannot read {name}: it is not valid JSON ({_json_reason(exc)})") from None
+                records = doc if isinstance(doc, list) else [doc]
+        except RecursionError:
+            raise InputError(f"cannot read {name}: {too_deep()}") from None
+        except ValueError as exc:  # an integer past Python's digit limit
+            raise InputError(f"cannot read {name}: {_json_reason(exc)}") from None
+        for index, record in enumerate(records):
+            if not isinstance(record, dict):
                 yield Item(name, index, None, None, f"record {index + 1} is not an object")
+            elif marking.seen and holds_non_finite(record):
+                yield Item(name, index, None, None, f"record {index + 1} holds NaN or Infinity, which JSON does "
+                                                    "not allow")
+            else:
+                yield Item(name, index, None, record)
 
 
 def _parse_line(raw: bytes, lineno: int) -> tuple[Any, str | None]:
     try:
-        record = json.loads(raw.decode("utf-8").rstrip())
+        record = loads(raw.decode("utf-8").rstrip())
     except ValueError as exc:  # UnicodeDecodeError included
         return None, f"line {lineno} is not valid JSON: {_json_reason(exc)}"
     if type(record) is dict:
@@ -170,33 +182,35 @@ def _parse_line(raw: bytes, lineno: int) -> tuple[Any, str | None]:
     return None, f"line {lineno} is not a JSON object"
 
 
-def _chain(head: bytes, stream: IO[bytes]) -> Iterator[bytes]:
-    yield from io.BytesIO(head)
-    yield from stream
-
-
 _TOML_HEADER = re.compile(rb"^\[\[?\s*[A-Za-z0-9_\"'.-]+\s*\]\]?\s*(#.*)?$")
 
 
-def _sniff(stream: IO[bytes]) -> tuple[str, bytes]:
-    """Guess the container of an input from its first line; returns the
-    format and the bytes already read."""
-    head = b""
-    for line in stream:
-        head += line
+def _sniff(first: bytes, stream: IO[bytes]) -> tuple[str, list[bytes], int]:
+    """Guess the container of an input from its first line that is neither
+    blank nor a comment; returns the format, the lines read that matter, and how
+    many blank lines came before them (counted, not kept)."""
+    head: list[bytes] = []
+    skipped = 0
+    for line in chain([first], stream):
         s = line.strip()
+        if not s and not head:
+            skipped += 1
+            continue
+        head.append(line)
         if not s or s.startswith(b"#"):
             continue
         if s.startswith(b"{"):
             try:
-                json.loads(s)
-                return "jsonl", head
+                json.loads(s, parse_constant=Marking().constant)
             except ValueError:
-                return "json", head
+                return "json", head, skipped
+            except RecursionError:
+                pass  # a whole object on one line all the same
+            return "jsonl", head, skipped
         if s.startswith(b"[") and not _TOML_HEADER.match(s):
-            return "json", head
-        return "toml", head
-    return "json", head
+            return "json", head, skipped
+        return "toml", head, skipped
+    return "json", head, skipped
 
 
 def _json_reason(exc: ValueError) -> str:
@@ -204,4 +218,4 @@ def _json_reason(exc: ValueError) -> str:
         return f"{exc.msg} at column {exc.colno}" if exc.lineno == 1 else f"{exc.msg} at line {exc.lineno} column {exc.colno}"
     if isinstance(exc, UnicodeDecodeError):
         return "it is not UTF-8 text"
-    return str(exc)
+    return str(exc).split(";")[0]  # an integer past the digit limit: the advice is Python's, not the user's

@@ -12,7 +12,7 @@ from operator import or_
 from typing import Any
 
 from ..cards import CARD_BITS, card_str, parse_card, parse_cards
-from ..errors import GinError, RecordError
+from ..errors import GinError, RecordError, quote
 from ..plugins import Registry
 from ..scoring import HandResult, Position, check_meld, score_position
 from ..session import ScoringSystem
@@ -30,7 +30,7 @@ def parse_position(record: Mapping[str, Any]) -> Position:
     masks: dict[str, int] = {}
     for name, cards in hands.items():
         try:
-            mask = reduce(or_, map(CARD_BITS.__getitem__, cards), 0)
+            mask = reduce(or_, map(CARD_BITS.__getitem__, cards), 0) if type(cards) is list else -1
         except (KeyError, TypeError):
             mask = -1
         if mask < 0 or mask.bit_count() != len(cards):
@@ -42,8 +42,9 @@ def parse_position(record: Mapping[str, Any]) -> Position:
         raise RecordError(f"{card_str(c)} is in both {players[0]}'s and {players[1]}'s hands")
 
     knocker = record.get("knocker")
-    if knocker is not None and knocker not in masks:
-        raise RecordError(f"the knocker \"{knocker}\" is not a player (the players are {players[0]} and {players[1]})")
+    if knocker is not None and (not isinstance(knocker, str) or knocker not in masks):
+        what = "is not a player" if isinstance(knocker, str) else "must be a player's name"
+        raise RecordError(f"the knocker {quote(knocker)} {what} (the players are {players[0]} and {players[1]})")
 
     upcard = record.get("upcard")
     if upcard is not None:
@@ -59,7 +60,7 @@ def parse_position(record: Mapping[str, Any]) -> Position:
             raise RecordError("\"melds\" must be an object: player name -> list of melds")
         for name, lists in declared.items():
             if name not in masks:
-                raise RecordError(f"melds are given for \"{name}\", who is not a player")
+                raise RecordError(f"melds are given for {quote(name)}, who is not a player")
             if not isinstance(lists, list):
                 raise RecordError(f"{name}'s melds must be a list of melds (each a list of cards)")
             melds[name] = [check_meld(parse_cards(m, f"a meld of {name}'s"), name) for m in lists]

@@ -1,11 +1,13 @@
 """Transcripts (FORMATS.md "Transcript"): building and writing them.
 
 gincli writes a transcript with ``format``, ``id`` (when given), ``variant``,
-``scoring``, ``options`` (only those set away from the variant's defaults),
+``scoring``, ``options`` (every option's value: the rules in full),
 ``players`` and ``hands`` (each with ``dealer``, ``deck``, ``deal``, ``moves``
 and, once finished, ``result``), then the session ``result`` once settled. Its
-own additions: ``seed`` (the seed that dealt it) and ``cut`` (the cards cut for
-the first deal).
+own additions: ``seed`` (the seed that dealt it), ``cut`` (the cards cut for
+the first deal), ``capped`` (a session stopped by the hand cap) and, from
+``gin match``, ``match`` (what defines the match: bots, names, seed,
+duplicate, unit).
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from ..validate import TRANSCRIPT_FORMAT
 
 def transcript(players: Sequence[str], variant: str, scoring: str, hands: list[dict[str, Any]], *,
                options: Mapping[str, Any] | None = None, id: Any = None, seed: int | None = None,
-               cut: Mapping[str, int] | None = None, result: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A transcript document, fields in the order FORMATS.md lists them."""
+               cut: Mapping[str, int] | None = None, result: Mapping[str, Any] | None = None,
+               capped: bool = False) -> dict[str, Any]:
+    """A transcript document, fields in the order FORMATS.md lists them, then
+    gincli's ``capped`` when the session was stopped by the hand cap."""
     doc: dict[str, Any] = {"format": TRANSCRIPT_FORMAT}
     if id is not None:
         doc["id"] = id
@@ -36,6 +40,8 @@ def transcript(players: Sequence[str], variant: str, scoring: str, hands: list[d
     doc["hands"] = hands
     if result is not None:
         doc["result"] = dict(result)
+    if capped:
+        doc["capped"] = True
     return doc
 
 

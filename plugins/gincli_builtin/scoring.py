@@ -44,7 +44,10 @@ class HandSession(Session):
         return False
 
     def result(self) -> dict[str, Any]:
-        return {"scores": dict(self.scores)}
+        return {"scores": self.scores_so_far()}
+
+    def scores_so_far(self) -> dict[str, Any]:
+        return dict(self.scores)
 
 
 class GameSession(Session):
@@ -62,6 +65,9 @@ class GameSession(Session):
 
     def result(self) -> dict[str, Any]:
         return self.game.result()
+
+    def scores_so_far(self) -> dict[str, Any]:
+        return self.game.totals()
 
 
 class MatchSession(Session):
@@ -95,6 +101,9 @@ class MatchSession(Session):
         if not self.finished:
             out["current_game"] = self.game.result()
         return out
+
+    def scores_so_far(self) -> dict[str, Any]:
+        return dict(self.scores)
 
 
 class HandScoring(ScoringSystem):
