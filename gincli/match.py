@@ -1,6 +1,6 @@
-"""The match runner: sessions between two bots, reproducible by seed, on as many
-worker processes as asked, resumable, with the statistics of
-:mod:`gincli.stats`.
+"""The match runner: sessions between bots (two, or as many as the scoring
+system seats), reproducible by seed, on as many worker processes as asked,
+resumable, with the statistics of :mod:`gincli.stats`.
 
 Session ``i`` is dealt from its own seed, derived from the match seed alone
 (:func:`session_seed`); each bot gets its own generator derived from that
@@ -23,7 +23,7 @@ from .engine import Hand
 from .rng import GOLDEN, MASK64, SplitMix64
 from .scoring import HandResult
 from .formats.jsonio import dumps, loads
-from .stats import Estimate, Sprt
+from .stats import Z95, Estimate, Sprt
 from .table import play_session
 from .validate import TRANSCRIPT_FORMAT
 
@@ -38,8 +38,8 @@ def session_seed(seed: int, index: int) -> int:
 class MatchSpec:
     """What a match plays: everything that decides its outcome (and nothing else)."""
 
-    bots: tuple[str, str]
-    names: tuple[str, str]
+    bots: tuple[str, ...]
+    names: tuple[str, ...]
     unit: str  # "hands" or "games"
     count: int
     seed: int
@@ -50,9 +50,9 @@ class MatchSpec:
     time_limit: float = 5.0
     max_hands: int = 10_000  # a session still unsettled after this many hands stops (capped)
 
-    def seats(self, index: int) -> tuple[str, str]:
+    def seats(self, index: int) -> tuple[str, ...]:
         """The players in seat order for session ``index`` (swapped on the second
-        session of a duplicate deal)."""
+        session of a duplicate deal, which only two players play)."""
         if self.duplicate and index % 2 == 1:
             return self.names[1], self.names[0]
         return self.names
@@ -76,24 +76,51 @@ class SessionOutcome:
     """What the main process needs of one played session (small, picklable)."""
 
     index: int
-    hands: list[tuple[str, str | None, int, str | None]]  # (outcome, winner, points, forfeiter)
-    winner: str | None
+    #: Each hand: (outcome, winner, points, forfeiter, the two who played it).
+    hands: list[tuple[str, str | None, int, str | None, tuple[str, ...]]]
+    winner: str | None  # the session's winner: a name (a side's or team's, with more players: see scores)
     transcript: str | None = None
-    forfeits: list[tuple[str, str]] = field(default_factory=list)  # (player, reason)
+    forfeits: list[tuple[str, str, int]] = field(default_factory=list)  # (player, reason, hand index)
     capped: bool = False
+    scores: dict[str, Any] = field(default_factory=dict)  # each player's net result, once settled
+    winners: list[str] = field(default_factory=list)  # who won the session (a side's members, with more players)
 
     @classmethod
     def from_transcript(cls, index: int, doc: dict[str, Any], line: str | None = None) -> SessionOutcome:
         """Rebuild an outcome from a transcript written earlier (``--resume``)."""
         hands = []
         forfeits = []
-        for h in doc.get("hands", []):
+        players = tuple(doc.get("players", ()))
+        for hi, h in enumerate(doc.get("hands", [])):
             r = h.get("result", {})
             f = h.get("forfeit")
-            hands.append((r.get("outcome"), r.get("winner"), r.get("points", 0), f.get("player") if f else None))
+            pair = tuple(h.get("players", players))
+            hands.append((r.get("outcome"), r.get("winner"), r.get("points", 0), f.get("player") if f else None,
+                          pair))
             if f:
-                forfeits.append((f.get("player"), f.get("reason", "")))
-        return cls(index, hands, (doc.get("result") or {}).get("winner"), line, forfeits, doc.get("capped") is True)
+                forfeits.append((f.get("player"), f.get("reason", ""), hi))
+        result = doc.get("result") or {}
+        return cls(index, hands, session_winner(result), line, forfeits, doc.get("capped") is True,
+                   dict(result.get("scores", {})) if "winner" in result else {}, session_winners(result))
+
+
+def session_winners(result: Mapping[str, Any]) -> list[str]:
+    """Who won a settled session: its winner; with more players, every player
+    with the best net result, when it is a gain (a side's or a team's members)."""
+    winner = result.get("winner")
+    scores = result.get("scores") or {}
+    if isinstance(winner, str) and winner in scores:
+        return [winner]
+    if winner is None or not scores:
+        return []
+    best = max(scores.values())
+    return [p for p, v in scores.items() if v == best] if best > 0 else []
+
+
+def session_winner(result: Mapping[str, Any]) -> str | None:
+    """The one winner of a settled session, or None (a tie, or several winners)."""
+    winners = session_winners(result)
+    return winners[0] if len(winners) == 1 else None
 
 
 def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool) -> SessionOutcome:
@@ -117,7 +144,8 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
 
     def on_hand(hand: Hand, result: HandResult, session: Any) -> None:
         for bot in notify:
-            bot.hand_over(hand.view(bot.seat), result.to_dict())
+            if bot.seat in hand.players:
+                bot.hand_over(hand.view(bot.seat), result.to_dict())
 
     rec = play_session(seats, variant, rules, system, choose, seed, id=spec.session_id(index), options=dict(rules),
                        max_hands=spec.max_hands, record=record, on_hand=on_hand if notify else None)
@@ -125,41 +153,53 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
         bot.close()
     hands = []
     forfeits = []
-    for r in rec.results:
+    for hi, (r, pair) in enumerate(zip(rec.results, rec.pairs)):
         f = r.forfeit
-        hands.append((r.outcome, r.winner, r.points, f["player"] if f else None))
+        hands.append((r.outcome, r.winner, r.points, f["player"] if f else None, pair))
         if f:
-            forfeits.append((f["player"], f["reason"]))
+            forfeits.append((f["player"], f["reason"], hi))
     line = None
     if record:
         rec.transcript["match"] = spec.match_field()
         line = dumps(rec.transcript)
-    return SessionOutcome(index, hands, rec.result.get("winner"), line, forfeits, rec.capped)
+    settled = not rec.capped
+    return SessionOutcome(index, hands, session_winner(rec.result) if settled else None, line, forfeits,
+                          rec.capped, dict(rec.result.get("scores", {})) if settled else {},
+                          session_winners(rec.result) if settled else [])
 
 
 class Tally:
     """The running totals and statistics of a match."""
 
-    def __init__(self, spec: MatchSpec, sprt: Sprt | None = None):
+    def __init__(self, spec: MatchSpec, sprt: Sprt | None = None, variant: str | None = None):
         self.spec = spec
         self.sprt = sprt
-        self.players = {name: {"name": name, "bot": bot, "hands_won": 0, "games_won": 0, "points": 0,
-                               "gins": 0, "big_gins": 0, "undercuts": 0, "knocks": 0, "forfeits": 0}
+        self.variant = variant or spec.variant
+        self.players = {name: {"name": name, "bot": bot, "games_won": 0, "hands_played": 0, "hands_won": 0,
+                               "points": 0, "gins": 0, "big_gins": 0, "undercuts": 0, "knocks": 0, "forfeits": 0}
                         for name, bot in zip(spec.names, spec.bots)}
+        self.nets: dict[str, list[float]] = {name: [] for name in spec.names}  # net result of each settled session
         self.hands = 0
         self.games = 0
         self.dead = 0
         self.sessions = 0
-        self.samples: list[float] = []  # the first player's score per unit (or per duplicate pair)
+        self.samples: list[float] = []  # two players: the first player's score per unit (or duplicate pair)
         self._pair: list[float] = []
-        self.reasons: list[str] = []
+        self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
         self.capped = 0  # sessions stopped by the hand cap, unsettled
+
+    @property
+    def two_players(self) -> bool:
+        return len(self.spec.names) == 2
 
     def add(self, out: SessionOutcome) -> None:
         first = self.spec.names[0]
         unit_scores = []
-        for outcome, winner, points, forfeiter in out.hands:
+        for outcome, winner, points, forfeiter, pair in out.hands:
             self.hands += 1
+            for name in pair:
+                if name in self.players:
+                    self.players[name]["hands_played"] += 1
             if winner is None:
                 self.dead += 1
                 unit_scores.append(0.5)
@@ -169,19 +209,26 @@ class Tally:
             p["points"] += points
             if outcome in ("gin", "big_gin", "undercut", "knock"):
                 p[{"gin": "gins", "big_gin": "big_gins", "undercut": "undercuts", "knock": "knocks"}[outcome]] += 1
-            if forfeiter is not None:
+            if forfeiter is not None and forfeiter in self.players:
                 self.players[forfeiter]["forfeits"] += 1
             unit_scores.append(1.0 if winner == first else 0.0)
-        for player, reason in out.forfeits:
-            if len(self.reasons) < 10:
-                self.reasons.append(f"{player}: {reason}")
+        for player, reason, hand in out.forfeits:
+            group = self.reasons.setdefault((player, reason), {"player": player, "reason": reason, "count": 0,
+                                                               "first_session": out.index, "first_hand": hand})
+            group["count"] += 1
         self.sessions += 1
         self.capped += out.capped
+        for name, net in out.scores.items():
+            if name in self.nets:
+                self.nets[name].append(net)
         if self.spec.unit == "games":
             self.games += 1
-            if out.winner is not None:
-                self.players[out.winner]["games_won"] += 1
+            for name in out.winners:
+                if name in self.players:
+                    self.players[name]["games_won"] += 1
             unit_scores = [1.0 if out.winner == first else 0.5 if out.winner is None else 0.0]
+        if not self.two_players:
+            return
         if self.spec.duplicate:
             self._pair.extend(unit_scores)
             if out.index % 2 == 1:
@@ -196,28 +243,47 @@ class Tally:
     def summary(self) -> dict[str, Any]:
         """The match summary (``gin match --format json``)."""
         spec = self.spec
-        est = Estimate.of(self.samples)
         players = []
-        for p in self.players.values():
+        for name, p in self.players.items():
             q = dict(p)
-            q["points_per_hand"] = round(p["points"] / self.hands, 3) if self.hands else 0.0
+            q["points_per_hand"] = round(p["points"] / p["hands_played"], 3) if p["hands_played"] else 0.0
+            if self.spec.unit == "games":
+                q["net_per_game"] = mean_interval(self.nets[name])
             players.append(q)
-        first = spec.names[0]
         out: dict[str, Any] = {
             "hands": self.hands, "games": self.games, "sessions": self.sessions, "players": players,
             "dead_hands": self.dead,
             "unit": spec.unit[:-1],
-            "win_rate": {"player": first, "value": round(est.mean, 4), "low": round(est.low, 4),
-                         "high": round(est.high, 4), "samples": est.n, "confidence": 0.95},
-            "elo": dict(est.elo(), player=first),
-            "forfeit_reasons": self.reasons,
-            "seed": spec.seed, "variant": spec.variant, "scoring": spec.scoring, "options": spec.options,
+        }
+        if self.two_players:
+            est = Estimate.of(self.samples)
+            first = spec.names[0]
+            out["win_rate"] = {"player": first, "value": round(est.mean, 4), "low": round(est.low, 4),
+                               "high": round(est.high, 4), "samples": est.n, "confidence": 0.95}
+            out["elo"] = dict(est.elo(), player=first)
+        out.update({
+            "forfeit_reasons": sorted(self.reasons.values(), key=lambda g: (g["first_session"], g["first_hand"])),
+            "seed": spec.seed, "variant": self.variant, "scoring": spec.scoring, "options": spec.options,
             "duplicate": spec.duplicate, "bots": list(spec.bots),
             "max_hands": spec.max_hands, "capped_sessions": self.capped,
-        }
+        })
         if self.sprt is not None:
             out["sprt"] = self.sprt.status(self.samples)
         return out
+
+
+def mean_interval(values: list[float]) -> dict[str, Any]:
+    """The mean of ``values`` with its 95% interval (normal approximation; the
+    bounds are null, unbounded, below two samples)."""
+    n = len(values)
+    if n == 0:
+        return {"mean": None, "low": None, "high": None, "samples": 0}
+    mean = sum(values) / n
+    if n < 2:
+        return {"mean": round(mean, 2), "low": None, "high": None, "samples": 1}
+    sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5
+    half = Z95 * sd / n ** 0.5
+    return {"mean": round(mean, 2), "low": round(mean - half, 2), "high": round(mean + half, 2), "samples": n}
 
 
 def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],

@@ -12,7 +12,7 @@ match``); ``gin play`` drives a :class:`Table` move by move.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BotError
@@ -36,6 +36,7 @@ class SessionRecord:
     results: list[HandResult]
     result: dict[str, Any]
     capped: bool = False  # stopped by max_hands before the session was settled
+    pairs: list[tuple[str, ...]] = field(default_factory=list)  # the two who played each hand
 
 
 class Table:
@@ -68,6 +69,7 @@ class Table:
         self.record = record
         self.hands: list[dict[str, Any]] = []  # the finished hands, as transcript hands
         self.results: list[HandResult] = []
+        self.pairs: list[tuple[str, ...]] = []  # who played each finished hand
         self.hand: Hand | None = None  # the hand being played
         self.capped = False  # stopped by a hand cap before the session was settled
 
@@ -98,6 +100,7 @@ class Table:
         if self.record:
             self.hands.append(self._hand_dict(hand))
         self.results.append(result)
+        self.pairs.append(hand.players)
         self.session.add_hand(result)
         if not self.session.finished:
             self.seating = self.session.next_seating(self.seating, result)
@@ -170,7 +173,7 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
         if on_hand is not None:
             on_hand(hand, result, table.session)
     doc = table.transcript(id=id, options=options) if record else {}
-    return SessionRecord(doc, table.results, table.session.result(), table.capped)
+    return SessionRecord(doc, table.results, table.session.result(), table.capped, table.pairs)
 
 
 def _claim(result: dict[str, Any]) -> dict[str, Any]:

@@ -217,7 +217,11 @@ def test_the_example_external_bot_plays_a_whole_game(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--bots", "simple"], "two bots"),
+    (["--bots", "simple"], "at least two"),
+    (["--bots", "simple,simple,simple", "--games", "2"], "game takes 2 players, so --bots needs 2 bots, not 3"),
+    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--sprt", "0,50"], "--sprt is for two players"),
+    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--duplicate"], "--duplicate is for two players"),
+    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--names", "a,b"], "--names takes 3 different names"),
     (["--bots", "simple,nobody", "--hands", "1"], 'unknown bot "nobody"'),
     (["--bots", "simple,exec:no-such-program-xyz", "--hands", "1"], "is not a program"),
     (["--bots", "simple,simple"], "either --hands N or --games N"),
@@ -445,3 +449,34 @@ def test_a_worker_ends_on_sigterm_even_when_its_main_thread_cannot_take_the_sign
         "print('done')\n")
     res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert res.stdout.split() == ["[1]", "done"], res.stderr  # well before the 300 s the stuck task sleeps
+
+
+@pytest.mark.parametrize("scoring,bots", [("cutthroat", "simple,expert,random"),
+                                          ("chouette", "simple,expert,random,simple"),
+                                          ("partnership", "expert,simple,expert,simple")])
+def test_a_match_of_three_or_four_bots_is_the_same_whatever_the_workers_and_resumes(tmp_path, scoring, bots):
+    outs = []
+    for w in ("1", "2"):
+        f = tmp_path / f"{scoring}{w}.jsonl"
+        res = gin("match", "--bots", bots, "--games", "4", "--scoring", scoring, "--seed", "5", "--workers", w,
+                  "--transcripts", str(f), "--format", "json", "-q")
+        assert res.returncode == 0, res.stderr
+        outs.append((res.stdout, f.read_text()))
+    assert outs[0] == outs[1]
+    summary = json.loads(outs[0][0])
+    n = len(bots.split(","))
+    assert len(summary["players"]) == n and "win_rate" not in summary and "elo" not in summary
+    for p in summary["players"]:
+        assert {"games_won", "hands_played", "hands_won", "net_per_game"} <= set(p)
+        assert p["net_per_game"]["samples"] == 4
+    assert abs(sum(p["net_per_game"]["mean"] for p in summary["players"])) < 1e-6  # nets sum to zero
+    assert sum(p["hands_played"] for p in summary["players"]) == 2 * summary["hands"]
+    assert gin("validate", "-q", str(tmp_path / f"{scoring}1.jsonl")).returncode == 0
+    # Cut after two sessions, resumed: the same file and summary.
+    f = tmp_path / f"{scoring}1.jsonl"
+    lines = f.read_text().splitlines(keepends=True)
+    f.write_text("".join(lines[:2]) + lines[2][:40])
+    res = gin("match", "--bots", bots, "--games", "4", "--scoring", scoring, "--seed", "5", "--transcripts", str(f),
+              "--resume", "--format", "json", "-q")
+    assert res.returncode == 0, res.stderr
+    assert f.read_text() == outs[0][1] and json.loads(res.stdout) == summary

@@ -222,3 +222,18 @@ def test_every_scoring_system_plays_sessions_with_random_bots(registry):
                 if n > 2:
                     assert sum(rec.result["scores"].values()) == 0
                     assert all(set(h["players"]) <= set(players) for h in rec.transcript["hands"])
+
+
+@pytest.mark.parametrize("scoring,players", [("cutthroat", "a b c"), ("chouette", "a b c d"),
+                                             ("partnership", "a b c d")])
+def test_scores_so_far_are_the_results_scores_at_every_hand(new, scoring, players):
+    s = new(scoring, players)
+    seat = s.first_seating({p: i for i, p in enumerate(s.cutters())})
+    rng = random.Random(scoring)
+    while not s.finished:
+        assert s.scores_so_far() == s.result()["scores"]
+        result = DEAD if rng.random() < 0.2 else won(seat.players[rng.randrange(2)], rng.randrange(1, 40))
+        s.add_hand(result)
+        if not s.finished:
+            seat = s.next_seating(seat, result)
+    assert s.scores_so_far() == s.result()["scores"]

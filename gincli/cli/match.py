@@ -16,7 +16,7 @@ from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings, warn
 from .render import OutputFormat, emit, listing, progress_bar, safe, stdout_console, write_json
-from .options import FormatOpt, OptionOpt, overrides_from
+from .options import FormatOpt, OptionOpt, bot_names, overrides_from
 
 HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
 
@@ -31,21 +31,22 @@ def register(app: typer.Typer) -> None:
     app.command("bots", help=BOTS_HELP)(guard(bots))
 
 
-def player_names(specs: list[str], names: str | None) -> tuple[str, str]:
+def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
+    """The players' names: ``--names``, one a bot, or the bots' own (numbered where
+    two would share one)."""
     if names is not None:
         parts = [n.strip() for n in names.split(",")]
-        if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
-            raise UsageError(f"--names takes two different names separated by a comma, not {quote(names)}")
-        return parts[0], parts[1]
-    base = ["external" if s.startswith("exec:") else s for s in specs]
-    if base[0] == base[1]:
-        return f"{base[0]}-1", f"{base[1]}-2"
-    return base[0], base[1]
+        if len(parts) != len(specs) or not all(parts) or len(set(parts)) != len(parts):
+            raise UsageError(f"--names takes {len(specs)} different names separated by commas, one for each bot, "
+                             f"not {quote(names)}")
+        return tuple(parts)
+    return tuple(bot_names(specs))
 
 
 def match(
     ctx: typer.Context,
-    bots_: Annotated[str, typer.Option("--bots", metavar="A,B", help="The two bots.")],
+    bots_: Annotated[str, typer.Option("--bots", metavar="A,B[,C,D]",
+                                       help="The bots: two, or as many as the scoring system seats.")],
     hands: Annotated[int | None, typer.Option("--hands", min=1, metavar="N",
                                               help="Play N hands, each settled alone (scoring hand).")] = None,
     games: Annotated[int | None, typer.Option("--games", min=1, metavar="N",
@@ -75,8 +76,8 @@ def match(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     specs = [b.strip() for b in bots_.split(",")]
-    if len(specs) != 2 or not all(specs):
-        raise UsageError(f"--bots takes two bots separated by a comma, not {quote(bots_)}")
+    if len(specs) < 2 or not all(specs):
+        raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_)}")
     if (hands is None) == (games is None):
         raise UsageError("give either --hands N or --games N")
     if hands is not None and scoring not in (None, "hand"):
@@ -92,11 +93,19 @@ def match(
     assert count is not None
     if duplicate and count % 2:
         raise UsageError("--duplicate plays deals in pairs: give an even number")
-    spec = MatchSpec((specs[0], specs[1]), player_names(specs, names), unit, count, seed, variant,
+    spec = MatchSpec(tuple(specs), player_names(specs, names), unit, count, seed, variant,
                      "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
                      time_limit, max_hands)
+    system = registry.scoring(spec.scoring)
+    if len(specs) not in system.players:
+        takes = " or ".join(str(n) for n in system.players)
+        raise UsageError(f"the scoring system {system.name} takes {takes} players, so --bots needs {takes} bots, "
+                         f"not {len(specs)}")
+    if len(specs) > 2 and (sprt or duplicate):
+        what = "--sprt" if sprt else "--duplicate"
+        raise UsageError(f"{what} is for two players: the SPRT and duplicate deals compare two bots head to head, "
+                         f"and {len(specs)} play here (the summary gives each player's net result per game)")
     try:  # check the rules once, up front
-        system = registry.scoring(spec.scoring)
         the_variant = registry.variant(spec.variant)
         rules = registry.rules(the_variant, system, spec.options)
         system.new_session(spec.names, rules)
@@ -107,7 +116,7 @@ def match(
         test = parse_sprt(sprt) if sprt else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    tally = Tally(spec, test)
+    tally = Tally(spec, test, the_variant.name)
     done = 0
     out = None
     if transcripts:
@@ -124,7 +133,8 @@ def match(
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, spec, record)
     state = {"registry": registry, "spec": spec, "record": record}
     try:
-        with progress_bar(f"{safe(spec.names[0])} v {safe(spec.names[1])}", count, enabled=not quiet, unit="items") as advance:
+        with progress_bar(" v ".join(safe(n) for n in spec.names), count, enabled=not quiet,
+                          unit="items") as advance:
             advance(done)
             if not tally.decided():
                 for results in ordered_map(_play_chunk, chunked(range(done, count), size), w, setup, state):
@@ -196,10 +206,12 @@ def render_summary(s: dict[str, Any]) -> Any:
                         + (" · duplicate deals" if s["duplicate"] else ""), title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False)
     forfeits = any(p["forfeits"] for p in s["players"])
+    many = len(s["players"]) > 2
     table.add_column("player", max_width=26)
     if s["games"]:
         table.add_column("games", justify="right", no_wrap=True)
-    cols = ["hands", "points", "pts/hand", "gins", "undercuts"] + (["forfeits"] if forfeits else [])
+    cols = ["played", "won", "pts/hand", "gins"] if many else ["hands", "points", "pts/hand", "gins", "undercuts"]
+    cols += (["forfeits"] if forfeits else []) + (["net a game (95%)"] if many and s["games"] else [])
     for col in cols:
         table.add_column(col, justify="right", no_wrap=True)
     for p in s["players"]:
@@ -207,31 +219,51 @@ def render_summary(s: dict[str, Any]) -> Any:
         row = [f"[bold]{safe(p['name'])}[/]" + (f" [dim]({safe(bot)})[/]" if bot != p["name"] else "")]
         if s["games"]:
             row.append(str(p["games_won"]))
-        row += [str(p["hands_won"]), str(p["points"]), f"{p['points_per_hand']:.2f}", str(p["gins"]),
-                str(p["undercuts"])] + ([str(p["forfeits"])] if forfeits else [])
+        if many:
+            row += [str(p["hands_played"]), str(p["hands_won"]), f"{p['points_per_hand']:.2f}", str(p["gins"])]
+        else:
+            row += [str(p["hands_won"]), str(p["points"]), f"{p['points_per_hand']:.2f}", str(p["gins"]),
+                    str(p["undercuts"])]
+        row += [str(p["forfeits"])] if forfeits else []
+        if many and s["games"]:
+            row.append(net_text(p["net_per_game"]))
         table.add_row(*row)
-    wr = s["win_rate"]
-    elo = s["elo"]
     unit = s["unit"]
     lines = [
-        "games and hands are those won; "
-        f"{s['hands']} hands played" + (f" in {s['games']} sessions" if s["games"] else "")
-        + f", {s['dead_hands']} dead",
-        f"{wr['player']} scores {wr['value']:.1%} of {unit}s (95% interval {wr['low']:.1%} to {wr['high']:.1%}, "
-        f"{wr['samples']} samples)",
-        f"Elo difference {elo['diff']:+.1f} ± {elo['error']:.1f} (95%: {elo['low']:+.1f} to {elo['high']:+.1f})",
+        ("games and hands are those won" + (" (played: hands played; a game is won by the best net result)"
+                                            if many else "") + "; "
+         f"{s['hands']} hands played" + (f" in {s['games']} sessions" if s["games"] else "")
+         + f", {s['dead_hands']} dead"),
     ]
+    if "win_rate" in s:
+        wr = s["win_rate"]
+        elo = s["elo"]
+        lines += [
+            f"{wr['player']} scores {wr['value']:.1%} of {unit}s (95% interval {wr['low']:.1%} to {wr['high']:.1%}, "
+            f"{wr['samples']} samples)",
+            f"Elo difference {elo['diff']:+.1f} ± {elo['error']:.1f} (95%: {elo['low']:+.1f} to {elo['high']:+.1f})",
+        ]
     if "sprt" in s:
         sp = s["sprt"]
         verdict = {"H1": f"H1 accepted (elo ≥ {sp['elo1']:g})", "H0": f"H0 accepted (elo ≤ {sp['elo0']:g})",
                    "continue": "undecided"}[sp["result"]]
         lines.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}]: LLR {sp['llr']:.2f} "
                      f"(bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
-    for reason in s["forfeit_reasons"]:
-        lines.append(f"forfeit: {reason}")
+    for g in s["forfeit_reasons"]:
+        times = f"{g['count']} time{'s' if g['count'] != 1 else ''}"
+        lines.append(f"forfeit: {g['player']}, {times} (first in session {g['first_session'] + 1}, hand "
+                     f"{g['first_hand'] + 1}): {g['reason']}")
     if s["capped_sessions"]:
         lines.append(capped_note(s))
     return Group(table, *(Text(safe(line, markup=False)) for line in lines))
+
+
+def net_text(net: dict[str, Any]) -> str:
+    if net["mean"] is None:
+        return "—"
+    if net["low"] is None:
+        return f"{net['mean']:+.0f} (unbounded)"
+    return f"{net['mean']:+.0f} ({net['low']:+.0f} to {net['high']:+.0f})"
 
 
 def bots(
