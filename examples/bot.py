@@ -74,6 +74,8 @@ def forms_meld(hand, card):
 def decide(view, legal, rng):
     hand = [parse(c) for c in view["hand"]]
     actions = {(m["action"], m.get("from")) for m in legal}
+    if ("accept", None) in actions:  # doubling: an offer waits for this bot's answer
+        return {"action": "accept"}
     if view["phase"] in ("offer", "draw"):
         top = parse(view["discard_pile"][-1]) if view["discard_pile"] else None
         if ("draw", "discard") in actions and top is not None and forms_meld(hand, top):

@@ -34,6 +34,10 @@ class Bot:
     def __init__(self, rng: SplitMix64, seat: str = ""):
         self.rng = rng
         self.seat = seat
+        #: The session's players, in the order they were named (set by gincli before
+        #: the first move; with three or four players, the opponent changes from hand
+        #: to hand: it is ``view.opponent``).
+        self.players: tuple[str, ...] = ()
 
     def choose(self, view: PlayerView) -> Move:
         """The move to make: one of ``view.legal()`` (build it with

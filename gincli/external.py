@@ -46,7 +46,7 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
         "opponent_discards": [names[c] for c in view.opponent_discards],
         "taken": names[view.taken] if view.taken >= 0 else None, "must_draw_stock": view.must_draw_stock,
         "knock_limit": view.knock_limit, "big_gin": view.big_gin, "options": dict(view.rules),
-        "scores": view.scores, "hand_number": view.hand_number,
+        "scores": view.scores, "hand_number": view.hand_number, "extensions": view.extensions,
     }
 
 
@@ -237,6 +237,7 @@ def external_bot(command: str) -> type[Bot]:
                 self.greeted = False
             if not self.greeted:
                 program.send({"type": "hello", "protocol": PROTOCOL, "seat": view.me, "opponent": view.opponent,
+                              "players": list(self.players) or [view.me, view.opponent],
                               "options": dict(view.rules), "seed": self.rng.next64()})
                 self.greeted = True
             legal = view.legal()

@@ -136,6 +136,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
         if hasattr(factory, "time_limit"):
             factory.time_limit = spec.time_limit
         bots[name] = factory(SplitMix64(seed).derive(1 + spec.names.index(name)), name)
+        bots[name].players = tuple(seats)
     notify = [b for b in bots.values() if type(b).hand_over is not Bot.hand_over]
 
     def choose(hand: Hand) -> Any:

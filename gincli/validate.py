@@ -18,9 +18,9 @@ from typing import Any
 
 from .cards import CARD_NAMES, card_str, parse_card
 from .engine import SPREAD, Hand, IllegalMove, Move
-from .errors import GinError, RecordError, quote
+from .errors import GinError, RecordError, UsageError, quote
 from .plugins import Registry
-from .rules import Rules
+from .rules import PLAY_OPTIONS, Rules
 from .scoring import HandResult
 from .session import ScoringSystem, Seating, Session
 from .variant import Variant
@@ -310,7 +310,7 @@ def _header(doc: Any, registry: Registry,
     if not isinstance(vname, str) or not isinstance(sname, str) or not isinstance(options, dict):
         raise bad("transcript-options", "\"variant\" and \"scoring\" must be names and \"options\" an object")
     try:
-        variant = registry.variant(vname, files=False)
+        variant = _variant(registry, vname, options)
         system = registry.scoring(sname)
         rules = registry.rules(variant, system, {**defaults.options, **options}, where="options")
     except (GinError, ValueError) as exc:
@@ -320,6 +320,18 @@ def _header(doc: Any, registry: Registry,
         raise bad("transcript-format", f"the scoring system {system.name} takes {takes} players, not "
                                        f"{len(players)}")
     return tuple(players), variant, system, rules, hands
+
+
+def _variant(registry: Registry, name: str, options: Mapping[str, Any]) -> Variant:
+    """A transcript's variant: one known here by name, or, for one this machine
+    never had (a variant file's), the rules the transcript carries in full:
+    gincli writes every option's value, so its transcripts stand alone."""
+    try:
+        return registry.variant(name, files=False)
+    except UsageError:
+        if all(o.name in options for o in PLAY_OPTIONS):
+            return Variant(name, "known from the transcript's options", {}, source="the transcript")
+        raise
 
 
 def _cards(value: Any, what: str, hi: int) -> list[int]:

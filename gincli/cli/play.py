@@ -608,6 +608,7 @@ def play(
         if hasattr(factory, "time_limit"):
             factory.time_limit = time_limit
         bots[n] = factory(SplitMix64(seed).derive(1 + i), n)
+        bots[n].players = players
     table = Table(players, v, rules, system, seed, dealer=dealer)
     game = Game(table, me, bots, screen, file, registry, overrides, seed ^ 0x5EED, dict(zip(names, specs)))
     quit = False

@@ -37,9 +37,10 @@ def register(app: typer.Typer) -> None:
 def validate_command(
     ctx: typer.Context,
     files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Transcripts; - reads standard input.")],
-    variant: Annotated[str | None, typer.Option(
+    variant: Annotated[list[str] | None, typer.Option(
         "--variant", "-V", metavar="NAME|FILE.toml",
-        help="Variant for transcripts that name none; a file also makes its variant known by name.")] = None,
+        help="Variant for transcripts that name none (the first given); a file also makes its variant known by "
+             "name. Repeatable.")] = None,
     scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
                                                 help="Scoring system for transcripts that name none (game).")]
     = None,
@@ -51,11 +52,11 @@ def validate_command(
 ) -> None:
     s = settings(ctx)
     registry = s.registry()
-    if variant is not None:
-        registry.variant(variant)  # a bad --variant is a usage error for the whole run
+    for v in variant or []:
+        registry.variant(v)  # a bad --variant is a usage error for the whole run
     if scoring is not None:
         registry.scoring(scoring)
-    defaults = Defaults(variant, scoring, overrides_from(option))
+    defaults = Defaults(registry.variant(variant[0]).name if variant else None, scoring, overrides_from(option))
     counts = {"valid": 0, "invalid": 0, "complete": 0}
     status = EXIT_OK
     gc.freeze()
