@@ -28,6 +28,7 @@ from .rng import SplitMix64
 from .rules import OFF, Rules
 from .scoring import (HandResult, Position, check_knock, dead_hand, declared_melds, forfeit_result,
                       score_position)
+from . import moveset
 from .moves import ACTIONS, IllegalMove, Move
 from .variant import Variant
 from .view import PlayerView
@@ -142,12 +143,12 @@ class Hand:
         self.knock_melds: list[int] | None = None
         self.knock_outcome: str | None = None
         self.result: HandResult | None = None
-        self.limit = variant.knock_limit(rules, self.upcard)
+        self.limit = variant.checked_knock_limit(rules, self.upcard)
         self.number = 0  # the hand's index in its session
         self.scores: dict[str, Any] = {}  # the session's scores before this hand (public)
         self.movesets = tuple(getattr(rules, "movesets", ()))
         #: Each move set's public state in this hand, by its name.
-        self.extensions: dict[str, dict[str, Any]] = {ms.name: ms.start(rules) for ms in self.movesets}
+        self.extensions: dict[str, dict[str, Any]] = {ms.name: moveset.start(ms, rules) for ms in self.movesets}
         self._moveset_of = {action: ms for ms in self.movesets for action in ms.actions}
 
     # -- facts -----------------------------------------------------------------------
@@ -168,7 +169,7 @@ class Hand:
     def expecting(self) -> str:
         """What the player to act must do, in words."""
         for ms in self.movesets:
-            text = ms.expecting(self)
+            text = moveset.expecting(ms, self)
             if text:
                 return text
         return {OFFER: "take or refuse the upcard", DRAW: "draw", DISCARD: "discard or knock",
@@ -230,16 +231,16 @@ class Hand:
         if player not in self.hands:
             raise IllegalMove("unknown-player", f"{quote(player)} is not a player of this hand")
         action = move.action
-        moveset = self._moveset_of.get(action)
-        if moveset is not None:  # a plugin's move: its move set plays it
-            moveset.apply(self, move)
+        owner = self._moveset_of.get(action)
+        if owner is not None:  # a plugin's move: its move set plays it
+            moveset.apply(owner, self, move)
             self.moves.append(move)
             return
         if action not in ACTIONS:
             actions = ", ".join(ACTIONS + tuple(self._moveset_of))
             raise IllegalMove("malformed-move", f"{quote(action)} is not a move here; the moves are {actions}")
         for ms in self.movesets:
-            ms.check(self, move)
+            moveset.check(ms, self, move)
         if player != self.to_act:
             raise IllegalMove("out-of-turn", f"{player} moved out of turn: it is {self.to_act}'s turn to "
                                              f"{self.expecting()}")
@@ -395,7 +396,7 @@ class Hand:
     def _finished(self, result: HandResult) -> HandResult:
         """A result as the move sets in play change it (doubling's stake)."""
         for ms in self.movesets:
-            result = ms.finish(self.extensions[ms.name], result, self.rules)
+            result = moveset.finish(ms, self.extensions[ms.name], result, self.rules)
         return result
 
     def end(self, result: HandResult) -> None:
@@ -471,10 +472,10 @@ class Hand:
             else:
                 self.phase, self.to_act = DRAW, self.other(player)
             return True
-        moveset = self._moveset_of.get(action)
-        if moveset is not None:
+        owner = self._moveset_of.get(action)
+        if owner is not None:
             try:
-                moveset.apply(self, move)
+                moveset.apply(owner, self, move)
             except IllegalMove:
                 pass  # followed leniently: a plugin's move out of place is passed over
             return True

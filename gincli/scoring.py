@@ -183,7 +183,7 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     k_mask = pos.hands[knocker]
     d_mask = pos.hands[defender]
     upcard = pos.upcard
-    if upcard is None and variant.needs_upcard(rules):
+    if upcard is None and variant.checked_needs_upcard(rules):
         raise RecordError(f"the variant {variant.name} needs the hand's first upcard (field \"upcard\")", rule="missing-upcard")
 
     k_declared = declared_melds(knocker, k_mask, pos.melds.get(knocker))
@@ -191,7 +191,7 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     outcome, candidates = check_knock(knocker, k_mask, k_declared, variant, rules, upcard)
     k_dw = candidates[0].deadwood
 
-    multiplier = variant.hand_multiplier(rules, upcard)
+    multiplier = variant.checked_multiplier(rules, upcard)
     if outcome in ("gin", "big_gin"):
         if pos.layoffs:
             raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed", rule="layoff-onto-gin")
@@ -247,7 +247,7 @@ def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Varia
             raise RecordError(f"{knocker} holds 11 cards, which is only legal for big gin, "
                               f"but they leave {dw} deadwood", rule="big-gin-not-melded")
         return "big_gin", candidates
-    limit = variant.knock_limit(rules, upcard)
+    limit = variant.checked_knock_limit(rules, upcard)
     if dw > limit:
         if limit == 0:
             raise RecordError(f"{knocker} knocked with {dw} deadwood, but only gin may end a hand "

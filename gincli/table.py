@@ -11,17 +11,20 @@ match``); ``gin play`` drives a :class:`Table` move by move.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BotError
+from .contract import PluginFault
 from .engine import Hand, IllegalMove, Move, cut_cards, shuffled_deck
+from .errors import quote, shorten
 from .formats.transcripts import transcript
 from .rng import SplitMix64
 from .rules import Rules
 from .scoring import HandResult
-from .session import ScoringSystem, Seating
+from .session import ScoringSystem, Seating, open_session
 from .variant import Variant
 
 #: Chooses the next move of the player to act in a hand.
@@ -57,7 +60,7 @@ class Table:
         self.system = system
         self.seed = seed
         self.rng = SplitMix64(seed)
-        self.session = system.new_session(self.players, rules)
+        self.session = open_session(system, self.players, rules)
         self.cut: dict[str, int] | None = None
         if dealer is None:
             self.cut = cut_cards(self.rng, self.session.cutters())
@@ -127,19 +130,28 @@ class Table:
 
 
 def take_turn(hand: Hand, choose: Chooser) -> None:
-    """The player to act makes one move, chosen by ``choose``. A chooser that
-    raises :class:`~gincli.bots.BotError`, or returns a move the rules forbid,
-    makes that player forfeit the hand."""
+    """The player to act makes one move, chosen by ``choose`` (a bot: plugin
+    code). A chooser that fails (raises anything), returns something that is not
+    a move, or a move the rules forbid, makes that player forfeit the hand, as
+    an external bot's crash or illegal reply does."""
     player = hand.to_act
     try:
         move = choose(hand)
+        if not isinstance(move, Move):
+            raise BotError(f"returned {quote(move)}, not a move")
         if move.player != player:
-            raise BotError(f"replied for {move.player!r}, not its own seat {player!r}")
+            raise BotError(f"replied for {quote(move.player)}, not its own seat {quote(player)}")
         hand.apply(move)
     except BotError as exc:
         hand.forfeit(player, exc.reason)
     except IllegalMove as exc:
         hand.forfeit(player, f"illegal move ({exc.rule}): {exc.message}")
+    except PluginFault:
+        raise  # a variant's or a move set's fault, not the bot's
+    except Exception as exc:
+        if os.environ.get("GINCLI_DEBUG", "") not in ("", "0"):
+            raise
+        hand.forfeit(player, f"raised {type(exc).__name__}: {shorten(str(exc))}")
 
 
 def play_hand(hand: Hand, choose: Chooser) -> HandResult:

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CARD_NAMES, card_str, parse_card
+from .contract import PluginFault
 from .engine import SPREAD, Hand, IllegalMove, Move
 from .errors import GinError, RecordError, UsageError, quote
 from .plugins import Registry
 from .rules import PLAY_OPTIONS, Rules
 from .scoring import HandResult
-from .session import ScoringSystem, Seating, Session
+from .session import CheckedSession, ScoringSystem, Seating, open_session
 from .variant import Variant
 
 TRANSCRIPT_FORMAT = "gincli-transcript/1"
@@ -75,6 +76,7 @@ RULES: dict[str, str] = {
     "hand-players": "a hand that does not name its two players (required with more than two), or names others",
     "wrong-players": "a hand played by another pair than the scoring system seats (who sits out, the captain, the partnership pairing)",
     "deal-order": "a partnership deal whose two tables are out of order (the first player's table comes first)",
+    "plugin-fault": "a plugin (a variant, a scoring system, a move set) broke its contract while the transcript was replayed; the message names it",
 }
 
 
@@ -144,7 +146,7 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         return report
     report.variant, report.scoring, report.players = variant.name, system.name, players
     try:
-        session = system.new_session(players, rules)
+        session = open_session(system, players, rules)
     except ValueError as exc:
         report.valid = False
         report.errors.append(Fault(None, None, "transcript-options", str(exc)))
@@ -195,6 +197,9 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         except Stop as stop:
             fault = stop.fault
             break
+        except PluginFault as exc:
+            fault = Fault(hi, None, "plugin-fault", exc.message)
+            break
     report.result = session.result()  # once: a session's result grows with its hands
     if fault is None:
         report.complete = _settled(session, hands, report)
@@ -212,7 +217,7 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
     return report
 
 
-def _first_seating(doc: dict[str, Any], session: Session, players: tuple[str, ...]) -> Seating | None:
+def _first_seating(doc: dict[str, Any], session: CheckedSession, players: tuple[str, ...]) -> Seating | None:
     """The seats of the first hand, from the transcript's cut (required with more
     than two players); None when two players name no cut (the first dealer is free)."""
     raw = doc.get("cut")
@@ -282,7 +287,7 @@ def _check_seats(hi: int, raw: Mapping[str, Any], pair: tuple[str, str], seating
                                                    "next_dealer, and the same dealer after a dead hand)"))
 
 
-def _settled(session: Session, hands: list[Any], report: Report) -> bool:
+def _settled(session: CheckedSession, hands: list[Any], report: Report) -> bool:
     if session.finished:
         return True
     return session.settles_each_hand and bool(hands) and len(report.hands) == len(hands)
@@ -452,7 +457,7 @@ def _lenient_complete(doc: dict[str, Any], hands: list[Any], players: tuple[str,
                       rules: Rules, system: ScoringSystem) -> bool:
     """Whether the transcript, followed past its first fault as if each faulty
     move (and seat) had been allowed, reaches the end of its session."""
-    session = system.new_session(players, rules)
+    session = open_session(system, players, rules)
     try:
         seating = _first_seating(doc, session, players)
     except Stop:

@@ -13,6 +13,7 @@ import typer
 from ..errors import UsageError, quote
 from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session
 from ..parallel import chunked, default_workers, ordered_map, worker_state
+from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings, warn
 from .render import OutputFormat, emit, listing, progress_bar, safe, stdout_console, write_json
@@ -108,7 +109,7 @@ def match(
     try:  # check the rules once, up front
         the_variant = registry.variant(spec.variant)
         rules = registry.rules(the_variant, system, spec.options)
-        system.new_session(spec.names, rules)
+        open_session(system, spec.names, rules)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules)}

@@ -21,6 +21,7 @@ from ..melds import deadwood
 from ..moves import IllegalMove, Move
 from ..rng import SplitMix64
 from ..scoring import HandResult, check_meld
+from ..session import open_session
 from ..table import Table, take_turn
 from ..view import PlayerView
 from . import EXIT_INTERRUPTED, guard, settings
@@ -582,7 +583,7 @@ def play(
     players = (me, *names)
     try:
         rules = registry.rules(v, system, overrides)
-        system.new_session(players, rules)
+        open_session(system, players, rules)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     factories = {n: registry.bot(spec) for n, spec in zip(names, specs)}

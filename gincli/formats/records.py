@@ -12,6 +12,7 @@ from operator import or_
 from typing import Any
 
 from ..cards import CARD_BITS, card_str, parse_card, parse_cards
+from .. import moveset
 from ..errors import GinError, RecordError, quote
 from ..plugins import Registry
 from ..scoring import HandResult, Position, check_meld, score_position
@@ -131,14 +132,14 @@ class HandScorer:
         self._check_fields(record, rules)
         if not rules.movesets:
             return score_position(pos, variant, rules, record.get("id"))
-        states = {ms.name: ms.from_record(record, pos, rules) for ms in rules.movesets}
+        states = {ms.name: moveset.from_record(ms, record, pos, rules) for ms in rules.movesets}
         for ms in rules.movesets:  # a hand ended by a move set's move (a declined double)
-            ended = ms.score_record(states[ms.name], record, pos, variant, rules)
+            ended = moveset.score_record(ms, states[ms.name], record, pos, variant, rules)
             if ended is not None:
                 return ended
         result = score_position(pos, variant, rules, record.get("id"))
         for ms in rules.movesets:
-            result = ms.finish(states[ms.name], result, rules)
+            result = moveset.finish(ms, states[ms.name], result, rules)
         return result
 
     def _check_fields(self, record: Mapping[str, Any], rules: Any) -> None:
