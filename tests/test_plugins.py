@@ -107,7 +107,7 @@ def gincli_register_variants(register):
     ("wrong_type", "from gincli import hookimpl\n@hookimpl\ndef gincli_register_variants(register):\n"
                    "    register('standard')\n", 'plugin "wrong_type"'),
     ("duplicate", "from gincli import Variant, hookimpl\n@hookimpl\ndef gincli_register_variants(register):\n"
-                  "    register(Variant('tiny', 'again'))\n", 'plugin "duplicate" registered the variant "tiny"'),
+                  "    register(Variant('tiny', 'again'))\n", 'the variant "tiny" of plugin "duplicate" was left out'),
     ("raises", "from gincli import hookimpl\n@hookimpl\ndef gincli_register_scoring_systems(register):\n"
                "    raise RuntimeError('boom')\n", 'plugin "raises"'),
 ])

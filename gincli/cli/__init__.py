@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperGroup
 
 from ..errors import EXIT_UNREADABLE, GinError, unexpected
 
@@ -121,10 +122,10 @@ def _silence_stdout() -> None:
 def _root(
     ctx: typer.Context,
     plugins_dir: Annotated[list[str] | None, typer.Option(
-        "--plugins-dir", metavar="DIR",
+        "--plugins-dir", metavar="DIR", is_eager=True,
         help="Load plugins (*.py files or packages) from DIR; repeatable. Also GINCLI_PLUGINS_DIR.")] = None,
     disable_plugin: Annotated[list[str] | None, typer.Option(
-        "--disable-plugin", metavar="NAME",
+        "--disable-plugin", metavar="NAME", is_eager=True,
         help="Do not load the plugin NAME; repeatable. Also GINCLI_DISABLE_PLUGINS=a,b.")] = None,
     version: Annotated[bool, typer.Option("--version", help="Show gincli's version and exit.")] = False,
 ) -> None:
@@ -139,11 +140,40 @@ def _root(
     s.disabled = list(disable_plugin or [])
 
 
+class GinGroup(TyperGroup):
+    """``gin``: its own commands, then those plugins add (the
+    ``gincli_register_commands`` hook), found only when a name is not one of
+    gincli's, so that plugins load only when needed."""
+
+    def _plugin_commands(self, ctx: Any) -> dict[str, Any]:
+        root = ctx.find_root()
+        s = settings(root)
+        if s._registry is None:  # the global options are parsed, the root callback has not run yet
+            s.plugin_dirs = list(root.params.get("plugins_dir") or [])
+            s.disabled = list(root.params.get("disable_plugin") or [])
+        commands = {}
+        for name, (function, help_text, _plugin) in s.registry().commands.items():
+            sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+            sub.command(name, help=help_text)(guard(function))
+            commands[name] = typer.main.get_command(sub)
+        return commands
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None or cmd_name.startswith("-"):
+            return found
+        return self._plugin_commands(ctx).get(cmd_name)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(super().list_commands(ctx)) + sorted(self._plugin_commands(ctx))
+
+
 def make_app() -> typer.Typer:
     """Build the ``gin`` app: global options, then one command per module."""
     app = typer.Typer(
         name="gin",
-        help="gincli: score gin rummy hands, validate transcripts, deal, run bot matches.",
+        cls=GinGroup,
+        help="gincli: score gin rummy hands, validate transcripts, deal, play, run bot matches.",
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
