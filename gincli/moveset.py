@@ -60,6 +60,9 @@ class MoveSet:
     record_fields: tuple[str, ...] = ()
     #: The rule ids of its faults, with what each means (docs/validate.md lists them).
     rule_ids: Mapping[str, str] = {}
+    #: Short commands for its moves in ``gin play`` (action -> a letter or word;
+    #: the action's own name is always understood).
+    keys: Mapping[str, str] = {}
     source: str = "built-in"
 
     def enabled(self, rules: Rules) -> bool:
@@ -109,6 +112,11 @@ class MoveSet:
                      variant: Variant, rules: Rules) -> HandResult | None:
         """The result of a record whose hand ended by one of its moves (then
         :meth:`finish` is not applied), or None to score it as usual."""
+        return None
+
+    def status(self, view: PlayerView) -> str | None:
+        """Its state as a player reads it at the table (``gin play``), from their
+        view; None to show nothing."""
         return None
 
     def explain(self, result: HandResult) -> str | None:

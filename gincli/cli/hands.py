@@ -4,6 +4,7 @@ hands this way."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..cards import by_rank, cards_of
@@ -24,9 +25,15 @@ def headline(result: HandResult) -> str:
     }.get(result.outcome, f"{safe(result.outcome).replace('_', ' ')}: {w} wins {p}")
 
 
-def explain(result: HandResult, multiplied_because: str | None = None) -> str:
+def explain(result: HandResult, multiplied_because: str | None = None, movesets: Iterable[Any] = ()) -> str:
     """Where a hand's points come from, as arithmetic in words (rich markup):
-    "bob has 21 after laying off, ann knocked with 6: 21 − 6 = 15"."""
+    "bob has 21 after laying off, ann knocked with 6: 21 − 6 = 15". A move set
+    explains the outcomes it adds (a declined double)."""
+    for ms in movesets:
+        if result.outcome in ms.outcomes:
+            text = ms.explain(result)
+            if text:
+                return safe(text)
     k, d = result.knocker, result.defender
     if result.outcome == "dead":
         return "nobody knocked before the wall: nobody scores, and the same dealer deals again"
@@ -59,7 +66,7 @@ def explain(result: HandResult, multiplied_because: str | None = None) -> str:
 
 
 def render_result(result: HandResult, title: str | None = None, explained: bool = False,
-                  multiplied_because: str | None = None) -> Any:
+                  multiplied_because: str | None = None, movesets: Iterable[Any] = ()) -> Any:
     """A hand's score for people: a headline and a table of both spreads (and,
     with ``explained``, a line saying where the points come from)."""
     from rich.console import Group
@@ -70,7 +77,7 @@ def render_result(result: HandResult, title: str | None = None, explained: bool 
         ident = f"{safe(result.id)} · " if result.id is not None else ""
         title = f"[bold]{ident}{safe(result.variant)}[/] — {headline(result)}"
     head = Text.from_markup(title)
-    note = Text.from_markup(explain(result, multiplied_because), style="dim") if explained else None
+    note = Text.from_markup(explain(result, multiplied_because, movesets), style="dim") if explained else None
     if result.knocker is None or result.defender is None:
         return Group(head, note) if note is not None else head
     table = Table(title=head, title_justify="left", show_edge=False, pad_edge=False, box=None,

@@ -26,7 +26,7 @@ from ..table import Table, take_turn
 from ..view import PlayerView
 from . import EXIT_INTERRUPTED, guard, settings
 from .options import OptionOpt, bot_names, overrides_from
-from .render import OutputFormat, card_markup
+from .render import OutputFormat, card_markup, safe
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
 
@@ -128,6 +128,11 @@ def parse_command(text: str, view: PlayerView, order: list[int]) -> Command:
     head = words[0].lower()
     if head in _WORDS and len(words) == 1:
         return Command(_WORDS[head])
+    plugin_move = _plugin_move(head, view)
+    if plugin_move is not None:
+        return Command("move", plugin_move)
+    if _answer_due(view):
+        raise Reject(f"answer first: {legal_text(view)}")
     phase = view.phase
     top = view.discard_top
     if phase == OFFER:
@@ -201,8 +206,43 @@ def _over_limit(view: PlayerView, card: int, dw: int) -> str:
     return f"discarding {card_str(card)} leaves {dw} deadwood, over the knock limit of {view.knock_limit}"
 
 
+def _movesets(view: PlayerView) -> tuple[Any, ...]:
+    return tuple(getattr(view.rules, "movesets", ()))
+
+
+def _answer_due(view: PlayerView) -> bool:
+    return any(ms.answer_due(view) for ms in _movesets(view))
+
+
+def _plugin_move(word: str, view: PlayerView) -> Move | None:
+    """The legal move of a move set (doubling's) that ``word`` names: its
+    action, or the short key the move set gives it."""
+    for ms in _movesets(view):
+        for move in ms.legal(view):
+            if word in (move.action, ms.keys.get(move.action)):
+                return move
+    return None
+
+
+def _plugin_moves_text(view: PlayerView) -> str:
+    parts = []
+    for ms in _movesets(view):
+        for move in ms.legal(view):
+            key = ms.keys.get(move.action)
+            parts.append(f"{move.action} ({key})" if key else move.action)
+    return ", or ".join(parts)
+
+
 def legal_text(view: PlayerView) -> str:
     """The moves the player may make now, with what to type."""
+    extra = _plugin_moves_text(view)
+    if _answer_due(view):
+        return extra
+    text = _standard_text(view)
+    return f"{text}; or {extra}" if extra else text
+
+
+def _standard_text(view: PlayerView) -> str:
     top = card_markup(view.discard_top) if view.discard_top is not None else ""
     if view.phase == OFFER:
         return f"take the upcard {top} (d), or pass (p)"
@@ -246,7 +286,9 @@ def describe(move: Move, me: str) -> str:
         return f"{who} discard{s} {card_markup(move.card)}"
     if move.action == "knock":
         return f"{who} knock{s}" if move.card is not None else f"{who} go{'es' if s else ''} big gin"
-    return f"{who} spread{s}"
+    if move.action == "layoff":
+        return f"{who} spread{s}"
+    return f"{who} {safe(move.action)}{s}"  # a move set's move: "bob doubles", "you accept"
 
 
 def advice(move: Move, view: PlayerView) -> str:
@@ -394,7 +436,7 @@ class Game:
             player = hand.to_act
             if player == self.me:
                 view = hand.view(self.me)
-                if view.phase == DRAW and view.must_draw_stock:  # the only move: made for the player
+                if view.phase == DRAW and view.must_draw_stock and len(view.legal()) == 1:  # the only move
                     self.apply(hand, view.draw_stock())
                     continue
                 self.human_turn(hand, view)
@@ -509,13 +551,18 @@ class Game:
         from .hands import headline, render_result
         from .sheets import session_sheet
 
-        why = None
-        if result.multiplier != 1 and self.table.rules["spade_doubles"]:
-            why = f"the upcard {card_markup(hand.upcard)} is a spade"
+        reasons = []
+        stake = (result.fields or {}).get("multiplier", 1)
+        if result.multiplier != stake:  # Oklahoma's spade doubling
+            reasons.append(f"the upcard {card_markup(hand.upcard)} is a spade")
+        if stake != 1:
+            reasons.append(f"the stake ×{stake}")
+        why = " and ".join(reasons) or None
         sat_out = "" if self.me in hand.players else " (you sat out)"
         title = f"[bold]hand {hand.number + 1} over{sat_out}[/] — {headline(result)}"
         parts: list[Any] = [*(Text.from_markup(line) for line in self.log[-3:]), Text(""),
-                            render_result(result, title=title, explained=True, multiplied_because=why)]
+                            render_result(result, title=title, explained=True, multiplied_because=why,
+                                          movesets=self.table.rules.movesets)]
         session = self.table.session.result()
         parts += [Text(""), session_sheet(session, self.table.system.name, self.table.players, self.screen.rows(22))]
         self.screen.show(Group(*parts))

@@ -47,6 +47,8 @@ class Doubling(MoveSet):
         "no-offer-pending": "an accept or decline with no offer to double to answer",
     }
 
+    keys = {"double": "x", "accept": "y", "decline": "n"}
+
     def enabled(self, rules: Rules) -> bool:
         return bool(rules.get("doubling"))
 
@@ -172,6 +174,17 @@ class Doubling(MoveSet):
         points = declined_points(deadwood(pos.hands[offerer]), deadwood(pos.hands[decliner]), m, rules)
         return HandResult("declined", offerer, points, None, None, variant.name, record.get("id"), multiplier=m,
                           fields={"multiplier": m, "offerer": offerer})
+
+    def status(self, view: Any) -> str | None:
+        state = view.extensions[self.name]
+        text = f"stake ×{state['multiplier']}"
+        if state["offer"] is not None:
+            text += f" · {state['offer']} offers to double"
+        elif state["holder"] is not None:
+            text += f" · only {state['holder']} may double next"
+        if state["max_multiplier"] is not None:
+            text += f" (at most ×{state['max_multiplier']})"
+        return text
 
     def explain(self, result: HandResult) -> str | None:
         if result.outcome != "declined":
