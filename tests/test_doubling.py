@@ -9,7 +9,7 @@ import random
 
 import pytest
 import reference as ref
-from helpers import cards, json_lines, mask
+from helpers import json_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
