@@ -298,12 +298,12 @@ class Registry:
                                      f"{kind} needs a name; it was left out")
                 return
             if name in table or any(p.name == name for _, p in pending if kind == "variant"):
-                if isinstance(item, PendingVariant):
-                    self._clashes.append(item)  # settled once bound: same rules, or a warning
-                    return
                 first = self.owner.get((kind, name), "another plugin")
                 if self._origin.get(plugin) and self._origin[plugin].builtin and first != plugin:
                     self.replaced[(kind, name)] = plugin  # a plugin replaced a built-in's: on purpose
+                    return
+                if isinstance(item, PendingVariant):
+                    self._clashes.append(item)  # settled once bound: same rules, or a warning
                     return
                 self.problems.append(f"the {kind} \"{name}\" of plugin \"{plugin}\" was left out: plugin "
                                      f"\"{first}\" registered that name first (gin plugins shows the order)")

@@ -213,7 +213,10 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         report.valid = False
         report.errors.append(fault)
         if fault.rule != "claimed-session-result":
-            report.complete = _lenient_complete(doc, hands, players, variant, rules, system)
+            try:
+                report.complete = _lenient_complete(doc, hands, players, variant, rules, system)
+            except PluginFault:
+                report.complete = False
     return report
 
 
