@@ -128,3 +128,20 @@ def test_every_raised_rule_id_is_known():
         found |= set(re.findall(r'bad\("([a-z-]+)"', text))
     unknown = found - set(RULES)
     assert not unknown, f"rule ids raised but not documented: {sorted(unknown)}"
+
+
+def test_every_test_the_rules_page_names_exists():
+    text = (DOCS / "rules.md").read_text()
+    named = set(re.findall(r"`(test_[a-z0-9_]+)`", text))
+    assert named
+    defined = set()
+    for path in (ROOT / "tests").glob("test_*.py"):
+        defined |= set(re.findall(r"^def (test_[a-z0-9_]+)\(", path.read_text(), re.M))
+    assert not named - defined, f"docs/rules.md names tests that do not exist: {sorted(named - defined)}"
+
+
+def test_every_rule_id_of_a_move_set_is_documented(registry):
+    text = (DOCS / "validate.md").read_text()
+    for ms in registry.movesets.values():
+        for rule, meaning in ms.rule_ids.items():
+            assert f"| `{rule}` | {meaning} |" in text, f"rule id {rule} ({ms.name}) is not in docs/validate.md"
