@@ -272,7 +272,7 @@ def describe(move: Move, me: str) -> str:
     """A move in words, as the player ``me`` may know it (never a card drawn by
     the opponent from the stock)."""
     you = move.player == me
-    who = "you" if you else move.player
+    who = "you" if you else safe(move.player)
     s = "" if you else "s"
     if move.action == "pass":
         return f"{who} pass{'es' if s else ''} on the upcard"
@@ -409,7 +409,7 @@ class Game:
             if self.me in hand.players:
                 opening = f"{self._who(dealer)} deal{'' if dealer == self.me else 's'}"
             else:
-                opening = f"you sit out; {dealer} deals to {other}"
+                opening = f"you sit out; {safe(dealer)} deals to {safe(other)}"
             self.log = [f"hand {hand.number + 1}: {opening}; the upcard is {card_markup(hand.upcard)}"]
             self.save()
             self.play_hand()
@@ -425,7 +425,8 @@ class Game:
                 self.pause("Enter: next hand · q: quit")
 
     def _who(self, name: str) -> str:
-        return "you" if name == self.me else name
+        """A player as the screen names them (rich markup): "you", or their name."""
+        return "you" if name == self.me else safe(name)
 
     def play_hand(self) -> None:
         while True:
@@ -446,7 +447,7 @@ class Game:
                 for move in hand.moves[before:]:
                     self.log.append(describe(move, self.me))
                 if hand.result is not None and hand.result.forfeit is not None:
-                    self.log.append(f"{player} forfeits the hand: {hand.result.forfeit['reason']}")
+                    self.log.append(f"{safe(player)} forfeits the hand: {safe(hand.result.forfeit['reason'])}")
                 self.save()
 
     def apply(self, hand: Hand, move: Move) -> None:
@@ -480,9 +481,9 @@ class Game:
                 self.apply(hand, command.move)
                 return
             except Reject as exc:
-                notice = f"[yellow]{exc}[/]"
+                notice = f"[yellow]{safe(exc)}[/]"
             except IllegalMove as exc:
-                notice = f"[yellow]{exc.message}[/]"
+                notice = f"[yellow]{safe(exc.message)}[/]"
 
     def hint(self, view: PlayerView) -> str:
         expert = self.registry.bots.get("expert")
@@ -522,7 +523,8 @@ class Game:
     def labels(self, hand: Hand) -> tuple[str, str]:
         opponent = hand.other(self.me)
         spec = self.bot_labels.get(opponent, opponent)
-        return (f"you ({self.me})" if self.me != "you" else "you"), (f"{opponent} ({spec})" if spec != opponent
+        opponent, spec = safe(opponent), safe(spec)
+        return (f"you ({safe(self.me)})" if self.me != "you" else "you"), (f"{opponent} ({spec})" if spec != opponent
                                                                       else opponent)
 
     def table_screen(self, view: PlayerView, notice: str) -> tuple[Any, list[int]]:
@@ -534,8 +536,11 @@ class Game:
         hand = table.hand
         assert hand is not None
         me_label, opp_label = self.labels(hand)
-        title = (f"[bold]gin[/] · {table.variant.name} · {table.system.name} · hand {hand.number + 1} · "
-                 f"{self._who(hand.dealer)} deal{'' if hand.dealer == self.me else 's'} · seed {table.seed}")
+        out = [p for p in table.players if p not in hand.players]
+        sitting = f" · {', '.join(safe(p) for p in out)} sit{'s' if len(out) == 1 else ''} out" if out else ""
+        title = (f"[bold]gin[/] · {safe(table.variant.name)} · {table.system.name} · hand {hand.number + 1} · "
+                 f"{safe(self._who(hand.dealer))} deal{'' if hand.dealer == self.me else 's'}{sitting} · "
+                 f"seed {table.seed}")
         prompt = (notice or "Your turn: " + legal_text(view) + ".") + "\n[dim]? moves · h hint · u undo · q quit[/]"
         info = TableInfo(title, me_label, opp_label, score_line(result, table.system.name, table.players,
                                                                 table.rules),
@@ -574,13 +579,15 @@ class Game:
         path = self.file.path
         if quit:
             self.screen.say(f"You left after {len(table.results)} hand{'s' if len(table.results) != 1 else ''}. "
-                            f"The transcript so far is in {path} (valid, not complete).")
+                            f"The transcript so far is in {safe(path)} (valid, not complete).")
         else:
-            winner = session.get("winner")
-            scores = ", ".join(f"{p} {v}" for p, v in session.get("scores", {}).items())
-            verdict = ("you win" if winner == self.me else f"{winner} wins") if winner else "no winner"
+            from .sheets import winner_text
+
+            scores = ", ".join(f"{safe(p)} {v}" for p, v in session.get("scores", {}).items())
+            winner = winner_text(session)
+            verdict = "you win" if session.get("winner") == self.me else f"{winner} wins" if winner else "no winner"
             self.screen.say(f"[bold]The {table.system.name} is over: {verdict}[/] ({scores}).")
-            self.screen.say(f"The transcript is in {path}; check it with: gin validate {path}")
+            self.screen.say(f"The transcript is in {safe(path)}; check it with: gin validate {safe(path)}")
         return {"transcript": str(path), "complete": table.finished, "hands": len(table.results),
                 "players": list(table.players), "seed": table.seed, "variant": table.variant.name,
                 "scoring": table.system.name, "result": session}

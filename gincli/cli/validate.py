@@ -167,9 +167,9 @@ def render_report(report: Report, where: str) -> Any:
         parts.append(Text.from_markup(f"[bold red]✗[/] [bold]{name}[/]: invalid"))
     if report.variant:
         scores = ", ".join(f"{p} {v}" for p, v in report.result.get("scores", {}).items())
-        winner = report.result.get("winner")
-        if isinstance(winner, int) and not isinstance(winner, bool) and "teams" in report.result:
-            winner = " & ".join(report.result["teams"][winner])
+        from .sheets import winner_text
+
+        winner = winner_text(report.result, markup=False)
         line = f"  {report.variant} · {report.scoring} · {len(report.hands)} hand{'s' if len(report.hands) != 1 else ''} scored"
         if scores:
             line += f" · scores: {scores}"
