@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .contract import breach, call, session_result, truth
+from .contract import breach, call, session_result, truth, whole
 from .engine import dealer_from_cut, next_dealer
 from .rules import Option, Rules
 from .scoring import HandResult
@@ -135,6 +135,9 @@ class Session:
     """
 
     settles_each_hand = False
+    #: Hands a deal has, played at once at as many tables (partnership: 2); they
+    #: are written in the order the session seats them.
+    tables = 1
 
     def __init__(self, players: Sequence[str], rules: Rules):
         self.players = tuple(players)
@@ -245,6 +248,7 @@ class CheckedSession:
         self._what = f"the scoring system {system.name}'s session"
         self.settles_each_hand = truth(system, f"{self._what}.settles_each_hand",
                                        getattr(session, "settles_each_hand", False))
+        self.tables = whole(system, f"{self._what}.tables", getattr(session, "tables", 1), 1)
 
     def _call(self, name: str, *args: Any) -> Any:
         return call(self.system, f"{self._what}.{name}()", getattr(self.inner, name), *args)

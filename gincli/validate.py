@@ -163,7 +163,7 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
                 raise Stop(Fault(hi, None, "hand-after-session-end",
                                  f"hand {hi} was played after the session was settled"))
             pair = _hand_players(hi, raw, players)
-            _check_seats(hi, raw, pair, seating, hands, bool(doc.get("cut")))
+            _check_seats(hi, raw, pair, seating, hands, bool(doc.get("cut")), session.tables)
             hand = _deal(hi, raw, pair, variant, rules)
             moves = raw.get("moves", [])
             if not isinstance(moves, list):
@@ -265,7 +265,7 @@ def _hand_players(hi: int, raw: Mapping[str, Any], players: tuple[str, ...]) -> 
 
 
 def _check_seats(hi: int, raw: Mapping[str, Any], pair: tuple[str, str], seating: Seating | None,
-                 hands: list[Any], from_cut: bool) -> None:
+                 hands: list[Any], from_cut: bool, tables: int) -> None:
     """The hand is played by the pair the session seats, and dealt by its dealer."""
     if seating is None:
         return
@@ -275,7 +275,8 @@ def _check_seats(hi: int, raw: Mapping[str, Any], pair: tuple[str, str], seating
             raise Stop(Fault(0, None, "cut-seats", f"the cut gives the first hand to "
                                                    f"{' and '.join(seating.players)}, not {' and '.join(pair)}"))
         following = hands[hi + 1].get("players") if hi + 1 < len(hands) else None
-        if isinstance(following, list) and set(following) == expected:
+        first_table = tables > 1 and hi % tables == 0
+        if first_table and isinstance(following, list) and set(following) == expected:
             raise Stop(Fault(hi, None, "deal-order", f"hand {hi} is played by {' and '.join(pair)}, but "
                                                      f"{' and '.join(seating.players)}'s table comes first"))
         raise Stop(Fault(hi, None, "wrong-players", f"hand {hi} is played by {' and '.join(pair)}, but the "

@@ -290,6 +290,8 @@ class PartnershipSession(Session):
     """RULES.md "partnership": first and third against second and fourth, two
     tables a deal."""
 
+    tables = 2  # hands a deal has, played at once: the first player's table first
+
     def __init__(self, players: Sequence[str], rules: Rules):
         super().__init__(players, rules)
         a, b, c, d = self.players
@@ -307,14 +309,14 @@ class PartnershipSession(Session):
     def cutters(self) -> tuple[str, ...]:
         return (self.players[0], self.players[1])  # the first player of each team
 
-    def tables(self, deal: int) -> tuple[tuple[str, str], tuple[str, str]]:
+    def pairings(self, deal: int) -> tuple[tuple[str, str], tuple[str, str]]:
         """The two pairs of a deal: first v second and third v fourth, then first v fourth
         and third v second, and back again."""
         a, b, c, d = self.players
         return ((a, b), (c, d)) if deal % 2 == 0 else ((a, d), (c, b))
 
     def _seat(self) -> Seating:
-        pair = self.tables(self.deal)[self.table]
+        pair = self.pairings(self.deal)[self.table]
         return Seating(pair, next(p for p in pair if self.team_of(p) == self.dealing))
 
     def first_seating(self, cut: Mapping[str, int]) -> Seating:
