@@ -196,6 +196,15 @@ def test_net_results_sum_to_zero_and_seats_follow_the_rules(new, scoring, player
     assert json.loads(json.dumps(r)) == r
 
 
+def knocking_random(rng: random.Random):
+    """A player of random legal moves who knocks whenever it can (so sessions end)."""
+    def choose(hand):
+        moves = hand.legal_moves()
+        knocks = [m for m in moves if m.action == "knock"]
+        return knocks[0] if knocks else rng.choice(moves)
+    return choose
+
+
 def test_every_scoring_system_plays_sessions_with_random_bots(registry):
     """Conformance: every system, every player count it takes, random play to the end;
     every transcript re-validates."""
@@ -207,13 +216,7 @@ def test_every_scoring_system_plays_sessions_with_random_bots(registry):
         for n in system.players:
             players = ["ann", "bob", "cat", "dan"][:n]
             rules = registry.rules(v, system, {})
-            rng = random.Random(name)
-
-            def choose(hand):
-                moves = hand.legal_moves()
-                knocks = [m for m in moves if m.action == "knock"]
-                return knocks[0] if knocks else rng.choice(moves)
-
+            choose = knocking_random(random.Random(name))
             for seed in range(3):
                 rec = play_session(players, v, rules, system, choose, seed)
                 report = validate(json.loads(json.dumps(rec.transcript)), registry)
@@ -247,13 +250,7 @@ def played(registry, scoring: str, players: tuple[str, ...], seed: int = 4) -> d
     v = registry.variant("standard")
     system = registry.scoring(scoring)
     rules = registry.rules(v, system, {})
-    rng = random.Random(seed)
-
-    def choose(hand):
-        moves = hand.legal_moves()
-        knocks = [m for m in moves if m.action == "knock"]
-        return knocks[0] if knocks else rng.choice(moves)
-
+    choose = knocking_random(random.Random(seed))
     return json.loads(json.dumps(play_session(players, v, rules, system, choose, seed,
                                               options=dict(rules)).transcript))
 
