@@ -160,8 +160,10 @@ def file_size(path: str) -> int | None:
 
 def summary(outcomes: Counter[str], failed: int) -> str:
     total = sum(outcomes.values())
-    parts = [f"{outcomes[o]} {o.replace('_', ' ')}{'s' if outcomes[o] != 1 else ''}"
-             for o in ("knock", "undercut", "gin", "big_gin", "dead") if outcomes[o]]
+    standard = ("knock", "undercut", "gin", "big_gin", "dead")
+    order = [o for o in standard if outcomes[o]] + sorted(o for o in outcomes if o not in standard)
+    parts = [f"{outcomes[o]} {o.replace('_', ' ')}" + ("" if outcomes[o] == 1 or o.endswith("d") else "s")
+             for o in order]
     text = f"gin score: {total} hand{'s' if total != 1 else ''} scored"
     if parts:
         text += " (" + ", ".join(parts) + ")"
