@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO
 
 from .bots import Bot
+from .external import configure, identities
+from .external.protocol import START_FAILURES, start_failure
 from .engine import Hand
 from .rng import GOLDEN, MASK64, SplitMix64
 from .scoring import HandResult
@@ -49,6 +51,8 @@ class MatchSpec:
     duplicate: bool = False
     time_limit: float = 5.0
     max_hands: int = 10_000  # a session still unsettled after this many hands stops (capped)
+    start_time_limit: float = 30.0  # for an external bot to answer its handshake
+    bot_log: str | None = None  # a folder to keep each external bot's standard error in
 
     def seats(self, index: int) -> tuple[str, ...]:
         """The players in seat order for session ``index`` (swapped on the second
@@ -84,6 +88,7 @@ class SessionOutcome:
     capped: bool = False
     scores: dict[str, Any] = field(default_factory=dict)  # each player's net result, once settled
     winners: list[str] = field(default_factory=list)  # who won the session (a side's members, with more players)
+    programs: dict[str, dict[str, Any]] = field(default_factory=dict)  # external bots' name and version, by player
 
     @classmethod
     def from_transcript(cls, index: int, doc: dict[str, Any], line: str | None = None) -> SessionOutcome:
@@ -133,8 +138,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     bots: dict[str, Bot] = {}
     for name in seats:
         factory = registry.bot(spec.bots[spec.names.index(name)])
-        if hasattr(factory, "time_limit"):
-            factory.time_limit = spec.time_limit
+        configure(factory, spec.time_limit, spec.start_time_limit, spec.bot_log)
         bots[name] = factory(SplitMix64(seed).derive(1 + spec.names.index(name)), name)
         bots[name].players = tuple(seats)
     notify = [b for b in bots.values() if type(b).hand_over is not Bot.hand_over]
@@ -152,6 +156,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
                        max_hands=spec.max_hands, record=record, on_hand=on_hand if notify else None)
     for bot in bots.values():
         bot.close()
+    programs = identities(bots)
     hands = []
     forfeits = []
     for hi, (r, pair) in enumerate(zip(rec.results, rec.pairs)):
@@ -166,7 +171,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     settled = not rec.capped
     return SessionOutcome(index, hands, session_winner(rec.result) if settled else None, line, forfeits,
                           rec.capped, dict(rec.result.get("scores", {})) if settled else {},
-                          session_winners(rec.result) if settled else [])
+                          session_winners(rec.result) if settled else [], programs)
 
 
 class Tally:
@@ -188,6 +193,7 @@ class Tally:
         self._pair: list[float] = []
         self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
         self.capped = 0  # sessions stopped by the hand cap, unsettled
+        self._failed: dict[str, int] = {}  # sessions in a row in which an external bot failed to start
 
     @property
     def two_players(self) -> bool:
@@ -219,6 +225,19 @@ class Tally:
             group["count"] += 1
         self.sessions += 1
         self.capped += out.capped
+        for name, identity in out.programs.items():
+            if identity.get("failed_start"):  # sessions in a row whose bot never got going stop the match
+                self._failed[name] = self._failed.get(name, 0) + 1
+                if self._failed[name] >= START_FAILURES:
+                    raise start_failure(identity.get("label", name), self._failed[name], identity["failed_start"],
+                                        identity.get("stderr", []))
+            else:
+                self._failed[name] = 0
+            if name in self.players:
+                p = self.players[name]
+                if identity.get("name") or identity.get("version"):
+                    p["program"] = {"name": identity.get("name", ""), "version": identity.get("version", "")}
+                p["stale_replies"] = p.get("stale_replies", 0) + identity.get("stale_replies", 0)
         for name, net in out.scores.items():
             if name in self.nets:
                 self.nets[name].append(net)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import multiprocessing.util
 import os
 import select
 import signal
@@ -91,6 +92,8 @@ def _init(setup: Callable[[], dict[str, Any]] | None, parent: int) -> None:
     prctl()
     die_with_parent(signal.SIGTERM, parent)
     threading.Thread(target=_watch, args=(parent, wakeup), name="gincli-worker-watch", daemon=True).start()
+    # A worker that ends normally (the pool closed) closes its bots too, process groups and all.
+    multiprocessing.util.Finalize(None, external.close_all, exitpriority=10)
     if not _state and setup is not None:
         _state.update(setup())
     gc.freeze()

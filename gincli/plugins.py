@@ -237,6 +237,9 @@ class Registry:
         self.scoring_systems: dict[str, ScoringSystem] = {}
         self.bots: dict[str, type[Bot]] = {}
         self.movesets: dict[str, MoveSet] = {}
+        #: External bots named in a bots file: name -> how to run it.
+        self.named_bots: dict[str, Any] = {}
+        self._bot_cache: dict[str, Any] = {}
         #: Commands plugins add: name -> (function, help or None, plugin).
         self.commands: dict[str, tuple[Callable[..., Any], str | None, str]] = {}
         self.owner: dict[tuple[str, str], str] = {}
@@ -265,6 +268,7 @@ class Registry:
             if kind == "bot":  # commands after the things they may use
                 self._register_commands(pm, plugins)
         self._add_user_variants(pending)  # files never take a name in use: they come after every plugin
+        self._add_user_bots()
         self._bind(pending)
         self._settle_clashes()
         self._check_code_variants()
@@ -511,30 +515,96 @@ class Registry:
         named = sorted(n for n in self.variants if not n.endswith(".toml") and "/" not in n)
         raise UsageError(f"unknown variant {quote(name)}; the variants are {', '.join(named)}")
 
+    def add_bots_file(self, path: str | Path) -> None:
+        """Make the named bots of a bots file known (``--bots-file``); its names
+        come before the configuration folder's. :class:`ConfigError` when it is wrong."""
+        from .external.botsfile import read_bots_file
+
+        for name, spec in read_bots_file(Path(path)).items():
+            if name in self.bots:
+                raise ConfigError(f"the bots file {path} names the bot {quote(name)}, which is "
+                                  f"{self.owner.get(('bot', name), 'another plugin')}'s; give it another name")
+            self.named_bots[name] = spec
+        self._bot_cache.clear()
+
+    def _add_user_bots(self) -> None:
+        """The named bots of ``bots.toml`` in the configuration folder; one taking a
+        registered bot's name is left out with a warning."""
+        from .external.botsfile import read_bots_file
+
+        path = config_dir() / "bots.toml"
+        if not path.is_file():
+            return
+        try:
+            found = read_bots_file(path)
+        except ConfigError as exc:
+            self.problems.append(str(exc))
+            return
+        for name, spec in found.items():
+            if name in self.bots:
+                self.problems.append(f"the bot {quote(name)} of {path} was left out: it is "
+                                     f"{self.owner.get(('bot', name), 'another plugin')}'s name")
+            else:
+                self.named_bots[name] = spec
+
     def bot(self, spec: str) -> Any:
-        """A bot factory by name, or ``exec:COMMAND`` for an external program;
-        :class:`UsageError` when unknown."""
-        if spec.startswith("exec:"):
-            from .external import external_bot
-
-            import shlex
-            import shutil
-
-            command = spec[len("exec:"):].strip()
-            if not command:
-                raise UsageError("exec: needs a command, for example exec:python3 examples/bot.py")
-            try:
-                program = shlex.split(command)[0]
-            except ValueError as exc:
-                raise UsageError(f"cannot read the command of {spec}: {exc}") from None
-            if shutil.which(program) is None:
-                raise UsageError(f"cannot run {spec}: {program} is not a program on the PATH or a path")
-            return external_bot(command)
-        found = self.bots.get(spec)
+        """A bot factory for a spec: a bot's name with any parameters
+        (``expert:samples=40:k=v``), a named bot of a bots file (likewise), or
+        ``exec:COMMAND`` for an external program; :class:`UsageError` when it
+        cannot be made."""
+        found = self._bot_cache.get(spec)
         if found is None:
-            raise UsageError(f"unknown bot {quote(spec)}; the bots are {', '.join(sorted(self.bots))}, "
-                             "or exec:COMMAND for an external program")
+            found = self._bot_cache[spec] = self._make_bot(spec)
         return found
+
+    def _make_bot(self, spec: str) -> Any:
+        import dataclasses
+        import shutil
+
+        from .external import ExternalSpec, external_bot
+
+        if spec.startswith("exec:"):
+            ext = ExternalSpec.from_command(spec[len("exec:"):].strip())
+        else:
+            name, _, rest = spec.partition(":")
+            params = self._bot_params(spec, rest)
+            if name in self.named_bots:
+                ext = self.named_bots[name]
+                if params:
+                    ext = dataclasses.replace(ext, parameters=tuple(sorted({**dict(ext.parameters),
+                                                                            **params}.items())))
+            else:
+                cls = self.bots.get(name)
+                if cls is None:
+                    known = sorted(self.bots) + sorted(self.named_bots)
+                    raise UsageError(f"unknown bot {quote(name)}; the bots are {', '.join(known)}, "
+                                     "or exec:COMMAND for an external program")
+                if not params and not cls.parameters:
+                    return cls
+                specs = {o.name: o for o in cls.parameters}
+                try:
+                    values = resolve(specs, params, where=f"the bot {name}")
+                except ValueError as exc:
+                    raise UsageError(str(exc) if specs else f"the bot {name} takes no parameters") from None
+                return type(cls.__name__, (cls,), {"params": values, "__module__": cls.__module__})
+        program = ext.argv[0]
+        where = Path(ext.cwd) / program if ext.cwd and os.sep in program else Path(program)
+        if shutil.which(program) is None and not (os.sep in program and where.is_file()):
+            raise UsageError(f"cannot run {ext.label}: {program} is not a program on the PATH or a path")
+        return external_bot(ext)
+
+    @staticmethod
+    def _bot_params(spec: str, text: str) -> dict[str, Any]:
+        """``k=v:k2=v2`` of a bot spec, the values read as ``--option`` values are."""
+        from .rules import parse_value
+
+        params: dict[str, Any] = {}
+        for item in filter(None, text.split(":")):
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                raise UsageError(f"a bot's parameters are written name:key=value:key=value, not {quote(spec)}")
+            params[key.strip().replace("-", "_")] = parse_value(value)
+        return params
 
     def scoring(self, name: str) -> ScoringSystem:
         found = self.scoring_systems.get(name)

@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BotError
-from .contract import PluginFault
 from .engine import Hand, IllegalMove, Move, cut_cards, shuffled_deck
-from .errors import quote, shorten
+from .errors import GinError, quote, shorten
 from .formats.transcripts import transcript
 from .rng import SplitMix64
 from .rules import Rules
@@ -146,8 +145,8 @@ def take_turn(hand: Hand, choose: Chooser) -> None:
         hand.forfeit(player, exc.reason)
     except IllegalMove as exc:
         hand.forfeit(player, f"illegal move ({exc.rule}): {exc.message}")
-    except PluginFault:
-        raise  # a variant's or a move set's fault, not the bot's
+    except GinError:
+        raise  # a variant's or a move set's fault, or a bot that cannot be started at all: not this hand's
     except Exception as exc:
         if os.environ.get("GINCLI_DEBUG", "") not in ("", "0"):
             raise

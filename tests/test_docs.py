@@ -11,6 +11,7 @@ tests/test_docs.py``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -145,3 +146,16 @@ def test_every_rule_id_of_a_move_set_is_documented(registry):
     for ms in registry.movesets.values():
         for rule, meaning in ms.rule_ids.items():
             assert f"| `{rule}` | {meaning} |" in text, f"rule id {rule} ({ms.name}) is not in docs/validate.md"
+
+
+def test_the_minimal_bot_of_the_protocol_page_plays(tmp_path):
+    text = (DOCS / "bot-protocol.md").read_text()
+    code = text.split("## A minimal bot", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    bot = tmp_path / "minimal.py"
+    bot.write_text(code)
+    gin = str(Path(sys.executable).with_name("gin"))
+    res = subprocess.run([gin, "match", "--bots", f"exec:{sys.executable} {bot},simple", "--hands", "3",
+                          "--format", "json", "-q"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert res.returncode == 0, res.stderr
+    summary = json.loads(res.stdout)
+    assert summary["players"][0]["forfeits"] == 0 and summary["players"][0]["program"]["name"] == "first-move"

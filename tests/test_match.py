@@ -173,17 +173,31 @@ def test_sprt_stops_once_it_decides():
     assert s["sprt"]["llr"] >= s["sprt"]["upper"]
 
 
+def script_bot(decide: str = "", hello: str = "") -> str:
+    """A bot speaking gincli-bot/2 that answers the first legal move, with
+    ``decide`` (and ``hello``) code run first (``n`` counts its decisions)."""
+    return ("import json, sys, time\n"
+            "def out(obj):\n    sys.stdout.write(json.dumps(obj) + '\\n')\n    sys.stdout.flush()\n"
+            "n = 0\n"
+            "for line in sys.stdin:\n"
+            "    m = json.loads(line)\n"
+            "    if m['type'] == 'hello':\n"
+            + "".join(f"        {code}\n" for code in hello.splitlines())
+            + "        out({'type': 'ready', 'id': m['id'], 'name': 'test', 'version': '1'})\n"
+            "    elif m['type'] == 'decide':\n"
+            "        n += 1\n"
+            "        reply = dict(m['legal'][0], id=m['id'])\n"
+            + "".join(f"        {code}\n" for code in decide.splitlines())
+            + "        out(reply)\n"
+            "    elif m['type'] == 'bye':\n"
+            "        break\n")
+
+
 BROKEN = {
-    "crash": "import sys, json\nn = 0\nfor line in sys.stdin:\n    m = json.loads(line)\n"
-             "    if m['type'] == 'decide':\n        n += 1\n        if n == 3: sys.exit(3)\n"
-             "        print(json.dumps(m['legal'][0]), flush=True)\n",
-    "hang": "import sys, json, time\nn = 0\nfor line in sys.stdin:\n    m = json.loads(line)\n"
-            "    if m['type'] == 'decide':\n        n += 1\n        if n % 7 == 0: time.sleep(30)\n"
-            "        print(json.dumps(m['legal'][0]), flush=True)\n",
-    "illegal": "import sys, json\nfor line in sys.stdin:\n    m = json.loads(line)\n"
-               "    if m['type'] == 'decide':\n        print(json.dumps({'action': 'discard', 'card': 'As'}) "
-               "if m['view']['phase'] == 'discard' else json.dumps(m['legal'][0]), flush=True)\n",
-    "garbage": "import sys\nfor line in sys.stdin:\n    print('hello?', flush=True)\n",
+    "crash": script_bot("if n == 3: sys.exit(3)"),
+    "hang": script_bot("if n % 7 == 0: time.sleep(30)"),
+    "illegal": script_bot("if m['view']['phase'] == 'discard': reply = {'action': 'discard', 'card': 'As', "
+                          "'id': m['id']}"),
 }
 
 
@@ -356,9 +370,7 @@ def test_a_settled_session_is_not_marked_capped(run, tmp_path):
 # -- workers and bots die with the run -----------------------------------------------------------
 
 FORKING = "import subprocess, sys\nsys.exit(subprocess.call([sys.executable, 'examples/bot.py']))\n"
-HANGING = ("import json, sys, time\nn = 0\nfor line in sys.stdin:\n    m = json.loads(line)\n"
-           "    if m['type'] == 'decide':\n        n += 1\n        if n > 20: time.sleep(600)\n"
-           "        print(json.dumps(m['legal'][0]), flush=True)\n")
+HANGING = script_bot("if n > 20: time.sleep(600)")
 
 
 def marked(mark: str) -> list[int]:

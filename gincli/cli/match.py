@@ -17,14 +17,15 @@ from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings, warn
 from .render import OutputFormat, emit, listing, progress_bar, safe, stdout_console, write_json
-from .options import FormatOpt, OptionOpt, bot_names, overrides_from
+from .options import FormatOpt, OptionOpt, bot_names, overrides_from, split_bots
 
 HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
 
 Reproducible by --seed whatever --workers is. --duplicate plays every deal twice with the seats swapped. --transcripts FILE writes each session as it finishes (JSON Lines); after Ctrl-C, --resume finishes the match without replaying what is done. --sprt elo0,elo1 stops once the sequential test decides. Bots: the names of gin bots, or exec:COMMAND for an external program (docs/bot-protocol.md).
 """
 
-BOTS_HELP = "List the bots that are loaded (gin match --bots takes their names, or exec:COMMAND)."
+BOTS_HELP = ("List the bots: those plugins register, with their parameters (gin match --bots expert:k=v), the "
+             "named external bots of bots files, and exec:COMMAND.")
 
 
 def register(app: typer.Typer) -> None:
@@ -41,7 +42,7 @@ def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
             raise UsageError(f"--names takes {len(specs)} different names separated by commas, one for each bot, "
                              f"not {quote(names)}")
         return tuple(parts)
-    return tuple(bot_names(specs))
+    return tuple(bot_names([spec.partition(":")[0] if not spec.startswith("exec:") else spec for spec in specs]))
 
 
 def match(
@@ -68,6 +69,14 @@ def match(
                                              help="Stop once the SPRT accepts H0 (elo0) or H1 (elo1).")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
                                               help="Per decision, for external bots.")] = 5.0,
+    start_time_limit: Annotated[float, typer.Option(
+        "--start-time-limit", min=0.01, metavar="SECONDS",
+        help="For an external bot to start and answer its handshake.")] = 30.0,
+    bots_file: Annotated[str | None, typer.Option(
+        "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
+    = None,
+    bot_log: Annotated[str | None, typer.Option(
+        "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")] = None,
     names: Annotated[str | None, typer.Option("--names", metavar="A,B", help="Player names (default: the bots').")]
     = None,
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
@@ -76,7 +85,7 @@ def match(
     format: FormatOpt = OutputFormat.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    specs = [b.strip() for b in bots_.split(",")]
+    specs = split_bots(bots_)
     if len(specs) < 2 or not all(specs):
         raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_)}")
     if (hands is None) == (games is None):
@@ -87,6 +96,8 @@ def match(
         raise UsageError("--resume needs --transcripts FILE, the file to finish")
     s = settings(ctx)
     registry = s.registry()
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
     for b in specs:
         registry.bot(b)
     unit = "hands" if hands is not None else "games"
@@ -96,7 +107,7 @@ def match(
         raise UsageError("--duplicate plays deals in pairs: give an even number")
     spec = MatchSpec(tuple(specs), player_names(specs, names), unit, count, seed, variant,
                      "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
-                     time_limit, max_hands)
+                     time_limit, max_hands, start_time_limit, bot_log)
     system = registry.scoring(spec.scoring)
     if len(specs) not in system.players:
         takes = " or ".join(str(n) for n in system.players)
@@ -131,7 +142,7 @@ def match(
     record = out is not None
     w = workers or default_workers()
     size = max(1, min(64 if unit == "hands" else 4, (count - done) // (4 * w) or 1))
-    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, spec, record)
+    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, spec, record, bots_file)
     state = {"registry": registry, "spec": spec, "record": record}
     try:
         with progress_bar(" v ".join(safe(n) for n in spec.names), count, enabled=not quiet,
@@ -177,10 +188,14 @@ def match(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _setup(plugin_dirs: list[str], disabled: list[str], spec: MatchSpec, record: bool) -> dict[str, Any]:
+def _setup(plugin_dirs: list[str], disabled: list[str], spec: MatchSpec, record: bool,
+           bots_file: str | None) -> dict[str, Any]:
     from ..plugins import load_registry
 
-    return {"registry": load_registry(plugin_dirs, disabled), "spec": spec, "record": record}
+    registry = load_registry(plugin_dirs, disabled)
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
+    return {"registry": registry, "spec": spec, "record": record}
 
 
 def _play_chunk(indices: list[int]) -> list[SessionOutcome]:
@@ -250,6 +265,14 @@ def render_summary(s: dict[str, Any]) -> Any:
                    "continue": "undecided"}[sp["result"]]
         lines.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}]: LLR {sp['llr']:.2f} "
                      f"(bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
+    for p in s["players"]:
+        program = p.get("program")
+        if program:
+            lines.append(f"{p['name']} is {program['name'] or 'a program'} {program['version']}".rstrip()
+                         + f" ({p['bot']})")
+        if p.get("stale_replies"):
+            lines.append(f"{p['name']} sent {p['stale_replies']} stale repl{'y' if p['stale_replies'] == 1 else 'ies'}"
+                         " (answers to an earlier request: passed over)")
     for g in s["forfeit_reasons"]:
         times = f"{g['count']} time{'s' if g['count'] != 1 else ''}"
         lines.append(f"forfeit: {g['player']}, {times} (first in session {g['first_session'] + 1}, hand "
@@ -269,16 +292,32 @@ def net_text(net: dict[str, Any]) -> str:
 
 def bots(
     ctx: typer.Context,
+    bots_file: Annotated[str | None, typer.Option(
+        "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
+    = None,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
     registry = settings(ctx).registry()
-    data = {"bots": [{"name": n, "description": b.description, "plugin": registry.owner.get(("bot", n))}
-                     for n, b in sorted(registry.bots.items())]}
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
+    data = {"bots": [{"name": n, "description": b.description, "plugin": registry.owner.get(("bot", n)),
+                      "parameters": [{"name": o.name, "default": o.default, "allowed": o.allowed(),
+                                      "description": o.description} for o in b.parameters]}
+                     for n, b in sorted(registry.bots.items())]
+            + [{"name": n, "description": e.description, "plugin": None, "command": list(e.argv),
+                "source": e.source, "parameters": [{"name": k, "default": v} for k, v in e.parameters]}
+               for n, e in sorted(registry.named_bots.items())]}
 
     def render(data: dict[str, Any]) -> Any:
-        rows = [(b["name"], b["description"], b["plugin"] or "") for b in data["bots"]]
+        from ..rules import format_value
+
+        def params(b: dict[str, Any]) -> str:
+            return "\n".join(safe(f"{p['name']} = {format_value(p['default'])}") for p in b["parameters"]) or "—"
+
+        rows = [(b["name"], b["description"] or " ".join(b.get("command", [])), params(b),
+                 b["plugin"] or b.get("source", "")) for b in data["bots"]]
         rows.append(("exec:COMMAND", "an external program speaking the JSON-lines protocol of "
-                                     "docs/bot-protocol.md", ""))
-        return listing("Bots", "bot", rows, "description", "from")
+                                     "docs/bot-protocol.md", "—", ""))
+        return listing("Bots", "bot", rows, "description", "parameters", "from", markup=("parameters",))
 
     emit(format, data, render)

@@ -48,3 +48,22 @@ def bot_names(specs: list[str], reserved: tuple[str, ...] = ()) -> list[str]:
         else:
             out.append(b)
     return out
+
+
+def split_bots(text: str) -> list[str]:
+    """The bots of ``--bots``: separated by commas, but for commas inside quotes
+    (``exec:python3 -c "print('a', 'b')"``); a bots file names any command."""
+    parts, current, quote_char = [], [], ""
+    for ch in text:
+        if quote_char:
+            if ch == quote_char:
+                quote_char = ""
+        elif ch in "'\"":
+            quote_char = ch
+        elif ch == ",":
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current).strip())
+    return parts

@@ -16,6 +16,7 @@ import typer
 from ..bots import Bot
 from ..cards import CARD_TABLE, card_str
 from ..engine import DISCARD, DRAW, OFFER, OVER, SPREAD, Hand
+from ..external import configure
 from ..errors import RecordError, UsageError
 from ..melds import deadwood
 from ..moves import IllegalMove, Move
@@ -25,7 +26,7 @@ from ..session import open_session
 from ..table import Table, take_turn
 from ..view import PlayerView
 from . import EXIT_INTERRUPTED, guard, settings
-from .options import OptionOpt, bot_names, overrides_from
+from .options import OptionOpt, bot_names, overrides_from, split_bots
 from .render import OutputFormat, card_markup, safe
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
@@ -614,18 +615,28 @@ def play(
         help="Save the transcript here (default: a new file in gincli's data folder).")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
                                               help="Per decision, for an external bot.")] = 5.0,
+    start_time_limit: Annotated[float, typer.Option(
+        "--start-time-limit", min=0.01, metavar="SECONDS",
+        help="For an external bot to start and answer its handshake.")] = 30.0,
+    bots_file: Annotated[str | None, typer.Option(
+        "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
+    = None,
+    bot_log: Annotated[str | None, typer.Option(
+        "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")] = None,
     format: Annotated[OutputFormat, typer.Option(
         "--format", "-f", help="text; json also writes a summary of the session on stdout (the table then "
                                "goes to stderr).")] = OutputFormat.text,
 ) -> None:
     registry = settings(ctx).registry()
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
     me = (name if name is not None else default_name()).strip()
     if not me:
         raise UsageError("--name needs a name")
     v = registry.variant(variant)
     system = registry.scoring(scoring)
     overrides = overrides_from(option)
-    specs = [b.strip() for b in bot.split(",")]
+    specs = split_bots(bot)
     if not all(specs):
         raise UsageError(f"--bot takes bots separated by commas, not \"{bot}\"")
     if 1 + len(specs) not in system.players:
@@ -633,7 +644,8 @@ def play(
         raise UsageError(f"the scoring system {system.name} takes {' or '.join(map(str, system.players))} "
                          f"players: give {wanted} bot{'s' if system.players != (2,) else ''} with --bot, "
                          f"not {len(specs)}")
-    names = bot_names(specs, reserved=(me,))
+    names = bot_names([spec.partition(":")[0] if not spec.startswith("exec:") else spec for spec in specs],
+                      reserved=(me,))
     players = (me, *names)
     try:
         rules = registry.rules(v, system, overrides)
@@ -660,8 +672,7 @@ def play(
     bots = {}
     for i, n in enumerate(players[1:], 1):
         factory = factories[n]
-        if hasattr(factory, "time_limit"):
-            factory.time_limit = time_limit
+        configure(factory, time_limit, start_time_limit, bot_log)
         bots[n] = factory(SplitMix64(seed).derive(1 + i), n)
         bots[n].players = players
     table = Table(players, v, rules, system, seed, dealer=dealer)
