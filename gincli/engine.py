@@ -35,6 +35,11 @@ from .view import PlayerView
 
 OFFER, DRAW, DISCARD, SPREAD, OVER = "offer", "draw", "discard", "spread", "over"
 
+#: The most moves a hand may take. The rules let two players take each other's
+#: discards for ever (the stock then never runs down); bots that do are stopped
+#: here: the hand is dead, and the transcript says so (``"stalled": true``).
+MAX_HAND_MOVES = 2000
+
 
 def deal_deck(deck: Sequence[int], dealer: str, players: Sequence[str]) -> tuple[dict[str, int], int, list[int]]:
     """Deal as RULES.md says: ten cards each, one at a time, alternately,
@@ -146,6 +151,7 @@ class Hand:
         self.limit = variant.checked_knock_limit(rules, self.upcard)
         self.number = 0  # the hand's index in its session
         self.scores: dict[str, Any] = {}  # the session's scores before this hand (public)
+        self.stalled = False  # stopped at MAX_HAND_MOVES (gincli's own rule: a hand cannot go on for ever)
         self.movesets = tuple(getattr(rules, "movesets", ()))
         #: Each move set's public state in this hand, by its name.
         self.extensions: dict[str, dict[str, Any]] = {ms.name: moveset.start(ms, rules) for ms in self.movesets}
@@ -415,6 +421,14 @@ class Hand:
             self.phase = OVER
         return self.result
 
+    def stall(self) -> HandResult:
+        """End a hand that reached :data:`MAX_HAND_MOVES` moves without ending (two
+        players taking each other's discards for ever): dead, nobody scores."""
+        self.stalled = True
+        self.result = self._finished(dead_hand(self.players, self.variant.name))
+        self.phase = OVER
+        return self.result
+
     def force(self, move: Move) -> bool:
         """Play a move the rules forbid as if it were allowed, as far as it makes
         sense (``gin validate`` follows a transcript past its first fault only to
@@ -523,6 +537,8 @@ class Hand:
         d["moves"] = [m.to_dict() for m in self.moves]
         if self.result is not None and self.result.forfeit is not None:
             d["forfeit"] = dict(self.result.forfeit)
+        if self.stalled:
+            d["stalled"] = True  # gincli's: stopped at MAX_HAND_MOVES moves, dead
         if result and self.result is not None:
             d["result"] = self.result.claim()
         return d

@@ -89,6 +89,7 @@ class SessionOutcome:
     scores: dict[str, Any] = field(default_factory=dict)  # each player's net result, once settled
     winners: list[str] = field(default_factory=list)  # who won the session (a side's members, with more players)
     programs: dict[str, dict[str, Any]] = field(default_factory=dict)  # external bots' name and version, by player
+    stalled: int = 0  # hands stopped at the engine's move cap (dead)
 
     @classmethod
     def from_transcript(cls, index: int, doc: dict[str, Any], line: str | None = None) -> SessionOutcome:
@@ -106,7 +107,8 @@ class SessionOutcome:
                 forfeits.append((f.get("player"), f.get("reason", ""), hi))
         result = doc.get("result") or {}
         return cls(index, hands, session_winner(result), line, forfeits, doc.get("capped") is True,
-                   dict(result.get("scores", {})) if "winner" in result else {}, session_winners(result))
+                   dict(result.get("scores", {})) if "winner" in result else {}, session_winners(result),
+                   stalled=sum(1 for h in doc.get("hands", []) if h.get("stalled") is True))
 
 
 def session_winners(result: Mapping[str, Any]) -> list[str]:
@@ -171,7 +173,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     settled = not rec.capped
     return SessionOutcome(index, hands, session_winner(rec.result) if settled else None, line, forfeits,
                           rec.capped, dict(rec.result.get("scores", {})) if settled else {},
-                          session_winners(rec.result) if settled else [], programs)
+                          session_winners(rec.result) if settled else [], programs, rec.stalled)
 
 
 class Tally:
@@ -193,7 +195,8 @@ class Tally:
         self._pair: list[float] = []
         self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
         self.capped = 0  # sessions stopped by the hand cap, unsettled
-        self._failed: dict[str, int] = {}  # sessions in a row in which an external bot failed to start
+        self._failed: dict[str, int] = {}
+        self.stalled = 0  # hands stopped at the engine's move cap  # sessions in a row in which an external bot failed to start
 
     @property
     def two_players(self) -> bool:
@@ -225,6 +228,7 @@ class Tally:
             group["count"] += 1
         self.sessions += 1
         self.capped += out.capped
+        self.stalled += out.stalled
         for name, identity in out.programs.items():
             if identity.get("failed_start"):  # sessions in a row whose bot never got going stop the match
                 self._failed[name] = self._failed.get(name, 0) + 1
@@ -285,7 +289,7 @@ class Tally:
             "forfeit_reasons": sorted(self.reasons.values(), key=lambda g: (g["first_session"], g["first_hand"])),
             "seed": spec.seed, "variant": self.variant, "scoring": spec.scoring, "options": spec.options,
             "duplicate": spec.duplicate, "bots": list(spec.bots),
-            "max_hands": spec.max_hands, "capped_sessions": self.capped,
+            "max_hands": spec.max_hands, "capped_sessions": self.capped, "stalled_hands": self.stalled,
         })
         if self.sprt is not None:
             out["sprt"] = self.sprt.status(self.samples)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BotError
-from .engine import Hand, IllegalMove, Move, cut_cards, shuffled_deck
+from .engine import MAX_HAND_MOVES, Hand, IllegalMove, Move, cut_cards, shuffled_deck
 from .errors import GinError, quote, shorten
 from .formats.transcripts import transcript
 from .rng import SplitMix64
@@ -39,6 +39,7 @@ class SessionRecord:
     result: dict[str, Any]
     capped: bool = False  # stopped by max_hands before the session was settled
     pairs: list[tuple[str, ...]] = field(default_factory=list)  # the two who played each hand
+    stalled: int = 0  # hands stopped at the engine's move cap
 
 
 class Table:
@@ -74,6 +75,7 @@ class Table:
         self.pairs: list[tuple[str, ...]] = []  # who played each finished hand
         self.hand: Hand | None = None  # the hand being played
         self.capped = False  # stopped by a hand cap before the session was settled
+        self.stalled = 0  # hands stopped at the engine's move cap
 
     @property
     def finished(self) -> bool:
@@ -103,6 +105,7 @@ class Table:
             self.hands.append(self._hand_dict(hand))
         self.results.append(result)
         self.pairs.append(hand.players)
+        self.stalled += hand.stalled
         self.session.add_hand(result)
         if not self.session.finished:
             self.seating = self.session.next_seating(self.seating, result)
@@ -158,6 +161,8 @@ def play_hand(hand: Hand, choose: Chooser) -> HandResult:
     chooses the defender's spread (the best for the defender), and the
     transcript says what was scored."""
     while hand.phase not in ("spread", "over"):
+        if len(hand.moves) >= MAX_HAND_MOVES:
+            return hand.stall()
         take_turn(hand, choose)
     hand.record_spread()
     assert hand.result is not None
@@ -184,7 +189,7 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
         if on_hand is not None:
             on_hand(hand, result, table.session)
     doc = table.transcript(id=id, options=options) if record else {}
-    return SessionRecord(doc, table.results, table.session.result(), table.capped, table.pairs)
+    return SessionRecord(doc, table.results, table.session.result(), table.capped, table.pairs, table.stalled)
 
 
 def _claim(result: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import CARD_NAMES, card_str, parse_card
 from .contract import PluginFault
-from .engine import SPREAD, Hand, IllegalMove, Move
+from .engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
 from .errors import GinError, RecordError, UsageError, quote
 from .plugins import Registry
 from .rules import PLAY_OPTIONS, Rules
@@ -76,6 +76,7 @@ RULES: dict[str, str] = {
     "hand-players": "a hand that does not name its two players (required with more than two), or names others",
     "wrong-players": "a hand played by another pair than the scoring system seats (who sits out, the captain, the partnership pairing)",
     "deal-order": "a partnership deal whose two tables are out of order (the first player's table comes first)",
+    "stalled-early": "a hand marked stalled (gincli stops a hand at 2,000 moves, dead) that stops before that",
     "plugin-fault": "a plugin (a variant, a scoring system, a move set) broke its contract while the transcript was replayed; the message names it",
 }
 
@@ -182,6 +183,11 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
                     raise Stop(Fault(hi, None, "unknown-player", f"hand {hi}: the forfeit names {quote(who)}, "
                                                                  "who is not a player of the hand"))
                 hand.forfeit(who, str(forfeit.get("reason", "")))
+            if raw.get("stalled") is True and not hand.finishable:
+                if len(hand.moves) < MAX_HAND_MOVES:
+                    raise Stop(Fault(hi, None, "stalled-early", f"hand {hi} says it stalled, but stops after "
+                                                                f"{len(hand.moves)} moves, before {MAX_HAND_MOVES}"))
+                hand.stall()
             if not hand.finishable:
                 if hi < last:
                     raise Stop(Fault(hi, None, "hand-unfinished",

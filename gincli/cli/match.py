@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..engine import MAX_HAND_MOVES
 from ..errors import UsageError, quote
 from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session
 from ..parallel import chunked, default_workers, ordered_map, worker_state
@@ -279,6 +280,9 @@ def render_summary(s: dict[str, Any]) -> Any:
                      f"{g['first_hand'] + 1}): {g['reason']}")
     if s["capped_sessions"]:
         lines.append(capped_note(s))
+    if s.get("stalled_hands"):
+        lines.append(f"{s['stalled_hands']:,} hand{'s' if s['stalled_hands'] != 1 else ''} stalled (stopped dead at "
+                     f"{MAX_HAND_MOVES:,} moves: the players took each other's discards for ever)")
     return Group(table, *(Text(safe(line, markup=False)) for line in lines))
 
 

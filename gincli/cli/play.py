@@ -15,7 +15,7 @@ import typer
 
 from ..bots import Bot
 from ..cards import CARD_TABLE, card_str
-from ..engine import DISCARD, DRAW, OFFER, OVER, SPREAD, Hand
+from ..engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
 from ..external import configure
 from ..errors import RecordError, UsageError
 from ..melds import deadwood
@@ -434,6 +434,10 @@ class Game:
             hand = self.table.hand
             assert hand is not None
             if hand.phase in (SPREAD, OVER):
+                return
+            if len(hand.moves) >= MAX_HAND_MOVES:
+                hand.stall()
+                self.log.append(f"the hand stalled at {MAX_HAND_MOVES:,} moves: it is dead")
                 return
             player = hand.to_act
             if player == self.me:

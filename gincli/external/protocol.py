@@ -39,10 +39,11 @@ DEFAULT_START_TIME_LIMIT = 30.0
 START_FAILURES = 3
 
 
-def view_to_json(view: PlayerView) -> dict[str, Any]:
-    """A view as the protocol sends it: cards by name."""
+def view_to_json(view: PlayerView, options: bool = True) -> dict[str, Any]:
+    """A view as the protocol sends it: cards by name. A ``decide`` leaves out
+    ``options`` (``options=False``): they come once, in ``hello``."""
     names = CARD_NAMES
-    return {
+    out = {
         "me": view.me, "opponent": view.opponent, "dealer": view.dealer, "phase": view.phase,
         "hand": [names[c] for c in cards_of(view.hand)], "upcard": names[view.upcard],
         "discard_pile": [names[c] for c in view.discard_pile], "stock_count": view.stock_count,
@@ -51,9 +52,30 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
         "my_discards": [names[c] for c in view.my_discards],
         "opponent_discards": [names[c] for c in view.opponent_discards],
         "taken": names[view.taken] if view.taken >= 0 else None, "must_draw_stock": view.must_draw_stock,
-        "knock_limit": view.knock_limit, "big_gin": view.big_gin, "options": dict(view.rules),
+        "knock_limit": view.knock_limit, "big_gin": view.big_gin,
         "scores": view.scores, "hand_number": view.hand_number, "extensions": view.extensions,
     }
+    if options:
+        out["options"] = dict(view.rules)
+    return out
+
+
+def legal_json(legal: list[Move]) -> list[dict[str, Any]]:
+    """The legal moves as a reply writes them: without ``player`` (the seat's own)."""
+    names = CARD_NAMES
+    out = []
+    for m in legal:
+        if m.melds is None and m.cards is None and not m.fields:  # the common moves, built directly
+            d: dict[str, Any] = {"action": m.action}
+            if m.source is not None:
+                d["from"] = m.source
+            if m.card is not None:
+                d["card"] = names[m.card]
+        else:
+            d = m.to_dict()
+            del d["player"]
+        out.append(d)
+    return out
 
 
 class BotStartFailure(UsageError):
@@ -178,8 +200,8 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
                 self._start(view)
                 answered = True
                 legal = view.legal()
-                reply = self._request({"type": "decide", "view": view_to_json(view),
-                                       "legal": [m.to_dict() for m in legal]}, self.time_limit)
+                reply = self._request({"type": "decide", "view": view_to_json(view, options=False),
+                                       "legal": legal_json(legal)}, self.time_limit)
             except BotError as exc:
                 if not answered:
                     self._failed_start(exc)
