@@ -312,3 +312,12 @@ def test_under_doubling_x_offers_and_an_offer_must_be_answered_y_or_n(registry):
     assert "double" not in legal_text(held)
     with pytest.raises(Reject):
         parse_command("x", held, [])
+
+
+def test_an_external_bot_is_an_opponent_too(registry, tmp_path):
+    res, path = play("--seed", "5", "--bot", "exec:python3 examples/bot.py", "--scoring", "hand",
+                     input="s\n11\n" * 150, tmp_path=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "The hand is over (ann " in res.stdout
+    report = validate(json.loads(path.read_text()), registry)
+    assert report.valid and report.complete

@@ -591,7 +591,10 @@ class Game:
             scores = ", ".join(f"{safe(p)} {v}" for p, v in session.get("scores", {}).items())
             winner = winner_text(session)
             verdict = "you win" if session.get("winner") == self.me else f"{winner} wins" if winner else "no winner"
-            self.screen.say(f"[bold]The {table.system.name} is over: {verdict}[/] ({scores}).")
+            if "winner" not in session:  # hand scoring: each hand settled alone, nobody wins the session
+                self.screen.say(f"[bold]The {table.system.name} is over[/] ({scores}).")
+            else:
+                self.screen.say(f"[bold]The {table.system.name} is over: {verdict}[/] ({scores}).")
             self.screen.say(f"The transcript is in {safe(path)}; check it with: gin validate {safe(path)}")
         return {"transcript": str(path), "complete": table.finished, "hands": len(table.results),
                 "players": list(table.players), "seed": table.seed, "variant": table.variant.name,
