@@ -162,13 +162,13 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         try:
             if session.finished:
                 raise Stop(Fault(hi, None, "hand-after-session-end",
-                                 f"hand {hi} was played after the session was settled"))
+                                 f"this hand was played after the session was settled"))
             pair = _hand_players(hi, raw, players)
             _check_seats(hi, raw, pair, seating, hands, bool(doc.get("cut")), session.tables)
             hand = _deal(hi, raw, pair, variant, rules)
             moves = raw.get("moves", [])
             if not isinstance(moves, list):
-                raise Stop(Fault(hi, None, "malformed-move", f"hand {hi}: \"moves\" must be a list"))
+                raise Stop(Fault(hi, None, "malformed-move", f"\"moves\" must be a list"))
             for mi, m in enumerate(moves):
                 before = _snapshot(hand) if hand.phase != "over" else None
                 try:
@@ -180,18 +180,18 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             if forfeit is not None and not hand.over:
                 who = forfeit.get("player") if isinstance(forfeit, dict) else None
                 if who not in pair:
-                    raise Stop(Fault(hi, None, "unknown-player", f"hand {hi}: the forfeit names {quote(who)}, "
+                    raise Stop(Fault(hi, None, "unknown-player", f"the forfeit names {quote(who)}, "
                                                                  "who is not a player of the hand"))
                 hand.forfeit(who, str(forfeit.get("reason", "")))
             if raw.get("stalled") is True and not hand.finishable:
                 if len(hand.moves) < MAX_HAND_MOVES:
-                    raise Stop(Fault(hi, None, "stalled-early", f"hand {hi} says it stalled, but stops after "
+                    raise Stop(Fault(hi, None, "stalled-early", f"this hand says it stalled, but stops after "
                                                                 f"{len(hand.moves)} moves, before {MAX_HAND_MOVES}"))
                 hand.stall()
             if not hand.finishable:
                 if hi < last:
                     raise Stop(Fault(hi, None, "hand-unfinished",
-                                     f"hand {hi} stops before its end ({hand.to_act} to {hand.expecting()}), "
+                                     f"this hand stops before its end ({hand.to_act} to {hand.expecting()}), "
                                      "but another hand follows"))
                 break
             result = hand.finish()
@@ -261,11 +261,11 @@ def _hand_players(hi: int, raw: Mapping[str, Any], players: tuple[str, ...]) -> 
     if pair is None:
         if len(players) == 2:
             return players[0], players[1]
-        raise Stop(Fault(hi, None, "hand-players", f"hand {hi} does not name its two \"players\" (required "
+        raise Stop(Fault(hi, None, "hand-players", f"this hand does not name its two \"players\" (required "
                                                    f"with {len(players)} players)"))
     if (not isinstance(pair, list) or len(pair) != 2 or pair[0] == pair[1]
             or not all(isinstance(p, str) and p in players for p in pair)):
-        raise Stop(Fault(hi, None, "hand-players", f"hand {hi}: \"players\" must name two different players "
+        raise Stop(Fault(hi, None, "hand-players", f"\"players\" must name two different players "
                                                    "of the session"))
     return pair[0], pair[1]
 
@@ -283,16 +283,16 @@ def _check_seats(hi: int, raw: Mapping[str, Any], pair: tuple[str, str], seating
         following = hands[hi + 1].get("players") if hi + 1 < len(hands) else None
         first_table = tables > 1 and hi % tables == 0
         if first_table and isinstance(following, list) and set(following) == expected:
-            raise Stop(Fault(hi, None, "deal-order", f"hand {hi} is played by {' and '.join(pair)}, but "
+            raise Stop(Fault(hi, None, "deal-order", f"this hand is played by {' and '.join(pair)}, but "
                                                      f"{' and '.join(seating.players)}'s table comes first"))
-        raise Stop(Fault(hi, None, "wrong-players", f"hand {hi} is played by {' and '.join(pair)}, but the "
+        raise Stop(Fault(hi, None, "wrong-players", f"this hand is played by {' and '.join(pair)}, but the "
                                                     f"scoring system seats {' and '.join(seating.players)}"))
     dealer = raw.get("dealer")
     if dealer in pair and dealer != seating.dealer:
         if hi == 0 and from_cut:
             raise Stop(Fault(0, None, "cut-seats", f"the cut makes {seating.dealer} the first dealer, "
                                                    f"not {dealer}"))
-        raise Stop(Fault(hi, None, "wrong-dealer", f"hand {hi} was dealt by {dealer}, but {seating.dealer} "
+        raise Stop(Fault(hi, None, "wrong-dealer", f"this hand was dealt by {dealer}, but {seating.dealer} "
                                                    "deals it (the scoring system's rule; for two players, "
                                                    "next_dealer, and the same dealer after a dead hand)"))
 
@@ -351,13 +351,13 @@ def _variant(registry: Registry, name: str, options: Mapping[str, Any]) -> Varia
 
 def _cards(value: Any, what: str, hi: int) -> list[int]:
     if not isinstance(value, list):
-        raise Stop(Fault(hi, None, "deal-cards", f"hand {hi}: {what} must be a list of cards"))
+        raise Stop(Fault(hi, None, "deal-cards", f"{what} must be a list of cards"))
     out = []
     for token in value:
         try:
             out.append(parse_card(token))
         except RecordError as exc:
-            raise Stop(Fault(hi, None, "unknown-card", f"hand {hi}: {what}: {exc.message}")) from None
+            raise Stop(Fault(hi, None, "unknown-card", f"{what}: {exc.message}")) from None
     return out
 
 
@@ -369,47 +369,47 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
 
     dealer = raw.get("dealer")
     if dealer not in players:
-        raise bad("unknown-player", f"hand {hi}: the dealer {quote(dealer)} is not a player of the hand")
+        raise bad("unknown-player", f"the dealer {quote(dealer)} is not a player of the hand")
     deck = None
     if raw.get("deck") is not None:
         deck = _cards(raw["deck"], "the deck", hi)
         if len(deck) != 52 or len(set(deck)) != 52:
             what = f"{len(deck)} cards" if len(deck) != 52 else "a card twice"
-            raise bad("deck-cards", f"hand {hi}: the deck has {what}; it must be the 52 cards")
+            raise bad("deck-cards", f"the deck has {what}; it must be the 52 cards")
     deal = None
     if raw.get("deal") is not None:
         d = raw["deal"]
         if not isinstance(d, dict):
-            raise bad("deal-cards", f"hand {hi}: \"deal\" must be an object")
+            raise bad("deal-cards", f"\"deal\" must be an object")
         for key in d:
             if key not in players and key != "upcard":
-                raise bad("unknown-player", f"hand {hi}: the deal names {quote(key)}, who is not a player")
+                raise bad("unknown-player", f"the deal names {quote(key)}, who is not a player")
         deal = {}
         seen: set[int] = set()
         for p in players:
             cards = _cards(d.get(p), f"{p}'s dealt cards", hi)
             if len(cards) != 10:
-                raise bad("deal-cards", f"hand {hi}: {p} was dealt {len(cards)} cards, not 10")
+                raise bad("deal-cards", f"{p} was dealt {len(cards)} cards, not 10")
             for c in cards:
                 if c in seen:
-                    raise bad("deal-cards", f"hand {hi}: {card_str(c)} was dealt twice")
+                    raise bad("deal-cards", f"{card_str(c)} was dealt twice")
                 seen.add(c)
             deal[p] = sum(1 << c for c in cards)
         if d.get("upcard") is None:
-            raise bad("deal-cards", f"hand {hi}: the deal has no upcard")
+            raise bad("deal-cards", f"the deal has no upcard")
         up = _cards([d["upcard"]], "the upcard", hi)[0]
         if up in seen:
-            raise bad("deal-cards", f"hand {hi}: the upcard {card_str(up)} was also dealt to a player")
+            raise bad("deal-cards", f"the upcard {card_str(up)} was also dealt to a player")
         deal["upcard"] = up
     if deck is None and deal is None:
-        raise bad("missing-deal", f"hand {hi} has neither \"deck\" nor \"deal\"")
+        raise bad("missing-deal", f"this hand has neither \"deck\" nor \"deal\"")
     hand = Hand(players, dealer, variant, rules, deck=deck, deal=deal)
     if deck is not None and deal is not None:
         for p in players:
             if hand.hands[p] != deal[p]:
-                raise bad("deal-deck-mismatch", f"hand {hi}: dealing the deck gives {p} other cards than the deal")
+                raise bad("deal-deck-mismatch", f"dealing the deck gives {p} other cards than the deal")
         if hand.upcard != deal["upcard"]:
-            raise bad("deal-deck-mismatch", f"hand {hi}: the deck's upcard is {card_str(hand.upcard)}, the "
+            raise bad("deal-deck-mismatch", f"the deck's upcard is {card_str(hand.upcard)}, the "
                                             f"deal's {card_str(deal['upcard'])}")
     return hand
 
@@ -429,12 +429,12 @@ def _check_claimed_hand(hi: int, claim: Any, result: HandResult) -> None:
     if claim is None:
         return
     if not isinstance(claim, dict):
-        raise Stop(Fault(hi, None, "claimed-hand-result", f"hand {hi}: \"result\" must be an object"))
+        raise Stop(Fault(hi, None, "claimed-hand-result", f"\"result\" must be an object"))
     actual = result.claim()  # outcome, winner, points, and what move sets add (doubling's multiplier)
     for key in actual:
         if key in claim and claim[key] != actual[key]:
             raise Stop(Fault(hi, None, "claimed-hand-result",
-                             f"hand {hi} claims {key} {quote(claim[key])}, but the moves give {_show(actual[key])}"))
+                             f"this hand claims {key} {quote(claim[key])}, but the moves give {_show(actual[key])}"))
 
 
 def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:

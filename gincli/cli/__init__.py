@@ -127,6 +127,9 @@ def _root(
     disable_plugin: Annotated[list[str] | None, typer.Option(
         "--disable-plugin", metavar="NAME", is_eager=True,
         help="Do not load the plugin NAME; repeatable. Also GINCLI_DISABLE_PLUGINS=a,b.")] = None,
+    color: Annotated[str, typer.Option(
+        "--color", metavar="auto|always|never",
+        help="Colour for people: auto (on a terminal, unless NO_COLOR is set), always or never.")] = "auto",
     version: Annotated[bool, typer.Option("--version", help="Show gincli's version and exit.")] = False,
 ) -> None:
     """gincli: score gin rummy hands, validate transcripts, deal, run bot matches."""
@@ -135,6 +138,11 @@ def _root(
 
         print(f"gincli {__version__}")
         raise typer.Exit(0)
+    from .render import COLOR_MODES, set_color
+
+    if color not in COLOR_MODES:
+        raise typer.BadParameter(f"--color takes auto, always or never, not {color!r}")
+    set_color(color)
     s = settings(ctx)
     s.plugin_dirs = list(plugins_dir or [])
     s.disabled = list(disable_plugin or [])

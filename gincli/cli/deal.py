@@ -16,7 +16,7 @@ from ..formats.jsonio import dumps
 from ..formats.transcripts import to_toml
 from ..table import Table
 from . import guard, settings
-from .render import cards_markup, safe, stdout_console
+from .render import cards_markup, safe, show
 from .options import OptionOpt, overrides_from
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
@@ -87,7 +87,7 @@ def deal(
     elif format is DealFormat.toml:
         sys.stdout.write(to_toml(doc))
     else:
-        stdout_console().print(render_deal(hand, doc))
+        show(render_deal(hand, doc))
 
 
 def render_deal(hand: Hand, doc: dict[str, Any]) -> Any:

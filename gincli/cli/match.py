@@ -17,7 +17,7 @@ from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings, warn
-from .render import OutputFormat, emit, listing, progress_bar, safe, stdout_console, write_json
+from .render import OutputFormat, emit, listing, progress_bar, safe, show, write_json
 from .options import FormatOpt, OptionOpt, bot_names, overrides_from, split_bots
 
 HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
@@ -174,7 +174,7 @@ def match(
     if format is OutputFormat.json:
         write_json(summary)
     else:
-        stdout_console().print(render_summary(summary))
+        show(render_summary(summary))
     if tally.capped:
         sys.stdout.flush()  # the summary, then the warning
         warn(capped_note(summary))

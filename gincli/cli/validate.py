@@ -16,7 +16,7 @@ from ..formats.containers import Item, Reader
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..validate import Defaults, Fault, Report, validate
 from . import error, guard, record_failure, settings
-from .render import OutputFormat, cards_markup, progress_bar, safe, stdout_console
+from .render import OutputFormat, cards_markup, color_mode, progress_bar, rendered, safe, stdout_console
 from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, overrides_from
 from .score import file_size
 
@@ -49,6 +49,9 @@ def validate_command(
     input_format: InputFormatOpt = None,
     workers: WorkersOpt = None,
     quiet: QuietOpt = False,
+    brief: Annotated[bool, typer.Option("--brief", "-b", help="One line a transcript, for people.")] = False,
+    invalid_only: Annotated[bool, typer.Option("--invalid-only", help="Show only the transcripts that are not "
+                                                                      "valid.")] = False,
 ) -> None:
     s = settings(ctx)
     registry = s.registry()
@@ -60,23 +63,22 @@ def validate_command(
     counts = {"valid": 0, "invalid": 0, "complete": 0}
     status = EXIT_OK
     gc.freeze()
+    mode = "json" if format is OutputFormat.json else "brief" if brief else "text"
+    state = {"registry": registry, "defaults": defaults, "mode": mode, "invalid_only": invalid_only}
+    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, defaults, mode, invalid_only, color_mode())
     for path in files:
         reader = Reader(path, input_format)
         try:
-            with progress_bar(f"validating {safe(reader.name)}", file_size(path), enabled=not quiet) as advance:
-                if format is OutputFormat.json:
-                    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, defaults)
-                    chunks = chunked(reader.items(parse=False), CHUNK)
-                    state = {"registry": registry, "defaults": defaults}
-                    for text, valid, invalid, complete in ordered_map(
-                            _validate_chunk, chunks, workers or default_workers(), setup, state):
-                        sys.stdout.write(text)
-                        counts["valid"] += valid
-                        counts["invalid"] += invalid
-                        counts["complete"] += complete
-                        advance(reader.position())
-                else:
-                    _validate_for_people(reader, registry, defaults, counts, advance)
+            with progress_bar(f"validating {safe(reader.name)}", file_size(path), enabled=not quiet,
+                              streaming=True) as advance:
+                chunks = chunked(reader.items(parse=False), CHUNK)
+                for text, valid, invalid, complete in ordered_map(
+                        _validate_chunk, chunks, workers or default_workers(), setup, state):
+                    sys.stdout.write(text)
+                    counts["valid"] += valid
+                    counts["invalid"] += invalid
+                    counts["complete"] += complete
+                    advance(reader.position())
         except InputError as exc:
             error(exc.message)
             status = EXIT_UNREADABLE
@@ -90,10 +92,14 @@ def validate_command(
     raise typer.Exit(status)
 
 
-def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults) -> dict[str, Any]:
+def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults, mode: str, invalid_only: bool,
+           color: str) -> dict[str, Any]:
     from ..plugins import load_registry
+    from .render import set_color
 
-    return {"registry": load_registry(plugin_dirs, disabled), "defaults": defaults}
+    set_color(color)
+    return {"registry": load_registry(plugin_dirs, disabled), "defaults": defaults, "mode": mode,
+            "invalid_only": invalid_only}
 
 
 def _check(item: Item, registry: Any, defaults: Defaults) -> Report:
@@ -112,43 +118,67 @@ def _failed(ident: Any, message: str) -> Report:
 
 
 def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int]:
+    """Validate a chunk of transcripts: what to write (JSON lines, a report for
+    people, or one line each), and the counts."""
     state = worker_state()
-    lines = []
+    mode, invalid_only = state["mode"], state["invalid_only"]
+    out = []
+    console = stdout_console() if mode != "json" else None
     valid = invalid = complete = 0
     for item in items:
         report = _check(item, state["registry"], state["defaults"])
         try:
-            lines.append(json.dumps(report.to_dict(), ensure_ascii=False))
+            text = _written(report, item.where, mode, console) if report.valid is False or not invalid_only else ""
         except Exception as exc:
-            report = _failed(None, record_failure(exc, "written"))
-            lines.append(json.dumps(report.to_dict(), ensure_ascii=False))
+            report = _failed(report.id, record_failure(exc, "written" if mode == "json" else "shown"))
+            text = _written(report, item.where, mode, console)
+        out.append(text)
         if report.valid:
             valid += 1
             complete += report.complete
         else:
             invalid += 1
-    return utf8_lines(lines), valid, invalid, complete
+    return "".join(out), valid, invalid, complete
 
 
-def _validate_for_people(reader: Reader, registry: Any, defaults: Defaults, counts: dict[str, int],
-                         advance: Any) -> None:
-    console = stdout_console()
-    for n, item in enumerate(reader.items(parse=False), 1):
-        report = _check(item, registry, defaults)
-        try:
-            shown = render_report(report, item.where)
-            console.print(shown)
-        except Exception as exc:
-            report = _failed(report.id, record_failure(exc, "shown"))
-            console.print(render_report(report, item.where))
-        if report.valid:
-            counts["valid"] += 1
-            counts["complete"] += report.complete
-        else:
-            counts["invalid"] += 1
-        console.print()
-        if n % 16 == 0:
-            advance(reader.position())
+def _written(report: Report, where: str, mode: str, console: Any) -> str:
+    if mode == "json":
+        return utf8_lines([json.dumps(report.to_dict(), ensure_ascii=False)])
+    if mode == "brief":
+        return rendered(brief_line(report, where), console)
+    return rendered(render_report(report, where), console) + "\n"
+
+
+def brief_line(report: Report, where: str) -> Any:
+    """A transcript on one line, for people: valid or not, the first fault where
+    there is one, else the session so far."""
+    from rich.text import Text
+
+    name = safe(report.id if report.id is not None else where)
+    if report.valid:
+        state = "complete" if report.complete else "not complete"
+        scores = ", ".join(f"{safe(p)} {v}" for p, v in report.result.get("scores", {}).items())
+        text = (f"[bold green]✓[/] [bold]{name}[/]: valid, {state} · {safe(report.variant)} · {report.scoring} · "
+                f"{_hands(len(report.hands))}" + (f" · {scores}" if scores else ""))
+    else:
+        fault = report.errors[0]
+        text = (f"[bold red]✗[/] [bold]{name}[/]: invalid · {_where(fault)}: {safe(fault.message)} "
+                f"[dim]({fault.rule})[/]")
+    return Text.from_markup(text)
+
+
+def _hands(n: int) -> str:
+    return f"{n:,} hand{'s' if n != 1 else ''}"
+
+
+def _where(fault: Any) -> str:
+    """Where a fault is, for people: hands and moves counted from 1."""
+    parts = []
+    if fault.hand is not None:
+        parts.append(f"hand {fault.hand + 1}")
+    if fault.move is not None:
+        parts.append(f"move {fault.move + 1}")
+    return ", ".join(parts) or "the transcript"
 
 
 def render_report(report: Report, where: str) -> Any:
@@ -181,12 +211,7 @@ def render_report(report: Report, where: str) -> Any:
 
         parts.append(session_sheet(report.result, report.scoring, report.players))
     for fault in report.errors:
-        where_text = []
-        if fault.hand is not None:
-            where_text.append(f"hand {fault.hand}")
-        if fault.move is not None:
-            where_text.append(f"move {fault.move}")
-        loc = ", ".join(where_text) or "transcript"
+        loc = _where(fault)
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
         grid.add_column()

@@ -142,6 +142,11 @@ class HandScorer:
             result = moveset.finish(ms, states[ms.name], result, rules)
         return result
 
+    def movesets(self, result: HandResult) -> tuple[Any, ...]:
+        """The move sets in play where ``result`` was scored (to explain its outcome)."""
+        cached = self._cache.get(result.variant)
+        return tuple(cached[1].movesets) if cached else ()
+
     def _check_fields(self, record: Mapping[str, Any], rules: Any) -> None:
         """A record holding a field or outcome of a move set that is off is an
         error: it would otherwise be scored without it."""
