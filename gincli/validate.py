@@ -162,13 +162,13 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         try:
             if session.finished:
                 raise Stop(Fault(hi, None, "hand-after-session-end",
-                                 f"this hand was played after the session was settled"))
+                                 "this hand was played after the session was settled"))
             pair = _hand_players(hi, raw, players)
             _check_seats(hi, raw, pair, seating, hands, bool(doc.get("cut")), session.tables)
             hand = _deal(hi, raw, pair, variant, rules)
             moves = raw.get("moves", [])
             if not isinstance(moves, list):
-                raise Stop(Fault(hi, None, "malformed-move", f"\"moves\" must be a list"))
+                raise Stop(Fault(hi, None, "malformed-move", "\"moves\" must be a list"))
             for mi, m in enumerate(moves):
                 before = _snapshot(hand) if hand.phase != "over" else None
                 try:
@@ -265,7 +265,7 @@ def _hand_players(hi: int, raw: Mapping[str, Any], players: tuple[str, ...]) -> 
                                                    f"with {len(players)} players)"))
     if (not isinstance(pair, list) or len(pair) != 2 or pair[0] == pair[1]
             or not all(isinstance(p, str) and p in players for p in pair)):
-        raise Stop(Fault(hi, None, "hand-players", f"\"players\" must name two different players "
+        raise Stop(Fault(hi, None, "hand-players", "\"players\" must name two different players "
                                                    "of the session"))
     return pair[0], pair[1]
 
@@ -380,7 +380,7 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
     if raw.get("deal") is not None:
         d = raw["deal"]
         if not isinstance(d, dict):
-            raise bad("deal-cards", f"\"deal\" must be an object")
+            raise bad("deal-cards", "\"deal\" must be an object")
         for key in d:
             if key not in players and key != "upcard":
                 raise bad("unknown-player", f"the deal names {quote(key)}, who is not a player")
@@ -396,13 +396,13 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
                 seen.add(c)
             deal[p] = sum(1 << c for c in cards)
         if d.get("upcard") is None:
-            raise bad("deal-cards", f"the deal has no upcard")
+            raise bad("deal-cards", "the deal has no upcard")
         up = _cards([d["upcard"]], "the upcard", hi)[0]
         if up in seen:
             raise bad("deal-cards", f"the upcard {card_str(up)} was also dealt to a player")
         deal["upcard"] = up
     if deck is None and deal is None:
-        raise bad("missing-deal", f"this hand has neither \"deck\" nor \"deal\"")
+        raise bad("missing-deal", "this hand has neither \"deck\" nor \"deal\"")
     hand = Hand(players, dealer, variant, rules, deck=deck, deal=deal)
     if deck is not None and deal is not None:
         for p in players:
@@ -429,7 +429,7 @@ def _check_claimed_hand(hi: int, claim: Any, result: HandResult) -> None:
     if claim is None:
         return
     if not isinstance(claim, dict):
-        raise Stop(Fault(hi, None, "claimed-hand-result", f"\"result\" must be an object"))
+        raise Stop(Fault(hi, None, "claimed-hand-result", "\"result\" must be an object"))
     actual = result.claim()  # outcome, winner, points, and what move sets add (doubling's multiplier)
     for key in actual:
         if key in claim and claim[key] != actual[key]:
