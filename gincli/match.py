@@ -351,6 +351,21 @@ def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
         raise
 
 
+def recorded_seed(path: str) -> int | None:
+    """The match seed a ``--transcripts`` file was written with (its first
+    session's ``match`` field), for ``--resume`` without ``--seed``; ``None``
+    when the file holds no readable first line."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline()
+    except OSError:
+        return None
+    doc = _parse_transcript(first)
+    match = doc.get("match") if doc is not None else None
+    seed = match.get("seed") if isinstance(match, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
 def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
                      name: str) -> tuple[list[SessionOutcome], int]:
     """The sessions an earlier run of this match wrote (``--resume``), from the
@@ -375,7 +390,7 @@ def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
         differs = _differences(doc, spec, index, header)
         if differs:
             raise UsageError(f"{name} line {index + 1} is from another match: its {differs} "
-                             "(--resume needs the same --bots, --names, --seed, --duplicate, --hands or --games, "
+                             "(--resume needs the same --bots, --players, --seed, --duplicate, --hands or --games, "
                              "--variant, --scoring and --option)")
         outcomes.append(SessionOutcome.from_transcript(index, doc))
         keep += len(raw)

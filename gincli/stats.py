@@ -57,16 +57,22 @@ class Estimate:
         half = Z95 * math.sqrt(binomial / n_eff + z2 / (4 * n_eff * n_eff)) / (1 + z2 / n_eff)
         return cls(n, mean, max(0.0, centre - half), min(1.0, centre + half), var)
 
-    def elo(self) -> dict[str, float]:
-        """Elo difference with its 95% interval and error bar (half its width);
-        scores are kept within half a sample of 0 and 1, where Elo is infinite."""
-        edge = 0.5 / max(self.n, 1)
+    def elo(self) -> dict[str, float | None]:
+        """Elo difference with its 95% interval and error bar (half its width).
+        Where a score is 0 or 1 the Elo is infinite: that value is ``None``
+        (unbounded), so an estimate always lies inside its own interval: all
+        wins give ``diff`` and ``high`` ``None`` and a finite ``low``."""
+        d, lo, hi = _elo_or_none(self.mean), _elo_or_none(self.low), _elo_or_none(self.high)
+        error = round((hi - lo) / 2, 1) + 0.0 if hi is not None and lo is not None else None
+        return {"diff": d, "low": lo, "high": hi, "error": error}
 
-        def elo(score: float) -> float:
-            return elo_from_score(min(max(score, edge), 1 - edge))
 
-        d, lo, hi = elo(self.mean), elo(self.low), elo(self.high)
-        return {"diff": round(d, 1), "low": round(lo, 1), "high": round(hi, 1), "error": round((hi - lo) / 2, 1)}
+def _elo_or_none(score: float) -> float | None:
+    """The Elo of a score to 0.1 (never -0.0); ``None`` where it is infinite."""
+    if not 1e-9 < score < 1.0 - 1e-9:  # (a Wilson bound at 0 or 1 may miss it by a rounding error)
+        return None
+    value = elo_from_score(score)
+    return round(value, 1) + 0.0 if math.isfinite(value) else None
 
 
 @dataclass

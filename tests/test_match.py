@@ -235,7 +235,7 @@ def test_the_example_external_bot_plays_a_whole_game(tmp_path):
     (["--bots", "simple,simple,simple", "--games", "2"], "game takes 2 players, so --bots needs 2 bots, not 3"),
     (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--sprt", "0,50"], "--sprt is for two players"),
     (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--duplicate"], "--duplicate is for two players"),
-    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--names", "a,b"], "--names takes 3 different names"),
+    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--names", "a,b"], "--players takes 3 different names"),
     (["--bots", "simple,nobody", "--hands", "1"], 'unknown bot "nobody"'),
     (["--bots", "simple,exec:no-such-program-xyz", "--hands", "1"], "is not a program"),
     (["--bots", "simple,simple"], "either --hands N or --games N"),

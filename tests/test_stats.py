@@ -26,7 +26,23 @@ def test_interval_matches_the_normal_approximation_for_large_samples():
 def test_interval_stays_honest_at_all_wins():
     est = Estimate.of([1.0] * 4)
     assert est.high == 1.0 and 0.4 < est.low < 0.6
-    assert est.elo()["error"] < 1000
+    elo = est.elo()
+    assert elo["diff"] is None and elo["high"] is None and elo["error"] is None  # unbounded above
+    assert elo["low"] == pytest.approx(elo_from_score(est.low), abs=0.05)
+
+
+@pytest.mark.parametrize("samples", [[1.0], [0.0], [0.5], [1.0, 0.0], [0.0] * 7, [1.0] * 3 + [0.5],
+                                     [0.0, 0.5, 0.5], [1.0] * 99 + [0.0]])
+def test_the_elo_estimate_lies_inside_its_own_interval(samples):
+    elo = Estimate.of(samples).elo()
+    low = -math.inf if elo["low"] is None else elo["low"]
+    high = math.inf if elo["high"] is None else elo["high"]
+    mean = sum(samples) / len(samples)
+    diff = elo["diff"] if elo["diff"] is not None else (math.inf if mean == 1 else -math.inf)
+    assert low <= diff <= high
+    assert all(math.copysign(1, v) == 1 for v in elo.values() if v == 0)  # no -0.0
+    if 0 < mean < 1:
+        assert elo["diff"] is not None
 
 
 def test_draws_narrow_the_interval():

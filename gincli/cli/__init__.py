@@ -175,6 +175,54 @@ class GinGroup(TyperGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         return list(super().list_commands(ctx)) + sorted(self._plugin_commands(ctx))
 
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        """Click's main, with its usage errors in gincli's one-line style:
+        ``gin: error: invalid value for '--games': 'x' is not a valid integer;
+        see 'gin match --help'`` (exit 2)."""
+        usage_error = _click_class("UsageError")
+        click_exception = _click_class("ClickException")
+        abort = _click_class("Abort")
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except usage_error as exc:
+            ctx = getattr(exc, "ctx", None)
+            path = ctx.command_path if ctx is not None else "gin"
+            error(f"{_sentence(exc.format_message())}; see '{path} --help'")
+            code = exc.exit_code
+        except click_exception as exc:
+            error(_sentence(exc.format_message()))
+            code = exc.exit_code
+        except abort:
+            print("gin: interrupted", file=sys.stderr)
+            code = EXIT_INTERRUPTED
+        else:
+            code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def _click_class(name: str) -> type:
+    """One of click's exception classes, found from typer's public ones (typer
+    vendors click under a private name)."""
+    for klass in typer.BadParameter.__mro__:
+        if klass.__name__ == name:
+            return klass
+    if name == "Abort":
+        return typer.Abort
+    raise LookupError(name)
+
+
+def _sentence(message: str) -> str:
+    """Click's message as one of gincli's sentences: lower-case start, no full
+    stop, one line."""
+    parts = [part for part in " ".join(message.split()).rstrip(".").split(". ") if part]
+    for i, part in enumerate(parts):
+        if part[:1].isupper() and not part[1:2].isupper():
+            parts[i] = part[0].lower() + part[1:]
+    return "; ".join(parts).replace("(Possible options:", "(possible options:")
+
 
 def make_app() -> typer.Typer:
     """Build the ``gin`` app: global options, then one command per module."""

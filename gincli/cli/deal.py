@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from enum import Enum
 from typing import Annotated, Any
@@ -17,7 +16,7 @@ from ..formats.transcripts import to_toml
 from ..table import Table
 from . import guard, settings
 from .render import cards_markup, safe, show
-from .options import OptionOpt, overrides_from
+from .options import SEED_HELP, OptionOpt, overrides_from, random_seed
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
 
@@ -44,14 +43,14 @@ def parse_players(text: str) -> tuple[str, ...]:
 
 def deal(
     ctx: typer.Context,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the shuffle (default: random, recorded).")]
+    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default=False)]
     = None,
     players: Annotated[str, typer.Option("--players", metavar="A,B[,C,D]",
                                          help="The players: two, or as many as the scoring system seats.")]
     = "ann,bob",
     dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME",
-                                               help="Who deals (default: cut for it).")] = None,
-    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME|FILE.toml",
+                                               show_default="cut for it", help="Who deals.")] = None,
+    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", help="Scoring system.")] = "game",
     option: OptionOpt = None,
@@ -74,7 +73,7 @@ def deal(
             raise UsageError(f"--dealer {quote(dealer)} is not one of the players {names[0]} and {names[1]}")
     overrides = overrides_from(option)
     if seed is None:
-        seed = int.from_bytes(os.urandom(8), "big") >> 1
+        seed = random_seed()
     try:
         rules = registry.rules(v, system, overrides)
         table = Table(names, v, rules, system, seed, dealer=dealer)

@@ -12,13 +12,13 @@ import typer
 
 from ..engine import MAX_HAND_MOVES
 from ..errors import UsageError, quote
-from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session
+from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session, recorded_seed
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings, warn
-from .render import OutputFormat, emit, listing, progress_bar, safe, show, write_json
-from .options import FormatOpt, OptionOpt, bot_names, overrides_from, split_bots
+from .render import OutputFormat, emit, listing, plural, progress_bar, safe, show, write_json
+from .options import SEED_HELP, FormatOpt, OptionOpt, QuietOpt, bot_names, overrides_from, random_seed, split_bots
 
 HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
 
@@ -35,12 +35,12 @@ def register(app: typer.Typer) -> None:
 
 
 def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
-    """The players' names: ``--names``, one a bot, or the bots' own (numbered where
+    """The players' names: ``--players``, one a bot, or the bots' own (numbered where
     two would share one)."""
     if names is not None:
         parts = [n.strip() for n in names.split(",")]
         if len(parts) != len(specs) or not all(parts) or len(set(parts)) != len(parts):
-            raise UsageError(f"--names takes {len(specs)} different names separated by commas, one for each bot, "
+            raise UsageError(f"--players takes {len(specs)} different names separated by commas, one for each bot, "
                              f"not {quote(names)}")
         return tuple(parts)
     return tuple(bot_names([spec.partition(":")[0] if not spec.startswith("exec:") else spec for spec in specs]))
@@ -54,13 +54,13 @@ def match(
                                               help="Play N hands, each settled alone (scoring hand).")] = None,
     games: Annotated[int | None, typer.Option("--games", min=1, metavar="N",
                                               help="Play N sessions of the scoring system.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="The match's seed.")] = 1,
+    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default=False)] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, metavar="W",
-                                                help="Worker processes (default: all cores).")] = None,
-    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME|FILE.toml",
+                                                show_default="all cores", help="Worker processes.")] = None,
+    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
-                                                help="Scoring system of --games (default game).")] = None,
+                                                show_default="game", help="Scoring system of --games.")] = None,
     option: OptionOpt = None,
     duplicate: Annotated[bool, typer.Option("--duplicate", help="Play every deal twice, seats swapped.")] = False,
     transcripts: Annotated[str | None, typer.Option("--transcripts", metavar="FILE",
@@ -78,13 +78,14 @@ def match(
     = None,
     bot_log: Annotated[str | None, typer.Option(
         "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")] = None,
-    names: Annotated[str | None, typer.Option("--names", metavar="A,B", help="Player names (default: the bots').")]
+    names: Annotated[str | None, typer.Option("--players", "--names", metavar="A,B[,C,D]", show_default="the bots' names",
+                                               help="The players' names, one for each bot.")]
     = None,
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
                                            help="Stop a session still unsettled after N hands (it is reported).")]
     = 10_000,
     format: FormatOpt = OutputFormat.text,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     specs = split_bots(bots_)
     if len(specs) < 2 or not all(specs):
@@ -101,6 +102,10 @@ def match(
         registry.add_bots_file(bots_file)
     for b in specs:
         registry.bot(b)
+    if seed is None:
+        seed = (recorded_seed(transcripts) if resume and transcripts else None)
+        if seed is None:
+            seed = random_seed()
     unit = "hands" if hands is not None else "games"
     count = hands if hands is not None else games
     assert count is not None
@@ -137,6 +142,7 @@ def match(
         for o in earlier:
             tally.add(o)
         done = len(earlier)
+    hands_before = tally.hands
     gc.freeze()
     started = time.perf_counter()
     interrupted = False
@@ -147,7 +153,7 @@ def match(
     state = {"registry": registry, "spec": spec, "record": record}
     try:
         with progress_bar(" v ".join(safe(n) for n in spec.names), count, enabled=not quiet,
-                          unit="items") as advance:
+                          unit="items", status=functools.partial(scoreline, tally)) as advance:
             advance(done)
             if not tally.decided():
                 for results in ordered_map(_play_chunk, chunked(range(done, count), size), w, setup, state):
@@ -178,11 +184,13 @@ def match(
     if tally.capped:
         sys.stdout.flush()  # the summary, then the warning
         warn(capped_note(summary))
-    played = tally.hands
     if not quiet:
+        played = tally.hands - hands_before  # what this run played: a resumed match's earlier hands cost nothing now
         rate = played / elapsed if elapsed > 0 else 0.0
-        print(f"gin match: {tally.sessions} session{'s' if tally.sessions != 1 else ''}, {played} hands in "
-              f"{elapsed:.1f} s ({rate:,.0f} hands/s, {w} worker{'s' if w != 1 else ''})", file=sys.stderr)
+        earlier = f" ({plural(done, 'session')} from {safe(transcripts, markup=False)})" if done else ""
+        now = " now" if done else ""
+        print(f"gin match: {plural(tally.sessions, 'session')}{earlier}; {plural(played, 'hand')} played{now} in "
+              f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(w, 'worker')})", file=sys.stderr)
     if interrupted:
         print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
               + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""), file=sys.stderr)
@@ -204,10 +212,25 @@ def _play_chunk(indices: list[int]) -> list[SessionOutcome]:
     return [play_match_session(state["spec"], i, state["registry"], state["record"]) for i in indices]
 
 
+def scoreline(tally: Tally) -> str:
+    """The running score beside the match's progress bar: each player's games
+    (or hands) won, with two players the first one's score and, under --sprt,
+    the log-likelihood ratio against its bounds."""
+    key = "games_won" if tally.spec.unit == "games" else "hands_won"
+    parts = [f"{safe(name)} {p[key]:,}" for name, p in tally.players.items()]
+    text = " · ".join(parts)
+    if tally.two_players and tally.samples:
+        text += f" · {sum(tally.samples) / len(tally.samples):.1%}"
+        if tally.sprt is not None:
+            st = tally.sprt.status(tally.samples)
+            text += f" · LLR {st['llr']:+.2f} ({st['lower']:.2f}, {st['upper']:.2f})"
+    return text
+
+
 def capped_note(s: dict[str, Any]) -> str:
     """What the hand cap did to a match (its summary ``s``), in one sentence."""
     n = s["capped_sessions"]
-    return (f"{n} session{'s' if n != 1 else ''} reached the hand cap of {s['max_hands']:,} hands unsettled and "
+    return (f"{plural(n, 'session')} reached the hand cap of {s['max_hands']:,} hands unsettled and "
             "stopped (raise it with --max-hands)")
 
 
@@ -249,16 +272,16 @@ def render_summary(s: dict[str, Any]) -> Any:
     lines = [
         ("games and hands are those won" + (" (played: hands played; a game is won by the best net result)"
                                             if many else "") + "; "
-         f"{s['hands']} hands played" + (f" in {s['games']} sessions" if s["games"] else "")
-         + f", {s['dead_hands']} dead"),
+         f"{plural(s['hands'], 'hand')} played" + (f" in {plural(s['games'], 'session')}" if s["games"] else "")
+         + f", {s['dead_hands']:,} dead"),
     ]
     if "win_rate" in s:
         wr = s["win_rate"]
         elo = s["elo"]
         lines += [
             f"{wr['player']} scores {wr['value']:.1%} of {unit}s (95% interval {wr['low']:.1%} to {wr['high']:.1%}, "
-            f"{wr['samples']} samples)",
-            f"Elo difference {elo['diff']:+.1f} ± {elo['error']:.1f} (95%: {elo['low']:+.1f} to {elo['high']:+.1f})",
+            f"{plural(wr['samples'], 'sample')})",
+            elo_text(elo, safe(wr['player'], markup=False), unit),
         ]
     if "sprt" in s:
         sp = s["sprt"]
@@ -275,15 +298,27 @@ def render_summary(s: dict[str, Any]) -> Any:
             lines.append(f"{p['name']} sent {p['stale_replies']} stale repl{'y' if p['stale_replies'] == 1 else 'ies'}"
                          " (answers to an earlier request: passed over)")
     for g in s["forfeit_reasons"]:
-        times = f"{g['count']} time{'s' if g['count'] != 1 else ''}"
+        times = plural(g['count'], 'time')
         lines.append(f"forfeit: {g['player']}, {times} (first in session {g['first_session'] + 1}, hand "
                      f"{g['first_hand'] + 1}): {g['reason']}")
     if s["capped_sessions"]:
         lines.append(capped_note(s))
     if s.get("stalled_hands"):
-        lines.append(f"{s['stalled_hands']:,} hand{'s' if s['stalled_hands'] != 1 else ''} stalled (stopped dead at "
+        lines.append(f"{plural(s['stalled_hands'], 'hand')} stalled (stopped dead at "
                      f"{MAX_HAND_MOVES:,} moves: the players took each other's discards for ever)")
     return Group(table, *(Text(safe(line, markup=False)) for line in lines))
+
+
+def elo_text(elo: dict[str, Any], who: str, unit: str) -> str:
+    """The Elo line for people; an unbounded end (a score of 0% or 100%) as ∞."""
+    low = "-∞" if elo["low"] is None else f"{elo['low']:+.1f}"
+    high = "+∞" if elo["high"] is None else f"{elo['high']:+.1f}"
+    if elo["diff"] is None:
+        won = elo["high"] is None
+        return (f"Elo difference {'+∞' if won else '-∞'}: {who} {'won' if won else 'lost'} every {unit} "
+                f"(95% interval {low} to {high})")
+    error = f" ± {elo['error']:.1f}" if elo["error"] is not None else ""
+    return f"Elo difference {elo['diff']:+.1f}{error} (95%: {low} to {high})"
 
 
 def net_text(net: dict[str, Any]) -> str:

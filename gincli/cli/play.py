@@ -26,7 +26,7 @@ from ..session import open_session
 from ..table import Table, take_turn
 from ..view import PlayerView
 from . import EXIT_INTERRUPTED, guard, settings
-from .options import OptionOpt, bot_names, overrides_from, split_bots
+from .options import SEED_HELP, OptionOpt, bot_names, overrides_from, random_seed, split_bots
 from .render import OutputFormat, card_markup, safe
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
@@ -607,19 +607,19 @@ def play(
                                      help="Your opponent: a bot gin bots lists, or exec:COMMAND; with three or "
                                           "four players, the others, comma-separated.")] = "expert",
     name: Annotated[str | None, typer.Option("--name", metavar="NAME",
-                                             help="Your name in the transcript (default: your login name).")]
+                                             show_default="your login name", help="Your name in the transcript.")]
     = None,
-    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME|FILE.toml",
+    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", help="Scoring system.")] = "game",
     option: OptionOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deals (default: random, shown).")]
+    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default=False)]
     = None,
     dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME",
-                                               help="Who deals first (default: cut for it).")] = None,
+                                               show_default="cut for it", help="Who deals first.")] = None,
     transcript: Annotated[str | None, typer.Option(
         "--transcript", metavar="FILE",
-        help="Save the transcript here (default: a new file in gincli's data folder).")] = None,
+        show_default="a new file in gincli's data folder", help="Save the transcript here.")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
                                               help="Per decision, for an external bot.")] = 5.0,
     start_time_limit: Annotated[float, typer.Option(
@@ -666,7 +666,7 @@ def play(
         if dealer not in players:
             raise UsageError(f"--dealer {dealer} is not one of the players {me} and {names[0]}")
     if seed is None:
-        seed = int.from_bytes(os.urandom(8), "big") >> 1
+        seed = random_seed()
     if transcript is not None:
         path = Path(transcript)
     else:

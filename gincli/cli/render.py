@@ -215,3 +215,11 @@ def progress_bar(description: str, total: float | None, enabled: bool = True, un
     finally:
         if shown:
             progress.stop()
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 session``, ``4,000 dead hands``: a count for people, with thousands
+    separated and the word agreeing with it (``many``: an irregular plural)."""
+    if n == 1:
+        return f"1 {word}"
+    return f"{n:,} {many or word + 's'}"

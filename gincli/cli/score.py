@@ -21,7 +21,7 @@ from . import error, guard, record_failure, settings
 from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       overrides_from)
 from .hands import hand_text
-from .render import OutputFormat, color_mode, progress_bar, safe
+from .render import OutputFormat, color_mode, plural, progress_bar, safe
 
 HELP = """Score hands from their end positions (hand records).
 
@@ -165,11 +165,11 @@ def summary(outcomes: Counter[str], failed: int) -> str:
     total = sum(outcomes.values())
     standard = ("knock", "undercut", "gin", "big_gin", "dead")
     order = [o for o in standard if outcomes[o]] + sorted(o for o in outcomes if o not in standard)
-    parts = [f"{outcomes[o]} {o.replace('_', ' ')}" + ("" if outcomes[o] == 1 or o.endswith("d") else "s")
+    parts = [f"{outcomes[o]:,} {o.replace('_', ' ')}" + ("" if outcomes[o] == 1 or o.endswith("d") else "s")
              for o in order]
-    text = f"gin score: {total} hand{'s' if total != 1 else ''} scored"
+    text = f"gin score: {plural(total, 'hand')} scored"
     if parts:
         text += " (" + ", ".join(parts) + ")"
     if failed:
-        text += f"; {failed} record{'s' if failed != 1 else ''} could not be scored"
+        text += f"; {plural(failed, 'record')} could not be scored"
     return text

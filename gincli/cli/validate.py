@@ -16,7 +16,7 @@ from ..formats.containers import Item, Reader
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..validate import Defaults, Fault, Report, validate
 from . import error, guard, record_failure, settings
-from .render import OutputFormat, cards_markup, color_mode, progress_bar, rendered, safe, stdout_console
+from .render import OutputFormat, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
 from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, overrides_from
 from .score import file_size
 
@@ -38,7 +38,7 @@ def validate_command(
     ctx: typer.Context,
     files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Transcripts; - reads standard input.")],
     variant: Annotated[list[str] | None, typer.Option(
-        "--variant", "-V", metavar="NAME|FILE.toml",
+        "--variant", metavar="NAME|FILE.toml",
         help="Variant for transcripts that name none (the first given); a file also makes its variant known by "
              "name. Repeatable.")] = None,
     scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
@@ -85,8 +85,8 @@ def validate_command(
     sys.stdout.flush()
     total = counts["valid"] + counts["invalid"]
     if not quiet and (total or status == EXIT_OK):
-        print(f"gin validate: {total} transcript{'s' if total != 1 else ''}: {counts['valid']} valid "
-              f"({counts['complete']} complete), {counts['invalid']} invalid", file=sys.stderr)
+        print(f"gin validate: {plural(total, 'transcript')}: {counts['valid']:,} valid "
+              f"({counts['complete']:,} complete), {counts['invalid']:,} invalid", file=sys.stderr)
     if status == EXIT_OK and counts["invalid"]:
         status = EXIT_RECORD_FAILED
     raise typer.Exit(status)
@@ -168,7 +168,7 @@ def brief_line(report: Report, where: str) -> Any:
 
 
 def _hands(n: int) -> str:
-    return f"{n:,} hand{'s' if n != 1 else ''}"
+    return plural(n, "hand")
 
 
 def _where(fault: Any) -> str:
@@ -200,7 +200,7 @@ def render_report(report: Report, where: str) -> Any:
         from .sheets import winner_text
 
         winner = winner_text(report.result, markup=False)
-        line = f"  {report.variant} · {report.scoring} · {len(report.hands)} hand{'s' if len(report.hands) != 1 else ''} scored"
+        line = f"  {report.variant} · {report.scoring} · {plural(len(report.hands), 'hand')} scored"
         if scores:
             line += f" · scores: {scores}"
         if winner:
