@@ -88,3 +88,11 @@ def unexpected(exc: BaseException, doing: str) -> str:
     if isinstance(exc, RecursionError):
         return f"could not be {doing}: it is nested too deeply"
     return f"could not be {doing}: {type(exc).__name__}: {shorten(str(exc))}"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 session``, ``4,000 dead hands``: a count for people, with thousands
+    separated and the word agreeing with it (``many``: an irregular plural)."""
+    if n == 1:
+        return f"1 {word}"
+    return f"{n:,} {many or word + 's'}"

@@ -324,6 +324,10 @@ def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT if resume else os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
     except OSError as exc:
+        folder = os.path.dirname(os.path.abspath(path))
+        if isinstance(exc, FileNotFoundError) and not os.path.isdir(folder):
+            raise UsageError(f"cannot write the transcripts to {path}: the folder {folder} does not exist "
+                             "(make it first, or give another path)") from None
         raise UsageError(f"cannot write the transcripts to {path}: {exc.strerror or exc}") from None
     st = os.fstat(fd)
     regular = stat.S_ISREG(st.st_mode)

@@ -408,12 +408,12 @@ class Registry:
             raise TypeError(f"the move set {ms.name}'s actions must be a tuple of names")
         for action in ms.actions:
             if action in taken:
-                raise TypeError(f"the move set {ms.name} adds the action {action!r}, which is {taken[action]}'s")
+                raise TypeError(f"the move set {ms.name} adds the action {quote(action)}, which is {taken[action]}'s")
         for opt in ms.options:
             if not isinstance(opt, Option):
                 raise TypeError(f"the move set {ms.name}'s options must be gincli.Option objects")
             if opt.name in options:
-                raise TypeError(f"the move set {ms.name} adds the option {opt.name!r}, which is {options[opt.name]}'s")
+                raise TypeError(f"the move set {ms.name} adds the option {quote(opt.name)}, which is {options[opt.name]}'s")
 
     def _bind(self, pending: list[tuple[str, PendingVariant]]) -> None:
         """Give each variant file its base, once every plugin has registered."""
@@ -656,7 +656,7 @@ class Registry:
                               f"failed to say whether it is on: {type(exc).__name__}: {exc}") from None
         if not isinstance(on, bool):
             raise PluginError(f"plugin \"{self.owner.get(('move set', ms.name), '?')}\": its move set {ms.name} "
-                              f"answered enabled() with {on!r}, not true or false")
+                              f"answered enabled() with {quote(on)}, not true or false")
         return on
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from .cards import CARD_NAMES, card_str, parse_card
 from .contract import PluginFault
 from .engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
-from .errors import GinError, RecordError, UsageError, quote
+from .errors import GinError, RecordError, UsageError, plural, quote
 from .plugins import Registry
 from .rules import PLAY_OPTIONS, Rules
 from .scoring import HandResult
@@ -311,7 +311,10 @@ def _header(doc: Any, registry: Registry,
     if not isinstance(doc, dict):
         raise bad("transcript-format", "a transcript must be a JSON object")
     if doc.get("format") != TRANSCRIPT_FORMAT:
-        raise bad("transcript-format", f"\"format\" must be \"{TRANSCRIPT_FORMAT}\", not {quote(doc.get('format'))}")
+        hint = ("; this looks like a hand record (an end position): score it with gin score"
+                if "format" not in doc and isinstance(doc.get("hands"), dict) else "")
+        raise bad("transcript-format", f"\"format\" must be \"{TRANSCRIPT_FORMAT}\", not {quote(doc.get('format'))}"
+                  + hint)
     players = doc.get("players")
     if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)
             or len(set(players)) != len(players) or len(players) < 2):
@@ -374,7 +377,7 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
     if raw.get("deck") is not None:
         deck = _cards(raw["deck"], "the deck", hi)
         if len(deck) != 52 or len(set(deck)) != 52:
-            what = f"{len(deck)} cards" if len(deck) != 52 else "a card twice"
+            what = plural(len(deck), "card") if len(deck) != 52 else "a card twice"
             raise bad("deck-cards", f"the deck has {what}; it must be the 52 cards")
     deal = None
     if raw.get("deal") is not None:
@@ -389,7 +392,7 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
         for p in players:
             cards = _cards(d.get(p), f"{p}'s dealt cards", hi)
             if len(cards) != 10:
-                raise bad("deal-cards", f"{p} was dealt {len(cards)} cards, not 10")
+                raise bad("deal-cards", f"{p} was dealt {plural(len(cards), 'card')}, not 10")
             for c in cards:
                 if c in seen:
                     raise bad("deal-cards", f"{card_str(c)} was dealt twice")

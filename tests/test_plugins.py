@@ -51,7 +51,7 @@ def test_the_example_package_installs_and_loads_from_its_entry_point(installed_e
     plugin = next(p for p in data["plugins"] if p["name"] == "hollywood-n")
     assert plugin["source"] == "package gincli-hollywood-n" and not plugin["builtin"]
     assert plugin["hooks"] == ["gincli_register_scoring_systems"]
-    assert plugin["registered"] == {"scoring systems": ["hollywood-n"]}
+    assert plugin["registered"] == {"scoring_systems": ["hollywood-n"]}
     systems = json.loads(gin("variants", "--format", "json", env=env).stdout)["scoring_systems"]
     hn = next(s for s in systems if s["name"] == "hollywood-n")
     assert {o["name"]: o["default"] for o in hn["options"]}["games"] == 4

@@ -141,7 +141,7 @@ def _root(
     from .render import COLOR_MODES, set_color
 
     if color not in COLOR_MODES:
-        raise typer.BadParameter(f"--color takes auto, always or never, not {color!r}")
+        raise typer.BadParameter(f"--color takes auto, always or never, not \"{color}\"")
     set_color(color)
     s = settings(ctx)
     s.plugin_dirs = list(plugins_dir or [])

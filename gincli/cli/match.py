@@ -13,11 +13,12 @@ import typer
 from ..engine import MAX_HAND_MOVES
 from ..errors import UsageError, quote
 from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session, recorded_seed
+from ..formats.jsonio import dumps
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings, warn
-from .render import OutputFormat, emit, listing, plural, progress_bar, safe, show, write_json
+from .render import OutputFormat, emit, stderr_console, listing, plural, progress_bar, safe, show, write_json
 from .options import SEED_HELP, FormatOpt, OptionOpt, QuietOpt, bot_names, overrides_from, random_seed, split_bots
 
 HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
@@ -64,7 +65,8 @@ def match(
     option: OptionOpt = None,
     duplicate: Annotated[bool, typer.Option("--duplicate", help="Play every deal twice, seats swapped.")] = False,
     transcripts: Annotated[str | None, typer.Option("--transcripts", metavar="FILE",
-                                                    help="Write every session's transcript (JSON Lines).")] = None,
+                                                    help="Write every session's transcript (JSON Lines); - for standard output (the summary then goes to "
+                                                         "stderr).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Finish the match --transcripts FILE holds.")] = False,
     sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1",
                                              help="Stop once the SPRT accepts H0 (elo0) or H1 (elo1).")] = None,
@@ -96,6 +98,9 @@ def match(
         raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
     if resume and not transcripts:
         raise UsageError("--resume needs --transcripts FILE, the file to finish")
+    if resume and transcripts == "-":
+        raise UsageError("--resume finishes a file; --transcripts - writes to standard output, which cannot be read "
+                         "back")
     s = settings(ctx)
     registry = s.registry()
     if bots_file is not None:
@@ -137,7 +142,9 @@ def match(
     tally = Tally(spec, test, the_variant.name)
     done = 0
     out = None
-    if transcripts:
+    if transcripts == "-":  # the transcripts are the data on stdout: the summary goes to stderr
+        out, earlier = _StdoutTranscripts(), []
+    elif transcripts:
         out, earlier = open_transcripts(transcripts, spec, header, resume)
         for o in earlier:
             tally.add(o)
@@ -177,7 +184,13 @@ def match(
         close_all()
     elapsed = time.perf_counter() - started
     summary = tally.summary()
-    if format is OutputFormat.json:
+    if transcripts == "-":
+        sys.stdout.flush()
+        if format is OutputFormat.json:
+            print(dumps(summary, indent=2), file=sys.stderr)
+        else:
+            show(render_summary(summary), stderr_console())
+    elif format is OutputFormat.json:
         write_json(summary)
     else:
         show(render_summary(summary))
@@ -195,6 +208,19 @@ def match(
         print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
               + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""), file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+class _StdoutTranscripts:
+    """``--transcripts -``: each session's line on standard output, as it ends."""
+
+    def write(self, data: bytes) -> None:
+        sys.stdout.buffer.write(data)
+
+    def flush(self) -> None:
+        sys.stdout.buffer.flush()
+
+    def close(self) -> None:
+        sys.stdout.buffer.flush()
 
 
 def _setup(plugin_dirs: list[str], disabled: list[str], spec: MatchSpec, record: bool,

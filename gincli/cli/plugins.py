@@ -21,7 +21,7 @@ def describe(registry: Any) -> dict[str, Any]:
     """Everything ``gin plugins --format json`` prints."""
     registered: dict[str, dict[str, list[str]]] = {}
     for (kind, name), plugin in registry.owner.items():
-        registered.setdefault(plugin, {}).setdefault(kind + "s", []).append(name)
+        registered.setdefault(plugin, {}).setdefault(kind.replace(" ", "_") + "s", []).append(name)
     replaced: dict[str, list[str]] = {}
     for (kind, name), builtin in registry.replaced.items():
         replaced.setdefault(registry.owner[(kind, name)], []).append(f"the {kind} {name} of {builtin}")
@@ -46,7 +46,8 @@ def render(data: dict[str, Any]) -> Any:
     from rich.text import Text
 
     def what(p: dict[str, Any]) -> str:
-        lines = [f"{kind}: {', '.join(safe(n) for n in names)}" for kind, names in p["registered"].items()]
+        lines = [f"{kind.replace('_', ' ')}: {', '.join(safe(n) for n in names)}"
+                 for kind, names in p["registered"].items()]
         lines += [f"replaces {safe(r)}" for r in p["replaces"]]
         return "\n".join(lines) or "—"
 

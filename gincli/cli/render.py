@@ -16,6 +16,7 @@ from enum import Enum
 from typing import Any
 
 from ..cards import RANKS, SUIT_SYMBOLS, parse_card
+from ..errors import plural  # noqa: F401  (re-exported for the commands)
 from ..formats.jsonio import dumps
 
 
@@ -171,6 +172,16 @@ def cards_markup(cards: Iterable[int | str], sep: str = " ") -> str:
     return sep.join(card_markup(c) for c in cards)
 
 
+_CARD_TOKEN = re.compile(r"(?<![\w\"])(10|[2-9TJQKA])([shdc])(?![\w\"])")
+
+
+def message_markup(message: str) -> str:
+    """A message from the core (made safe for rich) with its card tokens
+    (``Tc``) drawn as cards are everywhere else for people (``10♣``), so that a
+    block shows one card style. Quoted input (``"Tc"``) is left as typed."""
+    return _CARD_TOKEN.sub(lambda m: card_markup(m.group(1) + m.group(2)), safe(message))
+
+
 #: Work shorter than this shows no progress bar at all.
 BAR_DELAY = 1.0
 
@@ -217,9 +228,8 @@ def progress_bar(description: str, total: float | None, enabled: bool = True, un
             progress.stop()
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 session``, ``4,000 dead hands``: a count for people, with thousands
-    separated and the word agreeing with it (``many``: an irregular plural)."""
-    if n == 1:
-        return f"1 {word}"
-    return f"{n:,} {many or word + 's'}"
+def stdin_notice(command: str, what: str, path: str) -> None:
+    """Say so on stderr when ``-`` reads standard input from a terminal (else
+    gincli seems to hang): what it waits for, and how to end it."""
+    if path == "-" and _isatty(sys.stdin):
+        print(f"{command}: reading {what} from standard input (a terminal); end with Ctrl-D", file=sys.stderr)

@@ -21,7 +21,7 @@ from . import error, guard, record_failure, settings
 from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       overrides_from)
 from .hands import hand_text
-from .render import OutputFormat, color_mode, plural, progress_bar, safe
+from .render import OutputFormat, stdin_notice, color_mode, plural, progress_bar, safe
 
 HELP = """Score hands from their end positions (hand records).
 
@@ -58,6 +58,7 @@ def score(
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, text, colour)
     for path in files:
         reader = Reader(path, input_format)
+        stdin_notice("gin score", "hand records", path)
         try:
             with progress_bar(f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:

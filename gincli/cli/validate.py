@@ -10,13 +10,14 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, quote
+from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, UsageError, quote
+from ..rules import resolve
 from ..formats.jsonio import utf8_lines
 from ..formats.containers import Item, Reader
 from ..parallel import chunked, default_workers, ordered_map, worker_state
 from ..validate import Defaults, Fault, Report, validate
 from . import error, guard, record_failure, settings
-from .render import OutputFormat, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
+from .render import OutputFormat, message_markup, stdin_notice, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
 from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, overrides_from
 from .score import file_size
 
@@ -59,7 +60,16 @@ def validate_command(
         registry.variant(v)  # a bad --variant is a usage error for the whole run
     if scoring is not None:
         registry.scoring(scoring)
-    defaults = Defaults(registry.variant(variant[0]).name if variant else None, scoring, overrides_from(option))
+    overrides = overrides_from(option)
+    try:  # a bad --option value is a usage error for the whole run, not one per transcript (a key unknown
+        # here may be an option of the scoring system a transcript names)
+        known = registry.option_specs(registry.variant(variant[0] if variant else "standard"),
+                                      registry.scoring(scoring or "game"))
+        resolve(known, overrides if set(overrides) <= set(known) else
+                {k: v for k, v in overrides.items() if k in known})
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    defaults = Defaults(registry.variant(variant[0]).name if variant else None, scoring, overrides)
     counts = {"valid": 0, "invalid": 0, "complete": 0}
     status = EXIT_OK
     gc.freeze()
@@ -68,6 +78,7 @@ def validate_command(
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, defaults, mode, invalid_only, color_mode())
     for path in files:
         reader = Reader(path, input_format)
+        stdin_notice("gin validate", "transcripts", path)
         try:
             with progress_bar(f"validating {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:
@@ -162,7 +173,7 @@ def brief_line(report: Report, where: str) -> Any:
                 f"{_hands(len(report.hands))}" + (f" · {scores}" if scores else ""))
     else:
         fault = report.errors[0]
-        text = (f"[bold red]✗[/] [bold]{name}[/]: invalid · {_where(fault)}: {safe(fault.message)} "
+        text = (f"[bold red]✗[/] [bold]{name}[/]: invalid · {_where(fault)}: {message_markup(fault.message)} "
                 f"[dim]({fault.rule})[/]")
     return Text.from_markup(text)
 
@@ -216,7 +227,7 @@ def render_report(report: Report, where: str) -> Any:
         grid.add_column(no_wrap=True)
         grid.add_column()
         grid.add_row(Text.from_markup(f"  [red]{loc}[/]"),
-                     Text.from_markup(f"{safe(fault.message)} [dim]({fault.rule})[/]"))
+                     Text.from_markup(f"{message_markup(fault.message)} [dim]({fault.rule})[/]"))
         parts.append(grid)
         if fault.context:
             parts.append(_context_table(fault.context))

@@ -148,7 +148,7 @@ class Reader:
                 except UnicodeDecodeError:
                     raise InputError(f"cannot read {name}: it is not UTF-8 text") from None
                 except tomllib.TOMLDecodeError as exc:
-                    raise InputError(f"cannot read {name}: it is not valid TOML ({exc})") from None
+                    raise InputError(f"cannot read {name}: it is not valid TOML ({exc}){_people_hint(data)}") from None
                 records = doc["records"] if isinstance(doc.get("records"), list) else [doc]
             else:
                 try:
@@ -156,7 +156,8 @@ class Reader:
                 except ValueError as exc:
                     if not data.strip():
                         raise InputError(f"cannot read {name}: it is empty") from None
-                    raise InputError(f"cannot read {name}: it is not valid JSON ({_json_reason(exc)})") from None
+                    raise InputError(f"cannot read {name}: it is not valid JSON ({_json_reason(exc)})"
+                                     f"{_json_hint(data, exc)}") from None
                 records = doc if isinstance(doc, list) else [doc]
         except RecursionError:
             raise InputError(f"cannot read {name}: {too_deep()}") from None
@@ -211,6 +212,26 @@ def _sniff(first: bytes, stream: IO[bytes]) -> tuple[str, list[bytes], int]:
             return "json", head, skipped
         return "toml", head, skipped
     return "json", head, skipped
+
+
+def _people_hint(data: bytes) -> str:
+    """A hint when the input is gincli's rendering for people (suit symbols,
+    rules of a table) rather than data."""
+    if any(mark in data for mark in ("♠".encode(), "♥".encode(), "♦".encode(), "♣".encode(), "─".encode())):
+        return "; it looks like text for people: give --format json to the command that wrote it"
+    return ""
+
+
+def _json_hint(data: bytes, exc: ValueError) -> str:
+    """A hint when a JSON document turns out to be several: JSON Lines."""
+    if isinstance(exc, json.JSONDecodeError) and exc.msg == "Extra data" and exc.lineno > 1:
+        first = data.lstrip().split(b"\n", 1)[0].strip()
+        try:
+            json.loads(first)
+        except ValueError:
+            return _people_hint(data)
+        return "; it holds a JSON document a line (JSON Lines): name it .jsonl, or give --input-format jsonl"
+    return _people_hint(data)
 
 
 def _json_reason(exc: ValueError) -> str:

@@ -24,6 +24,8 @@ def parse_position(record: Mapping[str, Any]) -> Position:
     """Read a hand record's end position; :class:`RecordError` if it is malformed."""
     hands = record.get("hands")
     if not isinstance(hands, dict):
+        if isinstance(record.get("format"), str) and record["format"].startswith("gincli-transcript"):
+            raise RecordError("this is a transcript, not a hand record: replay and check it with gin validate")
         raise RecordError("a hand record needs \"hands\": an object of two players, name -> list of cards")
     if len(hands) != 2:
         raise RecordError(f"a hand record needs exactly two players in \"hands\", not {len(hands)}")
@@ -97,7 +99,7 @@ class HandScorer:
         self.registry = registry
         self.default_variant = variant or "standard"
         self.scoring: ScoringSystem = registry.scoring(scoring)
-        self.overrides = dict(overrides or {})
+        self.overrides = overrides if isinstance(overrides, dict) else dict(overrides or {})
         self._cache: dict[str, tuple[Variant, Any]] = {}
         # Fail early, for the whole run, on a bad --variant or --option.
         self._rules_for(self.default_variant, usage=True)

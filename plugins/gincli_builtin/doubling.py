@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gincli import OFF, HandResult, IllegalMove, Move, MoveSet, Option, RecordError, Rules, hookimpl
+from gincli.errors import plural, quote
 from gincli.melds import deadwood
 
 OFFERING = ("offer", "draw")  # the phases of a turn's start: the first upcard, or the draw
@@ -141,7 +142,7 @@ class Doubling(MoveSet):
         state = self.start(rules)
         m = record.get("multiplier", 1)
         if type(m) is not int or m < 1 or m & (m - 1):
-            raise RecordError(f"\"multiplier\" must be 1, 2, 4, 8… (a stake doubled whole times), not {m!r}"[:160])
+            raise RecordError(f"\"multiplier\" must be 1, 2, 4, 8… (a stake doubled whole times), not {quote(m)}")
         if state["max_multiplier"] is not None and m > state["max_multiplier"]:
             raise RecordError(f"\"multiplier\" {m} is past max_multiplier {state['max_multiplier']}")
         state["multiplier"] = m
@@ -168,7 +169,7 @@ class Doubling(MoveSet):
         decliner = next(p for p in pos.players if p != offerer)
         for name in pos.players:
             if pos.hands[name].bit_count() != 10:
-                raise RecordError(f"{name} holds {pos.hands[name].bit_count()} cards; a double is offered and "
+                raise RecordError(f"{name} holds {plural(pos.hands[name].bit_count(), 'card')}; a double is offered and "
                                   "declined with 10 each", rule="hand-size")
         m = state["multiplier"]
         points = declined_points(deadwood(pos.hands[offerer]), deadwood(pos.hands[decliner]), m, rules)
