@@ -80,12 +80,19 @@ def match(
         "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")] = None,
     names: Annotated[str | None, typer.Option("--names", metavar="A,B", help="Player names (default: the bots').")]
     = None,
+    report: Annotated[str | None, typer.Option(
+        "--report", metavar="FILE.html",
+        help="Also draw the match as an HTML page that opens offline (needs gincli\\[report]).")] = None,
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
                                            help="Stop a session still unsettled after N hands (it is reported).")]
     = 10_000,
     format: FormatOpt = OutputFormat.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
+    if report is not None:
+        from .report import check_page
+
+        check_page(report)
     specs = split_bots(bots_)
     if len(specs) < 2 or not all(specs):
         raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_)}")
@@ -129,7 +136,12 @@ def match(
         test = parse_sprt(sprt) if sprt else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    tally = Tally(spec, test, the_variant.name)
+    if report is not None:
+        from .report import History
+
+        tally: Tally = History(spec, test, the_variant.name)
+    else:
+        tally = Tally(spec, test, the_variant.name)
     done = 0
     out = None
     if transcripts:
@@ -183,6 +195,11 @@ def match(
         rate = played / elapsed if elapsed > 0 else 0.0
         print(f"gin match: {tally.sessions} session{'s' if tally.sessions != 1 else ''}, {played} hands in "
               f"{elapsed:.1f} s ({rate:,.0f} hands/s, {w} worker{'s' if w != 1 else ''})", file=sys.stderr)
+    if report is not None:  # after Ctrl-C too: the page of what was played
+        from .report import History, write_page
+
+        assert isinstance(tally, History)
+        write_page(report, tally, summary, "match")
     if interrupted:
         print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
               + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""), file=sys.stderr)
