@@ -230,7 +230,7 @@ def write_page(path: str, h: History, summary: dict[str, Any], command: str) -> 
     except OSError as exc:
         raise UsageError(f"cannot write the report to {path}: {exc.strerror or exc}") from None
     sys.stdout.flush()  # the summary, then where the page went
-    print(f"gin {command}: report written to {safe(path, markup=False)} ({len(text.encode()) // 1024:,} KiB)",
+    print(f"gin {command}: report written to {safe(path, markup=False)}",
           file=sys.stderr)
 
 
