@@ -144,7 +144,7 @@ def charts(h: History) -> list[tuple[str, str, str, dict[str, Any]]]:
         band = {"line": {"width": 0}, "hoverinfo": "skip", "showlegend": False}
         out.append(("win-rate", "Win rate", f"{first}'s share of the {unit}s so far (a draw counts a half) and "
                                             "its 95% interval (Wilson's), after each "
-                                            + (f"{unit} (its two games averaged)" if h.spec.duplicate else unit),
+                                            + (f"{unit} (played twice, seats swapped: one sample)" if h.spec.duplicate else unit),
                     _figure([_line(xs, low, name="95% low", **band),
                              _line(xs, high, name="95% interval", fill="tonexty", fillcolor="rgba(31,119,180,0.2)",
                                    **band),
@@ -230,8 +230,7 @@ def write_page(path: str, h: History, summary: dict[str, Any], command: str) -> 
     except OSError as exc:
         raise UsageError(f"cannot write the report to {path}: {exc.strerror or exc}") from None
     sys.stdout.flush()  # the summary, then where the page went
-    print(f"gin {command}: report written to {safe(path, markup=False)}",
-          file=sys.stderr)
+    print(f"gin {command}: report written to {safe(path, markup=False)}", file=sys.stderr)
 
 
 # gin report
@@ -304,20 +303,19 @@ def _begin(doc: dict[str, Any], test: Sprt | None, source: str,
     match = doc.get("match")
     if doc.get("format") != TRANSCRIPT_FORMAT or not isinstance(match, dict):
         return None, {}, NOT_A_MATCH
-    bots, names, unit = match.get("bots"), match.get("names"), match.get("unit")
-    fields = (bots, names, match.get("seed"), match.get("duplicate"), unit, doc.get("variant"), doc.get("scoring"),
-              doc.get("options"))
+    bots, names, seed, duplicate, unit = (match.get(k) for k in ("bots", "names", "seed", "duplicate", "unit"))
+    header = {k: doc.get(k) for k in ("variant", "scoring", "options")}
     if not (isinstance(bots, list) and isinstance(names, list) and 2 <= len(names) == len(bots) <= 4
             and all(isinstance(x, str) for x in bots + names) and len(set(names)) == len(names)
-            and type(fields[2]) is int and isinstance(fields[3], bool) and unit in ("games", "hands")
-            and isinstance(fields[5], str) and isinstance(fields[6], str) and isinstance(fields[7], dict)):
+            and type(seed) is int and isinstance(duplicate, bool) and unit in ("games", "hands")
+            and isinstance(header["variant"], str) and isinstance(header["scoring"], str)
+            and isinstance(header["options"], dict)):
         return None, {}, "its \"match\" field is not one gin match writes"
     if test is not None and len(names) > 2:
         raise UsageError(f"--sprt is for two players: the SPRT compares two bots head to head, and {len(names)} "
                          f"play in {source}")
-    header = {"variant": fields[5], "scoring": fields[6], "options": fields[7]}
-    spec = MatchSpec(tuple(bots), tuple(names), unit, 0, fields[2], fields[5], fields[6],
-                     _overrides(header, registry), fields[3])
+    spec = MatchSpec(tuple(bots), tuple(names), unit, 0, seed, header["variant"], header["scoring"],
+                     _overrides(header, registry), duplicate)
     return History(spec, test), header, None
 
 
@@ -340,13 +338,15 @@ def _add(h: History, doc: dict[str, Any], header: dict[str, Any]) -> str | None:
     differs = differences(doc, h.spec, index, header)
     if differs:
         return f"not the match's next session (s{index}): its {differs}"
-    out = SessionOutcome.from_transcript(index, doc)
-    names = set(h.spec.names)
-    for outcome, winner, points, forfeiter, pair in out.hands:
-        if not (isinstance(outcome, str) and {winner, forfeiter} <= names | {None} and set(pair) <= names
-                and type(points) is int):
-            return f"session s{index} has a hand whose result is not one gin match writes (gin validate checks it)"
-    if not all(type(v) in (int, float) for v in out.scores.values()):
-        return f"session s{index} has scores that are not numbers"
+    try:
+        out = SessionOutcome.from_transcript(index, doc)
+        names = set(h.spec.names) | {None}
+        plausible = (all(isinstance(outcome, str) and {winner, forfeiter, *pair} <= names and type(points) is int
+                         for outcome, winner, points, forfeiter, pair in out.hands)
+                     and all(type(v) in (int, float) for v in out.scores.values()))
+    except (AttributeError, TypeError):  # a list or a number where gin match writes an object
+        plausible = False
+    if not plausible:
+        return f"session s{index} holds results that gin match does not write (gin validate says where)"
     h.add(out)
     return None
