@@ -231,3 +231,10 @@ def test_after_ctrl_c_the_page_shows_what_was_played(tmp_path):
     played = json.loads(out)["sessions"]
     assert 0 < played < 40 and played == len(transcripts.read_text().splitlines())
     assert f"in {played} sessions" in page.read_text()
+
+
+def test_the_page_never_overwrites_the_transcripts(run, tmp_path):
+    same = tmp_path / "m.html"
+    res = run("match", "--bots", "simple,random", "--games", "1", "--transcripts", str(same), "--report", str(same))
+    assert res.exit_code == 2 and "--report and --transcripts name the same file" in res.stderr
+    assert not same.exists()

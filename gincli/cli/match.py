@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import sys
 import time
 from typing import Annotated, Any
@@ -102,6 +103,8 @@ def match(
         raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
     if resume and not transcripts:
         raise UsageError("--resume needs --transcripts FILE, the file to finish")
+    if report is not None and transcripts is not None and os.path.abspath(report) == os.path.abspath(transcripts):
+        raise UsageError("--report and --transcripts name the same file: give the page a file of its own")
     s = settings(ctx)
     registry = s.registry()
     if bots_file is not None:
