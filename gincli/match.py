@@ -391,7 +391,7 @@ def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
                 break
             raise UsageError(f"{name} line {index + 1} is not a transcript of this match; --resume only "
                              "finishes a file this match wrote")
-        differs = _differences(doc, spec, index, header)
+        differs = differences(doc, spec, index, header)
         if differs:
             raise UsageError(f"{name} line {index + 1} is from another match: its {differs} "
                              "(--resume needs the same --bots, --players, --seed, --duplicate, --hands or --games, "
@@ -419,7 +419,7 @@ def _cut_short(raw: bytes, spec: MatchSpec, index: int) -> bool:
     return bool(line) and (line.startswith(head) or head.startswith(line))
 
 
-def _differences(doc: dict[str, Any], spec: MatchSpec, index: int, header: Mapping[str, Any]) -> str:
+def differences(doc: dict[str, Any], spec: MatchSpec, index: int, header: Mapping[str, Any]) -> str:
     """What tells a transcript from session ``index`` of this match, in words
     ("options differ (gin_bonus: 50 there, 25 here)"), or ``""``."""
     from .rules import format_value

@@ -82,7 +82,7 @@ def test_console_examples_print_what_the_docs_say(page, index, block, tmp_path):
 def test_there_are_console_examples_for_every_command():
     text = "\n".join(b for _, _, b in blocks())
     for command in ("gin score", "gin variants", "gin deal", "gin validate", "gin play", "gin match", "gin bots",
-                    "gin plugins"):
+                    "gin plugins", "gin report"):
         used = re.search(rf"^\$ .*(\b{command}\b|gin --plugins-dir docs/examples {command[4:]}\b)", text, re.M)
         assert used, f"no example of {command} in docs/"
 

@@ -208,3 +208,15 @@ def test_a_byte_order_mark_is_accepted_at_the_start_of_a_variant_file(tmp_path):
     res = gin("score", "-f", "json", "--variant", str(path), str(ROOT / "examples" / "hand.toml"),
               env={"GINCLI_CONFIG_DIR": str(tmp_path / "c")})
     assert res.returncode == 0, res.stderr
+
+
+def test_every_package_of_gincli_is_installed():
+    """``pip install .`` (not editable, as CI installs) ships every package: one
+    left out of pyproject's list is missing from the install."""
+    import tomllib
+
+    from conftest import ROOT
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "gincli").rglob("__init__.py")}
+    assert found <= listed, f"pyproject.toml does not install {sorted(found - listed)}"

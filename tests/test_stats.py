@@ -64,3 +64,23 @@ def test_sprt_needs_evidence_and_then_decides():
 def test_parse_sprt_rejects_bad_text(text):
     with pytest.raises(ValueError):
         parse_sprt(text)
+
+
+def test_running_statistics_equal_those_of_the_whole_prefix():
+    import random
+
+    from gincli.stats import Running
+
+    rng = random.Random(5)
+    for values in ((0.0, 0.5, 1.0), (0.0, 0.25, 0.5, 0.75, 1.0), (1.0,)):
+        samples = [rng.choice(values) for _ in range(300)]
+        running = Running()
+        test = Sprt(0, 50)
+        for i, x in enumerate(samples, 1):
+            running.add(x)
+            got, want = running.estimate(), Estimate.of(samples[:i])
+            assert got.n == want.n and got.mean == want.mean
+            for a, b in ((got.low, want.low), (got.high, want.high), (got.variance, want.variance)):
+                assert a == pytest.approx(b, abs=1e-12)
+            assert test.llr_running(running) == pytest.approx(test.llr(samples[:i]), abs=1e-9)
+    assert Running().estimate() == Estimate.of([])

@@ -236,13 +236,14 @@ def make_app() -> typer.Typer:
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     app.callback(invoke_without_command=True)(_root)
-    from . import deal, match, play, plugins, score, validate, variants
+    from . import deal, match, play, plugins, report, score, validate, variants
 
     score.register(app)
     deal.register(app)
     validate.register(app)
     variants.register(app)
     match.register(app)
+    report.register(app)
     play.register(app)
     plugins.register(app)
     return app

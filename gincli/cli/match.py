@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import sys
 import time
 from typing import Annotated, Any
@@ -83,12 +84,19 @@ def match(
     names: Annotated[str | None, typer.Option("--players", "--names", metavar="A,B[,C,D]", show_default="the bots' names",
                                                help="The players' names, one for each bot.")]
     = None,
+    report: Annotated[str | None, typer.Option(
+        "--report", metavar="FILE.html",
+        help="Also draw the match as an HTML page that opens offline (needs gincli\\[report]).")] = None,
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
                                            help="Stop a session still unsettled after N hands (it is reported).")]
     = 10_000,
     format: FormatOpt = OutputFormat.text,
     quiet: QuietOpt = False,
 ) -> None:
+    if report is not None:
+        from .report import check_page
+
+        check_page(report)
     specs = split_bots(bots_)
     if len(specs) < 2 or not all(specs):
         raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_)}")
@@ -101,6 +109,8 @@ def match(
     if resume and transcripts == "-":
         raise UsageError("--resume finishes a file; --transcripts - writes to standard output, which cannot be read "
                          "back")
+    if report is not None and transcripts is not None and os.path.abspath(report) == os.path.abspath(transcripts):
+        raise UsageError("--report and --transcripts name the same file: give the page a file of its own")
     s = settings(ctx)
     registry = s.registry()
     if bots_file is not None:
@@ -139,7 +149,12 @@ def match(
         test = parse_sprt(sprt) if sprt else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    tally = Tally(spec, test, the_variant.name)
+    if report is not None:
+        from .report import History
+
+        tally: Tally = History(spec, test, the_variant.name)
+    else:
+        tally = Tally(spec, test, the_variant.name)
     done = 0
     out = None
     if transcripts == "-":  # the transcripts are the data on stdout: the summary goes to stderr
@@ -204,6 +219,11 @@ def match(
         now = " now" if done else ""
         print(f"gin match: {plural(tally.sessions, 'session')}{earlier}; {plural(played, 'hand')} played{now} in "
               f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(w, 'worker')})", file=sys.stderr)
+    if report is not None:  # after Ctrl-C too: the page of what was played
+        from .report import History, write_page
+
+        assert isinstance(tally, History)
+        write_page(report, tally, summary, "match", quiet)
     if interrupted:
         print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
               + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""), file=sys.stderr)
