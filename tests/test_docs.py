@@ -48,7 +48,7 @@ def run_command(cmd: str, tmp_path: Path) -> str:
     env = dict(os.environ)
     env.update({
         "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
-        "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb", "GINCLI_CONFIG_DIR": str(tmp_path / "config"),
+        "COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb", "GINCLI_CONFIG_DIR": str(tmp_path / "config"),
         "GINCLI_DATA_DIR": str(tmp_path / "data"), "PYTHONIOENCODING": "utf-8",
     })
     env.pop("GINCLI_DEBUG", None)
