@@ -228,7 +228,9 @@ def _sentence(message: str) -> str:
                               ("is not a valid float range", "is not a number"),
                               ("is not a valid float", "is not a number")):
         text = text.replace(click_words, ours)
-    return text
+    import re
+
+    return re.sub(r"is not in the range x>=([-\d.]+)", r"must be at least \1", text)
 
 
 def make_app() -> typer.Typer:
