@@ -25,7 +25,7 @@ from .render import OutputFormat, stdin_notice, color_mode, plural, progress_bar
 
 HELP = """Score hands from their end positions (hand records).
 
-Reads .json, .jsonl (streamed), .toml files, or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, or JSON Lines with --format json.
+Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, or JSON Lines with --format json.
 
 Exit status: 0 all scored; 1 some record failed (its error is reported in its place); 2 an input could not be read at all.
 """
@@ -77,7 +77,9 @@ def score(
                     outcomes.update(counts)
                     failed += bad
                     advance(reader.position())
+            reader.check()  # gzip data cut short: the records before it are scored
         except InputError as exc:
+            sys.stdout.flush()  # what came before the error is written before it
             error(exc.message)
             status = EXIT_UNREADABLE
     sys.stdout.flush()

@@ -23,7 +23,7 @@ from .score import file_size
 
 HELP = """Replay transcripts move by move and check every rule and every claimed result.
 
-Reads .json, .jsonl (streamed), .toml files, or - for standard input. For each transcript: whether it is valid, whether it is complete (the session was settled), the first fault (hand, move, rule id, one sentence), each finished hand's score and the session's scores. A transcript's own variant, scoring and options are used; --variant, --scoring and --option fill in what a transcript leaves out.
+Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. For each transcript: whether it is valid, whether it is complete (the session was settled), the first fault (hand, move, rule id, one sentence), each finished hand's score and the session's scores. A transcript's own variant, scoring and options are used; --variant, --scoring and --option fill in what a transcript leaves out.
 
 Exit status: 0 every transcript valid; 1 some transcript invalid; 2 an input could not be read at all.
 """
@@ -90,7 +90,9 @@ def validate_command(
                     counts["invalid"] += invalid
                     counts["complete"] += complete
                     advance(reader.position())
+            reader.check()  # gzip data cut short: the transcripts before it are replayed
         except InputError as exc:
+            sys.stdout.flush()  # what came before the error is written before it
             error(exc.message)
             status = EXIT_UNREADABLE
     sys.stdout.flush()
