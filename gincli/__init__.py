@@ -10,8 +10,7 @@ and scorer are importable for scripts (``gincli.melds.deadwood``,
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing is not imported: nothing is, until a name is used (see gincli.entry)
 
 __version__ = "0.1.0"
 
@@ -33,11 +32,13 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
+    import importlib
+
     if name == "hookimpl":
         import pluggy
 
         #: Marks a plugin's hook implementations: ``@gincli.hookimpl``.
-        value: Any = pluggy.HookimplMarker("gincli")
+        value = pluggy.HookimplMarker("gincli")
     elif name in _LAZY:
         value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     else:
@@ -56,6 +57,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from typing import Any
+
     import pluggy
 
     from .bots import Bot

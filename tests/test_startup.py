@@ -5,6 +5,7 @@ gincli's commands with the summaries their modules give; shell completion."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -122,3 +123,53 @@ def test_completion_lists_plugin_commands(tmp_path):
     res = subprocess.run([GIN, "--help"], capture_output=True, text=True, env=env, timeout=300)
     assert "hello" in res.stdout.split("Commands:")[1]
 
+
+
+# -- Ctrl-C while gin is still starting ---------------------------------------------------------------
+
+INTERRUPT_AT_IMPORT = """
+import sys
+
+class CtrlC:  # the key pressed while {module} is being imported
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["gin", "score", "--help"]
+from gincli.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize("module", ["typer", "gincli.cli", "gincli.cli.score", "gincli.plugins"])
+def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path, module):
+    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"))
+    res = subprocess.run([sys.executable, "-c", INTERRUPT_AT_IMPORT.format(module=module)], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert res.returncode == 130 and res.stderr == "gin: interrupted\n", res.stderr
+    assert res.stdout == ""
+
+
+def test_ctrl_c_at_any_moment_of_start_up_gives_no_traceback(tmp_path):
+    """A real SIGINT, sent at moments spread over gin's start-up."""
+    import signal
+    import time
+
+    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"))
+    for delay in (0.02, 0.04, 0.06, 0.08, 0.1, 0.15, 0.2):
+        proc = subprocess.Popen([GIN, "variants"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=300)
+        # Python's own start (its site module, finding gincli: before any line of gincli runs) is the one
+        # time a Ctrl-C is still Python's to answer, with its own traceback; from gincli's first line on:
+        # finished first (0), or interrupted with one line (130)
+        if re.search(r'File "[^"]*[/\\]gincli[/\\]', err) is None and "gin: interrupted" not in err \
+                and proc.returncode not in (0, 130):
+            continue
+        assert proc.returncode in (0, 130), (delay, proc.returncode, err)
+        assert "Traceback" not in err, (delay, err)
+        if proc.returncode == 130:
+            assert err.endswith("gin: interrupted\n"), err

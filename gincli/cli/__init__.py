@@ -195,6 +195,13 @@ class GinGroup(TyperGroup):
     the defaults of the options (click's ``default_map``)."""
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        try:
+            return self._make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:  # while the command line and the config file are read
+            print("gin: interrupted", file=sys.stderr)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
+    def _make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         if parent is None and "default_map" not in extra:
             from ..config import config_path, default_map, read_config
             from ..errors import GinError
@@ -310,6 +317,15 @@ class GinGroup(TyperGroup):
 
         sys.exit(complete(self, ctx_args, prog_name, complete_var, instruction))
 
+    def invoke(self, ctx: Any) -> Any:
+        """A Ctrl-C while a command loads (or outside its guard) is the same one
+        line as inside it (typer would end with exit 130 and say nothing)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            print("gin: interrupted", file=sys.stderr)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         """Click's main, with its usage errors in gincli's one-line style:
@@ -398,10 +414,9 @@ def make_app() -> typer.Typer:
 
 
 def main() -> None:
-    """Entry point of the ``gin`` console script and ``python -m gincli``."""
-    app = make_app()
+    """The command line (the console script enters through :mod:`gincli.entry`)."""
     try:
-        app()
+        make_app()()
     except SystemExit:
         raise
     except KeyboardInterrupt:
