@@ -15,7 +15,7 @@ from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, R
 from ..formats.jsonio import error_line, utf8_lines
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
-from ..parallel import chunked, default_workers, ordered_map, worker_state
+from ..parallel import WARMUP, chunked, default_workers, ordered_map, worker_state
 from ..scoring import HandResult
 from . import error, guard, record_failure, settings
 from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
@@ -64,7 +64,7 @@ def score(
                               streaming=True) as advance:
                 chunks = chunked(reader.items(parse=False), CHUNK)
                 for out, counts, bad, errors in ordered_map(_score_chunk, chunks, workers or default_workers(),
-                                                            setup, state):
+                                                            setup, state, warmup=0.0 if workers else WARMUP):
                     if errors:  # people: each bad record's sentence on stderr, in its place
                         done = 0
                         for at, line in errors:

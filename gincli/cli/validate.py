@@ -14,7 +14,7 @@ from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, U
 from ..rules import resolve
 from ..formats.jsonio import utf8_lines
 from ..formats.containers import Item, Reader
-from ..parallel import chunked, default_workers, ordered_map, worker_state
+from ..parallel import WARMUP, chunked, default_workers, ordered_map, worker_state
 from ..validate import Defaults, Fault, Report, validate
 from . import error, guard, record_failure, settings
 from .render import OutputFormat, message_markup, stdin_notice, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
@@ -84,7 +84,8 @@ def validate_command(
                               streaming=True) as advance:
                 chunks = chunked(reader.items(parse=False), CHUNK)
                 for text, valid, invalid, complete in ordered_map(
-                        _validate_chunk, chunks, workers or default_workers(), setup, state):
+                        _validate_chunk, chunks, workers or default_workers(), setup, state,
+                        warmup=0.0 if workers else WARMUP):
                     sys.stdout.write(text)
                     counts["valid"] += valid
                     counts["invalid"] += invalid
