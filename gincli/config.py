@@ -25,7 +25,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError, quote
+from .errors import ConfigError, click_sentence, quote
 
 ENV_CONFIG_DIR = "GINCLI_CONFIG_DIR"
 ENV_PLUGINS_DIR = "GINCLI_PLUGINS_DIR"
@@ -152,7 +152,7 @@ def command_defaults(path: Path, name: str, command: Any, ctx: Any, defaults: di
         try:
             param.type_cast_value(ctx, value)
         except Exception as exc:  # click's BadParameter: the option refuses the value
-            reason = getattr(exc, "message", None) or str(exc)
+            reason = click_sentence(getattr(exc, "message", None) or str(exc))
             raise ConfigError(f"the config file {path}: {where} is not accepted: {reason}") from None
         out[param.name] = value
         if isinstance(param.show_default, str):  # "all cores", "random, printed": the config's value instead

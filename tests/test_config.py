@@ -84,7 +84,7 @@ def test_help_shows_the_configured_defaults(run, config):
     ("color = \"sometimes\"\n", 'color must be auto, always or never, not "sometimes"'),
     ("[scor]\nformat = \"json\"\n", "[scor] is not a gin command"),
     ("[score]\nnope = 1\n", "unknown key [score] nope; gin score has no --nope option"),
-    ("[score]\nworkers = 0\n", "[score] workers is not accepted: 0 is not in the range x>=1"),
+    ("[score]\nworkers = 0\n", "[score] workers is not accepted: 0 must be at least 1"),
     ("[score]\nformat = \"xml\"\n", "[score] format is not accepted"),
     ("[score]\nquiet = \"yes\"\n", '[score] quiet must be true or false, not "yes"'),
     ("[match]\ngames = \"lots\"\n", "[match] games is not accepted"),

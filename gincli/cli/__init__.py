@@ -18,7 +18,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from typer.core import TyperGroup
 
-from ..errors import EXIT_UNREADABLE, GinError, unexpected
+from ..errors import EXIT_UNREADABLE, GinError, click_sentence, unexpected
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -339,10 +339,10 @@ class GinGroup(TyperGroup):
         except usage_error as exc:
             ctx = getattr(exc, "ctx", None)
             path = ctx.command_path if ctx is not None else "gin"
-            error(f"{_sentence(exc.format_message())}; see '{path} --help'")
+            error(f"{click_sentence(exc.format_message())}; see '{path} --help'")
             code = exc.exit_code
         except click_exception as exc:
-            error(_sentence(exc.format_message()))
+            error(click_sentence(exc.format_message()))
             code = exc.exit_code
         except abort:
             print("gin: interrupted", file=sys.stderr)
@@ -377,24 +377,6 @@ def _click_class(name: str) -> type:
         return typer.Abort
     raise LookupError(name)
 
-
-def _sentence(message: str) -> str:
-    """Click's message as one of gincli's sentences: lower-case start, no full
-    stop, one line."""
-    parts = [part for part in " ".join(message.split()).rstrip(".").split(". ") if part]
-    for i, part in enumerate(parts):
-        if part[:1].isupper() and not part[1:2].isupper():
-            parts[i] = part[0].lower() + part[1:]
-    text = "; ".join(parts).replace("(Possible options:", "(possible options:")
-    for click_words, ours in (("is not a valid int range", "is not a whole number"),
-                              ("is not a valid integer range", "is not a whole number"),
-                              ("is not a valid integer", "is not a whole number"),
-                              ("is not a valid float range", "is not a number"),
-                              ("is not a valid float", "is not a number")):
-        text = text.replace(click_words, ours)
-    import re
-
-    return re.sub(r"is not in the range x>=([-\d.]+)", r"must be at least \1", text)
 
 
 def make_app() -> typer.Typer:
