@@ -9,7 +9,6 @@ extending a run at either end, a run growing card by card (9 then 10 onto
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import product
 
 from .cards import card_str, cards_of
 from .errors import RecordError
@@ -30,27 +29,50 @@ def _targets(knocker_melds: Sequence[int]) -> tuple[list[int], list[list[int]]]:
     return slots, runs
 
 
+#: Per meld, where layoffs onto it start: ``(True, up, top, down, bottom)`` for a
+#: run (the cards above and below it, and the last card each way its suit
+#: allows; -1 where none), ``(False, card, ...)`` for a set's open fourth card.
+_STARTS: dict[int, tuple[bool, int, int, int, int]] = {}
+
+
+def _starts(meld: int) -> tuple[bool, int, int, int, int]:
+    info = meld_info(meld)
+    if info.is_run:
+        base = info.suit * 13
+        found = (True, base + info.high + 1 if info.high < 12 else -1, base + 12,
+                 base + info.low - 1 if info.low > 0 else -1, base)
+    else:
+        found = (False, info.open_card, -1, -1, -1)
+    _STARTS[meld] = found
+    return found
+
+
 def layoff_options(knocker_melds: Sequence[int], available: int) -> list[list[int]]:
     """The independent layoff choices open to a defender holding ``available``:
     each is a chain of cards that can only be laid in that order (a set's fourth
     card, or a run's extension one way); any prefix of each chain may be laid."""
-    slots, runs = _targets(knocker_melds)
     chains = []
-    for s, lo, hi in runs:
-        up = []
-        r = hi + 1
-        while r < 13 and available >> (s * 13 + r) & 1:
-            up.append(s * 13 + r)
-            r += 1
-        down = []
-        r = lo - 1
-        while r >= 0 and available >> (s * 13 + r) & 1:
-            down.append(s * 13 + r)
-            r -= 1
-        if up:
-            chains.append(up)
-        if down:
-            chains.append(down)
+    slots = []
+    get = _STARTS.get
+    for meld in knocker_melds:
+        run, up, top, down, bottom = get(meld) or _starts(meld)
+        if run:  # up its suit, then down
+            if up >= 0 and available >> up & 1:
+                chain = [up]
+                c = up + 1
+                while c <= top and available >> c & 1:
+                    chain.append(c)
+                    c += 1
+                chains.append(chain)
+            if down >= 0 and available >> down & 1:
+                chain = [down]
+                c = down - 1
+                while c >= bottom and available >> c & 1:
+                    chain.append(c)
+                    c -= 1
+                chains.append(chain)
+        elif up >= 0:
+            slots.append(up)
     # Runs first: a card that fits both a run and a set is written where it lets more follow.
     chains += [[c] for c in slots if available >> c & 1]
     return chains
@@ -96,6 +118,15 @@ def order_layoffs(cards: Sequence[int], knocker_melds: Sequence[int]) -> list[in
     return placed
 
 
+#: The cards that could be laid off on each meld first (:attr:`MeldInfo.touch`).
+_TOUCH: dict[int, int] = {}
+
+
+def _touch(meld: int) -> int:
+    touch = _TOUCH[meld] = meld_info(meld).touch
+    return touch
+
+
 def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] | None = None,
                  layoffs: Sequence[int] | None = None) -> tuple[int, list[int], Arrangement]:
     """The defender's best result against a knocker's melds.
@@ -121,32 +152,39 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
         return _finish(rest, melds, ordered)
 
     touch = 0
+    get = _TOUCH.get
     for m in knocker_melds:
-        touch |= meld_info(m).touch
+        t = get(m)
+        touch |= t if t is not None else _touch(m)
     if not touch & available:  # nothing can be laid off: the common case
+        if melds is None:
+            arrangement = best_arrangement(available)
+            return arrangement.deadwood, [], arrangement
         return _finish(available, melds, [])
     chains = layoff_options(knocker_melds, available)
-    prefixes = []
+    # Every way of laying a prefix of each chain, in the order of itertools.product.
+    combos: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     for ch in chains:
-        masks = [0]
+        prefixes = [0]
         for c in ch:
-            masks.append(masks[-1] | 1 << c)
-        prefixes.append(masks)
-    best_key: tuple[int, int] | None = None
+            prefixes.append(prefixes[-1] | 1 << c)
+        combos = [(laid | p, lengths + (n,)) for laid, lengths in combos for n, p in enumerate(prefixes)]
+    best_key = -1
     best_lengths: tuple[int, ...] = ()
     best_laid = 0
     solve = mask_value if melds is not None else deadwood
-    for lengths in product(*(range(len(ch) + 1) for ch in chains)):
-        laid = 0
-        for masks, n in zip(prefixes, lengths):
-            laid |= masks[n]
-        key = (solve(available & ~laid), laid.bit_count())
-        if best_key is None or key < best_key:
+    for laid, lengths in combos:
+        key = solve(available & ~laid) * 64 + laid.bit_count()  # least deadwood, then fewest layoffs
+        if best_key < 0 or key < best_key:
             best_key, best_laid, best_lengths = key, laid, lengths
     ordered: list[int] = []
     for ch, n in zip(chains, best_lengths):
         ordered += [c for c in ch[:n] if c not in ordered]
-    return _finish(available & ~best_laid, melds, ordered)
+    rest = available & ~best_laid
+    if melds is None:
+        arrangement = best_arrangement(rest)
+        return arrangement.deadwood, ordered, arrangement
+    return _finish(rest, melds, ordered)
 
 
 def _finish(rest: int, melds: Sequence[int] | None, ordered: list[int]) -> tuple[int, list[int], Arrangement]:

@@ -109,39 +109,43 @@ class Arrangement(NamedTuple):
         return m
 
 
-def _set_choices(mask: int, t: int) -> list[tuple[int, ...]]:
-    """Every choice of sets worth trying (as card masks), the empty choice first;
-    ``t`` holds the ranks held three or four times. A rank none of whose cards
-    has a same-suit neighbour can be in no run, so its full set is the only
-    choice that can be best."""
-    choices: list[tuple[int, ...]] = [()]
+#: One card of a rank in every suit: ``low * _SPREAD`` is that rank's four cards.
+_SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
+#: Every card but the aces, and every card but the kings: a mask shifted one rank
+#: up (or down) and cut by these never wraps into the next suit.
+_NO_ACES = ((1 << 52) - 1) & ~_SPREAD
+_NO_KINGS = ((1 << 52) - 1) & ~(_SPREAD << 12)
+
+
+def _choices(mask: int, t: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Every choice of sets worth trying, each as (its cards, the set masks), the
+    empty choice first; ``t`` holds the ranks held three or four times. A rank
+    none of whose cards has a same-suit neighbour can be in no run, so its full
+    set is the only choice that can be best."""
+    choices: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     while t:
         low = t & -t
         t ^= low
-        full = 0
-        for shift in (0, 13, 26, 39):
-            full |= mask & (low << shift)
-        if not _runnable(mask, full):
-            choices = [ch + (full,) for ch in choices]
+        full = mask & (low * _SPREAD)
+        if not ((full << 1 & _NO_ACES) | (full >> 1 & _NO_KINGS)) & mask:  # no card of it can be in a run
+            choices = [(used | full, ch + (full,)) for used, ch in choices]
             continue
         if full.bit_count() == 4:
-            opts = [full] + [full & ~(low << shift) for shift in (0, 13, 26, 39)]
+            opts = (full, full & ~low, full & ~(low << 13), full & ~(low << 26), full & ~(low << 39))
         else:
-            opts = [full]
-        choices += [ch + (o,) for ch in choices for o in opts]
+            opts = (full,)
+        choices += [(used | o, ch + (o,)) for used, ch in choices for o in opts]
     return choices
+
+
+def _set_choices(mask: int, t: int) -> list[tuple[int, ...]]:
+    """Every choice of sets worth trying (as card masks), the empty choice first."""
+    return [sets for _, sets in _choices(mask, t)]
 
 
 def _runnable(mask: int, cards: int) -> bool:
     """Whether any of ``cards`` has a card of its suit next in rank in ``mask``."""
-    while cards:
-        low = cards & -cards
-        cards ^= low
-        c = low.bit_length() - 1
-        r = c % 13
-        if (r > 0 and mask >> (c - 1) & 1) or (r < 12 and mask >> (c + 1) & 1):
-            return True
-    return False
+    return bool(((cards << 1 & _NO_ACES) | (cards >> 1 & _NO_KINGS)) & mask)
 
 
 _SEGMENTS: dict[int, tuple[int, ...]] = {}
@@ -164,23 +168,31 @@ def _segments(melded: int) -> tuple[int, ...]:
     return found
 
 
-def _runs(mask: int) -> tuple[list[int], int, int]:
+#: Per suit and 13-bit pattern (key ``bits | suit << 13``): the runs it melds
+#: (card masks, low to high), its deadwood cards (a card mask) and their value.
+_SUIT_RUNS: dict[int, tuple[tuple[int, ...], int, int]] = {}
+
+
+def _suit_runs(key: int) -> tuple[tuple[int, ...], int, int]:
+    bits, shift = key & SUIT_MASK, 13 * (key >> 13)
+    melded = RUN_MELDED[bits]
+    found = _SUIT_RUNS[key] = (tuple(seg << shift for seg in _segments(melded)), (bits & ~melded) << shift,
+                               RUN_DEADWOOD[bits])
+    return found
+
+
+def _runs(mask: int) -> tuple[tuple[int, ...], int, int]:
     """The forced runs of what is left after sets: (run masks, deadwood mask, deadwood)."""
-    runs: list[int] = []
-    dead = 0
-    value = 0
-    for shift in (0, 13, 26, 39):
-        bits = (mask >> shift) & SUIT_MASK
-        if not bits:
-            continue
-        melded = RUN_MELDED[bits]
-        if melded:
-            for seg in _segments(melded):
-                runs.append(seg << shift)
-            bits &= ~melded
-        dead |= bits << shift
-        value += VALUE_SUM[bits]
-    return runs, dead, value
+    get = _SUIT_RUNS.get
+    k = mask & 0x1FFF
+    a = get(k) or _suit_runs(k)
+    k = (mask >> 13 & 0x1FFF) | 0x2000
+    b = get(k) or _suit_runs(k)
+    k = (mask >> 26 & 0x1FFF) | 0x4000
+    c = get(k) or _suit_runs(k)
+    k = (mask >> 39) | 0x6000
+    d = get(k) or _suit_runs(k)
+    return a[0] + b[0] + c[0] + d[0], a[1] | b[1] | c[1] | d[1], a[2] + b[2] + c[2] + d[2]
 
 
 def _ranks_in_sets(mask: int) -> int:
@@ -195,43 +207,58 @@ def arrangements(mask: int) -> Iterator[Arrangement]:
     """Every distinct arrangement worth considering: one per choice of sets,
     with the runs of the remaining cards taken whole (longest runs)."""
     t = _ranks_in_sets(mask)
-    for sets in _set_choices(mask, t) if t else ((),):
-        rest = mask
-        for s in sets:
-            rest &= ~s
-        runs, dead, value = _runs(rest)
-        yield Arrangement(value, sets + tuple(runs), dead)
+    for used, sets in _choices(mask, t) if t else ((0, ()),):
+        runs, dead, value = _runs(mask & ~used)
+        yield Arrangement(value, sets + runs, dead)
+
+
+def _best_choices(mask: int, t: int, first: bool) -> list[tuple[tuple[int, ...], int]]:
+    """The choices of sets (set masks, cards left) that leave the least
+    deadwood, in the order of :func:`_choices`; only the first with ``first``."""
+    rd = RUN_DEADWOOD
+    best_value = 1 << 30
+    best: list[tuple[tuple[int, ...], int]] = []
+    for used, sets in _choices(mask, t):
+        rest = mask & ~used
+        v = rd[rest & 0x1FFF] + rd[rest >> 13 & 0x1FFF] + rd[rest >> 26 & 0x1FFF] + rd[rest >> 39]
+        if v < best_value:
+            best_value = v
+            best = [(sets, rest)]
+        elif v == best_value and not first:
+            best.append((sets, rest))
+    return best
 
 
 def min_arrangements(mask: int) -> list[Arrangement]:
     """All arrangements of minimum deadwood, in a fixed order."""
-    t = _ranks_in_sets(mask)
+    a = mask & 0x1FFF
+    b = (mask >> 13) & 0x1FFF
+    c = (mask >> 26) & 0x1FFF
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))  # ranks held 3 or 4 times
     if not t:
         runs, dead, value = _runs(mask)
-        return [Arrangement(value, tuple(runs), dead)]
-    rd = RUN_DEADWOOD
-    best_value = -1
-    best: list[tuple[tuple[int, ...], int]] = []
-    for sets in _set_choices(mask, t):
-        rest = mask
-        for s in sets:
-            rest &= ~s
-        v = rd[rest & 0x1FFF] + rd[(rest >> 13) & 0x1FFF] + rd[(rest >> 26) & 0x1FFF] + rd[rest >> 39]
-        if best_value < 0 or v < best_value:
-            best_value = v
-            best = [(sets, rest)]
-        elif v == best_value:
-            best.append((sets, rest))
+        return [Arrangement(value, runs, dead)]
     out = []
-    for sets, rest in best:
+    for sets, rest in _best_choices(mask, t, False):
         runs, dead, value = _runs(rest)
-        out.append(Arrangement(value, sets + tuple(runs), dead))
+        out.append(Arrangement(value, sets + runs, dead))
     return out
 
 
 def best_arrangement(mask: int) -> Arrangement:
     """One arrangement of minimum deadwood (the first of :func:`min_arrangements`)."""
-    return min_arrangements(mask)[0]
+    a = mask & 0x1FFF
+    b = (mask >> 13) & 0x1FFF
+    c = (mask >> 26) & 0x1FFF
+    d = mask >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    if not t:
+        runs, dead, value = _runs(mask)
+        return Arrangement(value, runs, dead)
+    sets, rest = _best_choices(mask, t, True)[0]
+    runs, dead, value = _runs(rest)
+    return Arrangement(value, sets + runs, dead)
 
 
 def mask_value(mask: int) -> int:

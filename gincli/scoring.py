@@ -59,7 +59,14 @@ class Spread:
 
     def to_json(self) -> str:
         """``json.dumps(self.to_dict())``, built directly (the hot path of ``gin score``)."""
-        melds = ", ".join([meld_info(m).json for m in sort_melds(self.melds)])
+        melds = self.melds
+        if len(melds) == 1:
+            melds = meld_info(melds[0]).json
+        elif melds:
+            get = _MELD_TEXT.get
+            melds = ", ".join([text for _, text in sorted([get(m) or _meld_text(m) for m in melds])])
+        else:
+            melds = ""
         layoffs = "" if self.layoffs is None else ', "layoffs": [' + ", ".join(
             [CARD_JSON[c] for c in self.layoffs]) + "]"
         dead = json_by_rank(self.deadwood_mask)
@@ -123,6 +130,17 @@ class HandResult:
                 f'"knocker": {knocker}, "defender": {defender}}}')
 
 
+#: Each meld's place in the written order (:func:`sort_melds`'s key as one number:
+#: no two melds of a hand share it) and its JSON text.
+_MELD_TEXT: dict[int, tuple[int, str]] = {}
+
+
+def _meld_text(meld: int) -> tuple[int, str]:
+    info = meld_info(meld)
+    found = _MELD_TEXT[meld] = (info.key[0] * 4 + info.key[1], info.json)
+    return found
+
+
 def _json_value(value: Any) -> str:
     if type(value) is str:
         return _encode_str(value)
@@ -177,7 +195,8 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     Raises :class:`RecordError` with one sentence when the position is not legal.
     """
     p0, p1 = pos.players
-    for name, count in ((p, pos.hands[p].bit_count()) for p in pos.players):
+    for name in pos.players:
+        count = pos.hands[name].bit_count()
         if count != 10 and not (name == pos.knocker and count == 11):
             raise RecordError(f"{name} holds {plural(count, 'card')}; a player holds 10 at the end of a hand"
                               + (" (11 only for big gin)" if name == pos.knocker else ""), rule="hand-size")

@@ -25,9 +25,22 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+#: The scanner ``json.loads(text, parse_constant=_no_constant)`` runs, made once.
+_scan = json.JSONDecoder(parse_constant=_no_constant).scan_once
+
+
 def loads(text: str | bytes) -> Any:
     """Parse one JSON value; ``ValueError`` (one sentence) when it is not JSON,
     holds NaN or Infinity, or is nested too deeply."""
+    if type(text) is str and text[:1] == "{":
+        # The common case, a whole object, straight to the scanner json.loads would run;
+        # anything else (an error, text after the value) goes through json.loads for its exact answer.
+        try:
+            value, end = _scan(text, 0)
+            if end == len(text):
+                return value
+        except (ValueError, StopIteration, RecursionError):
+            pass
     try:
         return json.loads(text, parse_constant=_no_constant)
     except RecursionError:

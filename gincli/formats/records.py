@@ -7,11 +7,9 @@ sentence, which ``gin score`` writes as that record's ``error`` entry.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import reduce
-from operator import or_
 from typing import Any
 
-from ..cards import CARD_BITS, card_str, parse_card, parse_cards
+from ..cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
 from .. import moveset
 from ..errors import GinError, RecordError, quote
 from ..plugins import Registry
@@ -31,9 +29,11 @@ def parse_position(record: Mapping[str, Any]) -> Position:
         raise RecordError(f"a hand record needs exactly two players in \"hands\", not {len(hands)}")
     players = tuple(hands)
     masks: dict[str, int] = {}
+    bits = CARD_BITS.__getitem__
     for name, cards in hands.items():
         try:
-            mask = reduce(or_, map(CARD_BITS.__getitem__, cards), 0) if type(cards) is list else -1
+            # A sum of distinct bits has as many bits set as there are cards; a card twice carries.
+            mask = sum(map(bits, cards)) if type(cards) is list else -1
         except (KeyError, TypeError):
             mask = -1
         if mask < 0 or mask.bit_count() != len(cards):
@@ -52,7 +52,7 @@ def parse_position(record: Mapping[str, Any]) -> Position:
     upcard = record.get("upcard")
     if upcard is not None:
         try:
-            upcard = parse_card(upcard)
+            upcard = CARD_TABLE[upcard] if type(upcard) is str and upcard in CARD_TABLE else parse_card(upcard)
         except RecordError as exc:
             raise RecordError(f"upcard: {exc}") from None
 
@@ -101,6 +101,10 @@ class HandScorer:
         self.scoring: ScoringSystem = registry.scoring(scoring)
         self.overrides = overrides if isinstance(overrides, dict) else dict(overrides or {})
         self._cache: dict[str, tuple[Variant, Any]] = {}
+        owned = {f for ms in registry.movesets.values() for f in ms.record_fields}
+        #: Fields of a record that no move set claims ("outcome" is checked the long way).
+        self._plain_fields = frozenset({"id", "variant", "hands", "knocker", "upcard", "melds", "layoffs"} - owned
+                                       - {"outcome"})
         # Fail early, for the whole run, on a bad --variant or --option.
         self._rules_for(self.default_variant, usage=True)
 
@@ -152,6 +156,8 @@ class HandScorer:
     def _check_fields(self, record: Mapping[str, Any], rules: Any) -> None:
         """A record holding a field or outcome of a move set that is off is an
         error: it would otherwise be scored without it."""
+        if self._plain_fields.issuperset(record):  # the common record: nothing a move set could own
+            return
         on = {ms.name for ms in rules.movesets}
         for ms in self.registry.movesets.values():
             if ms.name in on:
