@@ -125,35 +125,41 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-_RANK_MAJOR: tuple[dict[int, int], ...] = ({}, {}, {}, {})
-_FRAGMENTS: dict[int, str] = {}
+_BY_RANK: tuple[list[int], list[int], list[str]] | None = None
+
+
+def _by_rank_tables() -> tuple[list[int], list[int], list[str]]:
+    """Tables for :func:`json_by_rank`, made on first use: a suit's low seven
+    ranks and its high six spread to their places in rank-then-suit order (bit
+    ``rank * 4 + suit``), by suit; and the text of each 8-bit piece of that order."""
+    global _BY_RANK
+    low = [sum(1 << (r * 4 + s) for r in range(7) if bits >> r & 1) for s in range(4) for bits in range(128)]
+    high = [sum(1 << ((r + 7) * 4 + s) for r in range(6) if bits >> r & 1) for s in range(4) for bits in range(64)]
+    text = [", ".join(f'"{CARD_NAMES[((8 * i + j) % 4) * 13 + (8 * i + j) // 4]}"'
+                      for j in range(min(8, 52 - 8 * i)) if piece >> j & 1)
+            for i in range(7) for piece in range(256)]
+    _BY_RANK = (low, high, text)
+    return _BY_RANK
 
 
 def json_by_rank(mask: int) -> str:
     """The cards of a mask as the inside of a JSON list, by rank then suit
     (``"As", "2c", "5d"``): the hot path of writing deadwood."""
-    rm = 0
-    for s in range(4):
-        bits = (mask >> (13 * s)) & 0x1FFF
-        if bits:
-            table = _RANK_MAJOR[s]
-            spread = table.get(bits)
-            if spread is None:
-                spread = table[bits] = sum(1 << (r * 4 + s) for r in range(13) if bits >> r & 1)
-            rm |= spread
+    low, high, text = _BY_RANK or _by_rank_tables()
+    a = mask & 0x1FFF
+    b = mask >> 13 & 0x1FFF
+    c = mask >> 26 & 0x1FFF
+    d = mask >> 39
+    rm = (low[a & 127] | high[a >> 7] | low[128 + (b & 127)] | high[64 + (b >> 7)]
+          | low[256 + (c & 127)] | high[128 + (c >> 7)] | low[384 + (d & 127)] | high[192 + (d >> 7)])
     parts = []
-    shift = 0
+    base = 0
     while rm:
-        chunk = rm & 0xFFFF
-        if chunk:
-            key = chunk | (shift << 16)
-            text = _FRAGMENTS.get(key)
-            if text is None:
-                text = _FRAGMENTS[key] = ", ".join(
-                    f'"{CARD_NAMES[((shift + i) % 4) * 13 + (shift + i) // 4]}"' for i in range(16) if chunk >> i & 1)
-            parts.append(text)
-        rm >>= 16
-        shift += 16
+        piece = rm & 0xFF
+        if piece:
+            parts.append(text[base + piece])
+        rm >>= 8
+        base += 256
     return ", ".join(parts)
 
 
