@@ -162,6 +162,14 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
             return arrangement.deadwood, [], arrangement
         return _finish(available, melds, [])
     chains = layoff_options(knocker_melds, available)
+    if melds is None and len(chains) == 1 and len(chains[0]) == 1:  # the common case: one card could go
+        card = chains[0][0]
+        rest = available & ~(1 << card)
+        if deadwood(rest) < deadwood(available):
+            arrangement = best_arrangement(rest)
+            return arrangement.deadwood, [card], arrangement
+        arrangement = best_arrangement(available)
+        return arrangement.deadwood, [], arrangement
     # Every way of laying a prefix of each chain, in the order of itertools.product.
     combos: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     for ch in chains:

@@ -109,6 +109,10 @@ class Arrangement(NamedTuple):
         return m
 
 
+#: ``_new(Arrangement, (deadwood, melds, deadwood_mask))``: an Arrangement without
+#: the Python-level constructor (the hot path makes one or two per hand).
+_new = tuple.__new__
+
 #: One card of a rank in every suit: ``low * _SPREAD`` is that rank's four cards.
 _SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
 #: Every card but the aces, and every card but the kings: a mask shifted one rank
@@ -238,11 +242,11 @@ def min_arrangements(mask: int) -> list[Arrangement]:
     t = (a & b & (c | d)) | (c & d & (a | b))  # ranks held 3 or 4 times
     if not t:
         runs, dead, value = _runs(mask)
-        return [Arrangement(value, runs, dead)]
+        return [_new(Arrangement, (value, runs, dead))]
     out = []
     for sets, rest in _best_choices(mask, t, False):
         runs, dead, value = _runs(rest)
-        out.append(Arrangement(value, sets + runs, dead))
+        out.append(_new(Arrangement, (value, sets + runs, dead)))
     return out
 
 
@@ -255,10 +259,10 @@ def best_arrangement(mask: int) -> Arrangement:
     t = (a & b & (c | d)) | (c & d & (a | b))
     if not t:
         runs, dead, value = _runs(mask)
-        return Arrangement(value, runs, dead)
+        return _new(Arrangement, (value, runs, dead))
     sets, rest = _best_choices(mask, t, True)[0]
     runs, dead, value = _runs(rest)
-    return Arrangement(value, sets + runs, dead)
+    return _new(Arrangement, (value, sets + runs, dead))
 
 
 def mask_value(mask: int) -> int:

@@ -14,7 +14,7 @@ from json.encoder import encode_basestring as _encode_str
 from .cards import CARD_NAMES, by_rank, card_str, cards_of, json_by_rank
 from .errors import RecordError, plural
 from .layoffs import best_defence
-from .melds import Arrangement, deadwood, is_meld, mask_value, meld_info, min_arrangements
+from .melds import Arrangement, best_arrangement, deadwood, is_meld, mask_value, meld_info, min_arrangements
 from .rules import OFF, Rules
 from .variant import Variant
 
@@ -59,19 +59,7 @@ class Spread:
 
     def to_json(self) -> str:
         """``json.dumps(self.to_dict())``, built directly (the hot path of ``gin score``)."""
-        melds = self.melds
-        if len(melds) == 1:
-            melds = meld_info(melds[0]).json
-        elif melds:
-            get = _MELD_TEXT.get
-            melds = ", ".join([text for _, text in sorted([get(m) or _meld_text(m) for m in melds])])
-        else:
-            melds = ""
-        layoffs = "" if self.layoffs is None else ', "layoffs": [' + ", ".join(
-            [CARD_JSON[c] for c in self.layoffs]) + "]"
-        dead = json_by_rank(self.deadwood_mask)
-        return (f'{{"name": {_json_value(self.name)}, "melds": [{melds}]{layoffs}, '
-                f'"deadwood_cards": [{dead}], "deadwood": {self.deadwood}}}')
+        return _spread_json(_json_value(self.name), self.melds, self.layoffs, self.deadwood_mask, self.deadwood)
 
 
 @dataclass(slots=True)
@@ -125,9 +113,31 @@ class HandResult:
         knocker = self.knocker.to_json() if self.knocker else "null"
         defender = self.defender.to_json() if self.defender else "null"
         winner = "null" if self.winner is None else _json_value(self.winner)
-        return (f'{{"id": {_json_value(self.id)}, "variant": {_json_value(self.variant)}, '
-                f'"outcome": "{self.outcome}", "winner": {winner}, "points": {self.points}, '
-                f'"knocker": {knocker}, "defender": {defender}}}')
+        return _result_json(_json_value(self.id), _json_value(self.variant), self.outcome, winner, self.points,
+                            knocker, defender)
+
+
+def _result_json(ident: str, variant: str, outcome: str, winner: str, points: int, knocker: str,
+                 defender: str) -> str:
+    """A score result's JSON text from the JSON texts of its parts."""
+    return (f'{{"id": {ident}, "variant": {variant}, "outcome": "{outcome}", "winner": {winner}, '
+            f'"points": {points}, "knocker": {knocker}, "defender": {defender}}}')
+
+
+def _spread_json(name: str, melds: tuple[int, ...], layoffs: list[int] | None, deadwood_mask: int,
+                 deadwood: int) -> str:
+    """A spread's JSON text (``name`` already JSON): melds in written order,
+    deadwood cards by rank."""
+    if len(melds) == 1:
+        text = (_MELD_TEXT.get(melds[0]) or _meld_text(melds[0]))[1]
+    elif melds:
+        get = _MELD_TEXT.get
+        text = ", ".join([t for _, t in sorted([get(m) or _meld_text(m) for m in melds])])
+    else:
+        text = ""
+    laid = "" if layoffs is None else ', "layoffs": [' + ", ".join([CARD_JSON[c] for c in layoffs]) + "]"
+    return (f'{{"name": {name}, "melds": [{text}]{laid}, '
+            f'"deadwood_cards": [{json_by_rank(deadwood_mask)}], "deadwood": {deadwood}}}')
 
 
 #: Each meld's place in the written order (:func:`sort_melds`'s key as one number:
@@ -248,14 +258,66 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
         assert error is not None
         raise error
     d_dw, laid, d_arr, arr = best
-    if d_dw > k_dw:
-        outcome, winner, points = "knock", knocker, d_dw - k_dw
-    else:
-        outcome, winner, points = "undercut", defender, k_dw - d_dw + rules["undercut_bonus"]
+    outcome, knocker_wins, points = settle(k_dw, d_dw, rules)
+    winner = knocker if knocker_wins else defender
     return HandResult(outcome, winner, points * multiplier,
                       Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
                       Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, laid),
                       variant.name, id, multiplier=multiplier)
+
+
+def settle(k_dw: int, d_dw: int, rules: Rules) -> tuple[str, bool, int]:
+    """A knock that is not gin, settled (RULES.md "Scoring a hand"): the outcome,
+    whether the knocker wins, and the points before any multiplier."""
+    if d_dw > k_dw:
+        return "knock", True, d_dw - k_dw
+    return "undercut", False, k_dw - d_dw + rules["undercut_bonus"]
+
+
+def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard: int | None,
+                variant: Variant, rules: Rules, id: Any = None) -> tuple[str, str] | None:
+    """``score_position(pos, variant, rules, id).to_json()`` and the outcome, for
+    the common position: ten cards each, nothing declared, no move set's fields,
+    a legal knock or none. Built without the objects: the hot path of ``gin
+    score --format json``. None for any other position (an error, big gin):
+    :func:`score_position` is then the one to ask."""
+    if m0.bit_count() != 10 or m1.bit_count() != 10:
+        return None
+    if knocker is None:
+        return (_result_json(_json_value(id), _json_value(variant.name), "dead", "null", 0, "null", "null"),
+                "dead")
+    if knocker == p0:
+        k_mask, d_mask, defender = m0, m1, p1
+    else:
+        k_mask, d_mask, defender = m1, m0, p0
+    if upcard is None and variant.checked_needs_upcard(rules):
+        return None
+    candidates = min_arrangements(k_mask)
+    k_dw = candidates[0].deadwood
+    if k_dw > variant.checked_knock_limit(rules, upcard):
+        return None
+    multiplier = variant.checked_multiplier(rules, upcard)
+    k_name = _encode_str(knocker)
+    if not k_dw:
+        arr = candidates[0]
+        d_arr = best_arrangement(d_mask)
+        d_dw = d_arr.deadwood
+        outcome, winner, points, laid = "gin", k_name, (d_dw + rules["gin_bonus"]) * multiplier, []
+    else:
+        best = None
+        for arr in candidates:
+            d_dw, laid, d_arr = best_defence(d_mask, arr.melds)
+            if best is None or d_dw > best[0]:
+                best = (d_dw, laid, d_arr, arr)
+        assert best is not None
+        d_dw, laid, d_arr, arr = best
+        outcome, knocker_wins, points = settle(k_dw, d_dw, rules)
+        winner = k_name if knocker_wins else _encode_str(defender)
+        points *= multiplier
+    return (_result_json(_json_value(id), _json_value(variant.name), outcome, winner, points,
+                         _spread_json(k_name, arr.melds, None, arr.deadwood_mask, k_dw),
+                         _spread_json(_encode_str(defender), d_arr.melds, laid, d_arr.deadwood_mask, d_dw)),
+            outcome)
 
 
 def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Variant, rules: Rules,

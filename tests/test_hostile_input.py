@@ -46,14 +46,20 @@ def test_an_unexpected_failure_on_one_record_costs_that_record_only(run, tmp_pat
     from gincli.cli import score
     from gincli.formats import records
 
-    real = records.score_position
+    real, real_plain = records.score_position, records.score_plain
 
     def flaky(pos, variant, rules, id=None):
         if id == "boom":
             raise TypeError("unhashable type: 'list'")
         return real(pos, variant, rules, id)
 
+    def flaky_plain(*args, id=None):  # the JSON hot path scores plain records itself
+        if id == "boom":
+            raise TypeError("unhashable type: 'list'")
+        return real_plain(*args, id=id)
+
     monkeypatch.setattr(records, "score_position", flaky)
+    monkeypatch.setattr(records, "score_plain", flaky_plain)
     monkeypatch.setattr(score, "CHUNK", 4)
     ids = [f"r{i}" for i in range(10)]
     ids[5] = "boom"
@@ -74,10 +80,11 @@ def test_an_unexpected_failure_on_one_record_costs_that_record_only(run, tmp_pat
 def test_with_gincli_debug_an_unexpected_failure_shows_its_traceback(run, tmp_path, monkeypatch):
     from gincli.formats import records
 
-    def broken(pos, variant, rules, id=None):
+    def broken(*args, **kwargs):
         raise TypeError("unhashable type: 'list'")
 
     monkeypatch.setattr(records, "score_position", broken)
+    monkeypatch.setattr(records, "score_plain", broken)  # the JSON hot path's way
     monkeypatch.setenv("GINCLI_DEBUG", "1")
     f = write_lines(tmp_path / "h.jsonl", [json.dumps(GOOD)])
     res = run("score", "-f", "json", "--workers", "1", f)

@@ -60,7 +60,7 @@ def score(
         reader = Reader(path, input_format)
         stdin_notice("gin score", "hand records", path)
         try:
-            with progress_bar(f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet,
+            with progress_bar("" if quiet else f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:
                 chunks = chunked(reader.items(parse=False), CHUNK)
                 for out, counts, bad, errors in ordered_map(_score_chunk, chunks, workers or default_workers(),
@@ -114,7 +114,17 @@ def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[
     written = 0  # characters of text so far: where a failure's sentence goes
     counts: Counter[str] = Counter()
     failed = 0
+    lane = None if text else scorer.score_line
     for item in items:
+        if lane is not None and item.raw is not None:
+            try:
+                done = lane(item.raw)
+            except Exception:  # the careful way below meets it again, and says it properly
+                done = None
+            if done is not None:
+                lines.append(done[0])
+                counts[done[1]] += 1
+                continue
         item.load()
         result, message = _score_one(scorer, item)
         if result is not None:

@@ -25,8 +25,9 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-#: The scanner ``json.loads(text, parse_constant=_no_constant)`` runs, made once.
-_scan = json.JSONDecoder(parse_constant=_no_constant).scan_once
+#: The scanner ``json.loads(text, parse_constant=_no_constant)`` runs, made once:
+#: ``scan_object(text, 0)`` is ``(value, end)``.
+scan_object = _scan = json.JSONDecoder(parse_constant=_no_constant).scan_once
 
 
 def loads(text: str | bytes) -> Any:

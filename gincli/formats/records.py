@@ -12,8 +12,9 @@ from typing import Any
 from ..cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
 from .. import moveset
 from ..errors import GinError, RecordError, quote
+from .jsonio import scan_object as _scan
 from ..plugins import Registry
-from ..scoring import HandResult, Position, check_meld, score_position
+from ..scoring import HandResult, Position, check_meld, score_plain, score_position
 from ..session import ScoringSystem
 from ..variant import Variant
 
@@ -105,6 +106,8 @@ class HandScorer:
         #: Fields of a record that no move set claims ("outcome" is checked the long way).
         self._plain_fields = frozenset({"id", "variant", "hands", "knocker", "upcard", "melds", "layoffs"} - owned
                                        - {"outcome"})
+        #: Fields of a record :meth:`score_line` takes (nothing declared).
+        self._lane_fields = self._plain_fields - {"melds", "layoffs"}
         # Fail early, for the whole run, on a bad --variant or --option.
         self._rules_for(self.default_variant, usage=True)
 
@@ -147,6 +150,44 @@ class HandScorer:
         for ms in rules.movesets:
             result = moveset.finish(ms, states[ms.name], result, rules)
         return result
+
+    def score_line(self, raw: bytes) -> tuple[str, str] | None:
+        """A JSON Lines record, read raw, straight to its result's JSON text and
+        outcome: the hot path of ``gin score --format json``. Only for the
+        common record (an object of id, variant, hands, knocker and upcard, well
+        formed, under a variant without move sets, ten cards each); None for any
+        other, or on any error: the careful way (parse the line, :meth:`score`,
+        ``to_json``) then gives the same result, or the error in its exact words."""
+        text = raw.decode().rstrip()
+        if text[:1] != "{":
+            return None
+        record, end = _scan(text, 0)
+        if end != len(text) or not self._lane_fields.issuperset(record):
+            return None
+        name = record.get("variant")
+        cached = self._cache.get(self.default_variant if name is None else name)
+        if cached is None or cached[1].movesets:
+            return None
+        hands = record["hands"]
+        if type(hands) is not dict or len(hands) != 2:
+            return None
+        (p0, c0), (p1, c1) = hands.items()
+        if type(c0) is not list or type(c1) is not list:
+            return None
+        bits = CARD_BITS.__getitem__
+        m0 = sum(map(bits, c0))  # KeyError, TypeError: not cards, the careful way says which
+        m1 = sum(map(bits, c1))
+        if m0.bit_count() != len(c0) or m1.bit_count() != len(c1) or m0 & m1:
+            return None
+        knocker = record.get("knocker")
+        if knocker is not None and knocker != p0 and knocker != p1:
+            return None
+        upcard = record.get("upcard")
+        if upcard is not None:
+            upcard = CARD_TABLE.get(upcard) if type(upcard) is str else None
+            if upcard is None:
+                return None
+        return score_plain(p0, p1, m0, m1, knocker, upcard, cached[0], cached[1], id=record.get("id"))
 
     def movesets(self, result: HandResult) -> tuple[Any, ...]:
         """The move sets in play where ``result`` was scored (to explain its outcome)."""

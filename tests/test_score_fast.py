@@ -1,0 +1,159 @@
+"""The hot path of ``gin score --format json`` (``HandScorer.score_line``, built on
+``scoring.score_plain``) against the careful way it stands in for (parse the
+line, ``HandScorer.score``, ``to_json``) and against the brute force of
+tests/reference.py: the same JSON text, byte for byte, or no answer at all."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import reference as ref
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gincli.cards import CARD_NAMES, card_str
+from gincli.formats.jsonio import loads
+from gincli.formats.records import HandScorer
+from gincli.melds import best_arrangement, deadwood, min_arrangements
+from gincli.scoring import _spread_json
+
+VARIANTS = ("standard", "oklahoma", "gin-only", "doubling", "no-such-variant")
+
+
+@pytest.fixture(scope="module")
+def scorer(registry):
+    return HandScorer(registry, None, "game", {})
+
+
+@st.composite
+def records(draw):
+    """Hand records as tables make them: the knocker's hand mostly melds (so that
+    knocks, gins and undercuts all come up), the defender's from the rest of the
+    deck; sometimes an upcard, a variant, an odd id."""
+    deck = list(draw(st.permutations(range(52))))
+    knocker: list[int] = []
+    for _ in range(draw(st.integers(0, 12))):
+        start = deck[0]
+        r, s = start % 13, start // 13
+        if draw(st.booleans()):  # a set
+            meld = [t * 13 + r for t in range(4) if t * 13 + r in deck][:draw(st.integers(3, 4))]
+        else:  # a run up from the card
+            meld = [s * 13 + x for x in range(r, min(13, r + draw(st.integers(3, 5)))) if s * 13 + x in deck]
+        if len(meld) >= 3 and len(knocker) + len(meld) <= 10:
+            knocker += meld
+            deck = [c for c in deck if c not in meld]
+        else:
+            deck = deck[1:] + deck[:1]
+    low = [c for c in deck if c % 13 < draw(st.sampled_from((2, 3, 4, 5, 13)))]
+    knocker += low[:10 - len(knocker)]
+    deck = [c for c in deck if c not in knocker]
+    knocker += deck[:10 - len(knocker)]
+    deck = [c for c in deck if c not in knocker]
+    defender, deck = deck[:10], deck[10:]
+    names = draw(st.sampled_from([("ann", "bob"), ("bob", "ann"), ("é\u2028", "x\"y")]))
+    rec = {"id": draw(st.one_of(st.text(max_size=4), st.integers(), st.none(), st.floats(allow_nan=False, allow_infinity=False))),
+           "hands": {names[0]: [CARD_NAMES[c] for c in knocker], names[1]: [CARD_NAMES[c] for c in defender]}}
+    if draw(st.integers(0, 4)):
+        rec["knocker"] = names[0]
+    if draw(st.booleans()):
+        rec["upcard"] = CARD_NAMES[deck[0]]
+    if draw(st.booleans()):
+        rec["variant"] = draw(st.sampled_from(VARIANTS))
+    return rec
+
+
+def careful(scorer, line):
+    from gincli.errors import RecordError
+
+    try:
+        return scorer.score(loads(line)).to_json()
+    except RecordError as exc:
+        return {"error": exc.message}
+
+
+@settings(max_examples=600, deadline=None)
+@given(records())
+def test_the_hot_path_writes_what_the_careful_way_writes(scorer, rec):
+    line = json.dumps(rec, ensure_ascii=False)
+    expected = careful(scorer, line)  # also caches the variant, as the careful way does in a run
+    fast = scorer.score_line(line.encode())
+    if fast is None:  # not the common case, or an error: the careful way answers
+        return
+    assert fast[0] == expected
+    assert fast[1] == json.loads(expected)["outcome"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(records())
+def test_the_hot_path_scores_as_the_brute_force_does(scorer, rec):
+    rec.pop("variant", None)
+    rec.pop("upcard", None)
+    fast = scorer.score_line(json.dumps(rec).encode())
+    if fast is None or "knocker" not in rec:
+        return
+    out = json.loads(fast[0])
+    k_name = rec["knocker"]
+    d_name = next(n for n in rec["hands"] if n != k_name)
+    k_hand = frozenset(ref.card(c) for c in rec["hands"][k_name])
+    d_hand = frozenset(ref.card(c) for c in rec["hands"][d_name])
+    outcome, winner, points = ref.score_hand(k_hand, d_hand)
+    assert out["outcome"] == outcome and out["points"] == points
+    assert out["winner"] == (k_name if winner == "knocker" else d_name)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sets(st.integers(0, 51), min_size=0, max_size=11))
+def test_best_arrangement_is_the_first_of_min_arrangements_and_minimal(hand):
+    mask = sum(1 << c for c in hand)
+    first = best_arrangement(mask)
+    assert first == min_arrangements(mask)[0]
+    assert first.deadwood == deadwood(mask) == ref.min_deadwood(frozenset(ref.card(card_str(c)) for c in hand))
+
+
+def test_a_spread_is_written_as_json_dumps_writes_its_dict():
+    from gincli.scoring import Spread
+
+    spread = Spread("ann", tuple(a for a in min_arrangements(sum(1 << c for c in (0, 1, 2, 13, 26, 39, 12, 25, 38)))[0].melds),
+                    1 << 51 | 1 << 3, 14, [4])
+    assert spread.to_json() == json.dumps(spread.to_dict())
+    assert _spread_json('"ann"', spread.melds, None, 0, 0) == json.dumps(
+        {"name": "ann", "melds": spread.to_dict()["melds"], "deadwood_cards": [], "deadwood": 0})
+
+
+@pytest.mark.parametrize("line, outcome", [
+    # the defender lays off 7s onto 3-4-5-6 of spades and is left with 8 (2s 5d 5c 6c), under the knocker's 8
+    ('{"id": "h1844", "upcard": "2c", "hands": {"ann": ["7d", "8d", "9d", "3s", "4s", "5s", "6s", "4h", "3c", "Ah"], '
+     '"bob": ["2s", "Td", "7s", "Jc", "Js", "5d", "6c", "5c", "Jh", "7c"]}, "knocker": "ann"}', "undercut"),
+    ('{"id": 7, "hands": {"ann": ["As", "2s", "3s", "4s", "5h", "5d", "5c", "9h", "Th", "Jh"], '
+     '"bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "6h", "2h", "Ac"]}, "knocker": "ann"}', "gin"),
+    ('{"hands": {"ann": ["7s", "7h", "7d", "7c", "Js", "Qs", "Ks", "As", "2c", "5d"], '
+     '"bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "5h", "2h", "Ac"]}, "knocker": "ann"}', "knock"),
+    ('{"id": null, "hands": {"ann": ["7s", "7h", "7d", "7c", "Js", "Qs", "Ks", "As", "2c", "5d"], '
+     '"bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "5h", "2h", "Ac"]}}', "dead"),
+])
+def test_each_outcome_on_the_hot_path(scorer, line, outcome):
+    fast = scorer.score_line(line.encode())
+    assert fast is not None and fast[1] == outcome
+    assert fast[0] == careful(scorer, line)
+
+
+@pytest.mark.parametrize("line", [
+    '{"hands": {"ann": ["7s", "7h", "7d", "7c", "Js", "Qs", "Ks", "As", "2c", "5d"], '
+    '"bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "5h", "2h", "Ac"]}, "knocker": "ann", "layoffs": []}',
+    '{"hands": {"ann": ["7s", "7h", "7d", "7c", "Js", "Qs", "Ks", "As", "2c", "5d"], '
+    '"bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "5h", "2h", "Ac"]}, "knocker": "carl"}',
+    '{"hands": {"ann": ["7s", "7h", "7d", "7c", "Js", "Qs", "Ks", "As", "2c", "5d"], '
+    '"bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "5h", "2h", "Ac"]}, "knocker": "bob"}',
+    '{"hands": {"ann": ["7s", "7h", "7d", "7c", "Js", "Qs", "Ks", "As", "2c", "5d"], '
+    '"bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "5h", "2h", "Ac"]}, "knocker": "ann"} x',
+    '{"hands": {"ann": ["7s", "7h", "7d", "7c", "Js", "Qs", "Ks", "As", "2c", "5d"], '
+    '"bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "5h", "2h", "7s"]}, "knocker": "ann"}',
+    '{"hands": {"ann": ["7s", "7h", "7d", "7c", "Js", "Qs", "Ks", "As", "2c", "5d"]}}',
+    '{"hands": {"ann": ["7s", "7h", "7d", "7c", "Js", "Qs", "Ks", "As", "2c", "5d"], '
+    '"bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "5h", "2h", "Ac"]}, "knocker": "ann", "upcard": "Xx"}',
+])
+def test_anything_but_the_common_record_is_left_to_the_careful_way(scorer, line):
+    """Declarations, an unknown knocker, a knock over the limit, text after the
+    object (the careful way strips it), a card in both hands, one player, a bad upcard."""
+    assert scorer.score_line(line.encode()) is None
