@@ -125,33 +125,32 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-_BY_RANK: tuple[list[int], list[int], list[str]] | None = None
+_BY_RANK: tuple[list[int], list[str]] | None = None
 
 
-def _by_rank_tables() -> tuple[list[int], list[int], list[str]]:
-    """Tables for :func:`json_by_rank`, made on first use: a suit's low seven
-    ranks and its high six spread to their places in rank-then-suit order (bit
-    ``rank * 4 + suit``), by suit; and the text of each 8-bit piece of that order."""
+def _by_rank_tables() -> tuple[list[int], list[str]]:
+    """Tables for :func:`json_by_rank`, made on first use: each 13-bit suit
+    pattern spread to its places in rank-then-suit order for spades (bit
+    ``rank * 4``; the other suits are this shifted by their number); and the
+    text of each 8-bit piece of that order."""
     global _BY_RANK
-    low = [sum(1 << (r * 4 + s) for r in range(7) if bits >> r & 1) for s in range(4) for bits in range(128)]
-    high = [sum(1 << ((r + 7) * 4 + s) for r in range(6) if bits >> r & 1) for s in range(4) for bits in range(64)]
+    spread = [0] * 8192
+    for bits in range(1, 8192):
+        low = bits & -bits
+        spread[bits] = spread[bits ^ low] | 1 << 4 * (low.bit_length() - 1)
     text = [", ".join(f'"{CARD_NAMES[((8 * i + j) % 4) * 13 + (8 * i + j) // 4]}"'
                       for j in range(min(8, 52 - 8 * i)) if piece >> j & 1)
             for i in range(7) for piece in range(256)]
-    _BY_RANK = (low, high, text)
+    _BY_RANK = (spread, text)
     return _BY_RANK
 
 
 def json_by_rank(mask: int) -> str:
     """The cards of a mask as the inside of a JSON list, by rank then suit
     (``"As", "2c", "5d"``): the hot path of writing deadwood."""
-    low, high, text = _BY_RANK or _by_rank_tables()
-    a = mask & 0x1FFF
-    b = mask >> 13 & 0x1FFF
-    c = mask >> 26 & 0x1FFF
-    d = mask >> 39
-    rm = (low[a & 127] | high[a >> 7] | low[128 + (b & 127)] | high[64 + (b >> 7)]
-          | low[256 + (c & 127)] | high[128 + (c >> 7)] | low[384 + (d & 127)] | high[192 + (d >> 7)])
+    spread, text = _BY_RANK or _by_rank_tables()
+    rm = (spread[mask & 0x1FFF] | spread[mask >> 13 & 0x1FFF] << 1 | spread[mask >> 26 & 0x1FFF] << 2
+          | spread[mask >> 39] << 3)
     parts = []
     base = 0
     while rm:

@@ -15,8 +15,6 @@ parent dies (``PR_SET_PDEATHSIG``).
 from __future__ import annotations
 
 import gc
-import multiprocessing
-import multiprocessing.util
 import os
 import select
 import signal
@@ -93,6 +91,8 @@ def _init(setup: Callable[[], dict[str, Any]] | None, parent: int) -> None:
     die_with_parent(signal.SIGTERM, parent)
     threading.Thread(target=_watch, args=(parent, wakeup), name="gincli-worker-watch", daemon=True).start()
     # A worker that ends normally (the pool closed) closes its bots too, process groups and all.
+    import multiprocessing.util
+
     multiprocessing.util.Finalize(None, external.close_all, exitpriority=10)
     if not _state and setup is not None:
         _state.update(setup())
@@ -180,6 +180,8 @@ def ordered_map(fn: Callable[[T], R], chunks: Iterable[T], workers: int,
             for chunk in it:
                 yield fn(chunk)
         return
+    import multiprocessing  # here: a run on one worker never needs it (a few milliseconds of start-up)
+
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
     pool = ctx.Pool(workers, _init, (setup, os.getpid()))

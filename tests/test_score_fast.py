@@ -157,3 +157,11 @@ def test_anything_but_the_common_record_is_left_to_the_careful_way(scorer, line)
     """Declarations, an unknown knocker, a knock over the limit, text after the
     object (the careful way strips it), a card in both hands, one player, a bad upcard."""
     assert scorer.score_line(line.encode()) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, (1 << 52) - 1))
+def test_deadwood_cards_are_written_by_rank_then_suit(mask):
+    from gincli.cards import CARD_NAMES, by_rank, cards_of, json_by_rank
+
+    assert json_by_rank(mask) == ", ".join(f'"{CARD_NAMES[c]}"' for c in by_rank(cards_of(mask)))
