@@ -169,8 +169,11 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             moves = raw.get("moves", [])
             if not isinstance(moves, list):
                 raise Stop(Fault(hi, None, "malformed-move", "\"moves\" must be a list"))
+            # The engine leaves a hand as it was when it refuses a move, so the state to show
+            # with a fault is taken after it; a move set's code makes no such promise.
+            lazy = not hand.movesets
             for mi, m in enumerate(moves):
-                before = _snapshot(hand) if hand.phase != "over" else None
+                before = None if lazy or hand.phase == "over" else _snapshot(hand)
                 try:
                     hand.apply(Move.from_dict(m))
                 except IllegalMove as exc:
