@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARD_NAMES, parse_card, parse_cards
+from .cards import CARD_NAMES, CARD_TABLE, parse_card, parse_cards
 from .errors import RecordError
 
 ACTIONS = ("pass", "draw", "discard", "knock", "layoff")
@@ -60,6 +60,27 @@ class Move:
     def from_dict(cls, d: Any) -> Move:
         """Read a transcript move; :class:`IllegalMove` (``malformed-move`` or
         ``unknown-card``) when it cannot be read."""
+        if type(d) is dict:  # the common moves, well formed and nothing more: read at once
+            action = d.get("action")
+            player = d.get("player")
+            if type(player) is str:
+                n = len(d)
+                if action == "discard" or action == "draw":
+                    token = d.get("card")
+                    card = CARD_TABLE.get(token) if type(token) is str else None
+                    if action == "discard":
+                        if n == 3 and card is not None:
+                            return cls(player, action, None, card)
+                    else:
+                        source = d.get("from")
+                        if source == "stock" or source == "discard":
+                            if n == 4 and card is not None:
+                                return cls(player, action, source, card)
+                            if n == 3:
+                                return cls(player, action, source)
+                elif action == "pass" and n == 2:
+                    return cls(player, action)
+            # anything else, the long way below, which gives each error its words
         if not isinstance(d, dict):
             raise IllegalMove("malformed-move", "a move must be an object with \"player\" and \"action\"")
         player, action = d.get("player"), d.get("action")

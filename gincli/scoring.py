@@ -362,9 +362,8 @@ def declared_melds(name: str, held: int, melds: list[int] | None) -> list[int] |
         return None
     used = 0
     for meld in melds:
-        cards = cards_of(meld)
-        names = " ".join(card_str(c) for c in cards)
         if meld & ~held:
+            names = " ".join(card_str(c) for c in cards_of(meld))
             missing = card_str(cards_of(meld & ~held)[0])
             raise RecordError(f"{name}'s meld [{names}] uses {missing}, which {name} does not hold", rule="meld-not-held")
         if meld & used:

@@ -12,11 +12,13 @@ the end of the session (``complete``).
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARD_NAMES, card_str, parse_card
+from .cards import CARD_NAMES, CARD_TABLE, card_str, parse_card
 from .contract import PluginFault
 from .engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
 from .errors import GinError, RecordError, UsageError, plural, quote
@@ -118,6 +120,15 @@ class Report:
             "result": self.result, "variant": self.variant, "scoring": self.scoring,
         }
 
+    def to_json(self) -> str:
+        """``json.dumps(self.to_dict(), ensure_ascii=False)``, each hand's result
+        written by :meth:`HandResult.to_json` (the hot path of ``gin validate``)."""
+        head = json.dumps({"id": self.id, "valid": self.valid, "complete": self.complete,
+                           "errors": [e.to_dict() for e in self.errors]}, ensure_ascii=False)
+        tail = json.dumps({"scores": self.result.get("scores", {}), "result": self.result, "variant": self.variant,
+                           "scoring": self.scoring}, ensure_ascii=False)
+        return f'{head[:-1]}, "hands": [{", ".join([h.to_json() for h in self.hands])}], {tail[1:]}'
+
 
 @dataclass
 class Defaults:
@@ -172,10 +183,11 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             # The engine leaves a hand as it was when it refuses a move, so the state to show
             # with a fault is taken after it; a move set's code makes no such promise.
             lazy = not hand.movesets
+            apply, read = hand.apply, Move.from_dict
             for mi, m in enumerate(moves):
                 before = None if lazy or hand.phase == "over" else _snapshot(hand)
                 try:
-                    hand.apply(Move.from_dict(m))
+                    apply(read(m))
                 except IllegalMove as exc:
                     ctx = {"state": before or _snapshot(hand), "moves": moves[max(0, mi - 6):mi], "move": m}
                     raise Stop(Fault(hi, mi, exc.rule or "illegal-move", exc.message, ctx)) from None
@@ -358,6 +370,10 @@ def _variant(registry: Registry, name: str, options: Mapping[str, Any]) -> Varia
 def _cards(value: Any, what: str, hi: int) -> list[int]:
     if not isinstance(value, list):
         raise Stop(Fault(hi, None, "deal-cards", f"{what} must be a list of cards"))
+    try:  # the common case at once; anything else card by card, for the error
+        return [CARD_TABLE[token] for token in value]
+    except (KeyError, TypeError):
+        pass
     out = []
     for token in value:
         try:

@@ -165,3 +165,31 @@ def test_deadwood_cards_are_written_by_rank_then_suit(mask):
     from gincli.cards import CARD_NAMES, by_rank, cards_of, json_by_rank
 
     assert json_by_rank(mask) == ", ".join(f'"{CARD_NAMES[c]}"' for c in by_rank(cards_of(mask)))
+
+
+class _Plain(dict):
+    """A dict that is not exactly a dict: Move.from_dict reads it the long way."""
+
+
+move_dicts = st.fixed_dictionaries(
+    {"player": st.sampled_from(["ann", "bob", 3, None])},
+    optional={"action": st.sampled_from(["draw", "discard", "pass", "knock", "layoff", "double", "", 5]),
+              "from": st.sampled_from(["stock", "discard", "pile", None]),
+              "card": st.sampled_from(["As", "Td", "10h", "Xx", None, 7]),
+              "melds": st.sampled_from([None, [["As", "2s", "3s"]], "x"]),
+              "cards": st.sampled_from([None, ["Kd"]]),
+              "extra": st.just(1)})
+
+
+@settings(max_examples=500, deadline=None)
+@given(move_dicts)
+def test_a_move_is_read_the_same_the_quick_way_and_the_long_way(d):
+    from gincli.moves import IllegalMove, Move
+
+    def read(x):
+        try:
+            return Move.from_dict(x)
+        except IllegalMove as exc:
+            return ("error", exc.rule, exc.message)
+
+    assert read(d) == read(_Plain(d))

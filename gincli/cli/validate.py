@@ -157,7 +157,11 @@ def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int]:
 
 def _written(report: Report, where: str, mode: str, console: Any) -> str:
     if mode == "json":
-        return utf8_lines([json.dumps(report.to_dict(), ensure_ascii=False)])
+        try:
+            line = report.to_json()
+        except Exception:  # written the plain way, which fails the same way and says so
+            line = json.dumps(report.to_dict(), ensure_ascii=False)
+        return utf8_lines([line])
     if mode == "brief":
         return rendered(brief_line(report, where), console)
     return rendered(render_report(report, where), console) + "\n"
