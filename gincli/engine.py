@@ -33,6 +33,8 @@ from .moves import ACTIONS, IllegalMove, Move
 from .variant import Variant
 from .view import PlayerView
 
+_ACTIONS = frozenset(ACTIONS)  # the rule book's moves, to look one up
+
 OFFER, DRAW, DISCARD, SPREAD, OVER = "offer", "draw", "discard", "spread", "over"
 
 #: The most moves a hand may take. The rules let two players take each other's
@@ -242,7 +244,7 @@ class Hand:
             moveset.apply(owner, self, move)
             self.moves.append(move)
             return
-        if action not in ACTIONS:
+        if action not in _ACTIONS:
             actions = ", ".join(ACTIONS + tuple(self._moveset_of))
             raise IllegalMove("malformed-move", f"{quote(action)} is not a move here; the moves are {actions}")
         for ms in self.movesets:
@@ -352,7 +354,8 @@ class Hand:
             self.phase = OVER
             self.result = self._finished(dead_hand(self.players, self.variant.name))
             return
-        self.to_act = self.other(player)
+        players = self.players
+        self.to_act = players[1] if player == players[0] else players[0]
         self.phase = DRAW
 
     def _knock(self, move: Move) -> None:

@@ -381,6 +381,9 @@ def _as_arrangement(held: int, melds: list[int]) -> Arrangement:
     return Arrangement(mask_value(rest), tuple(melds), rest)
 
 
+_IS_MELD: dict[int, bool] = {}
+
+
 def check_meld(cards: list[int], owner: str) -> int:
     """A declared meld's card mask; :class:`RecordError` when it is not a meld."""
     mask = 0
@@ -388,7 +391,10 @@ def check_meld(cards: list[int], owner: str) -> int:
         if mask >> c & 1:
             raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] lists {card_str(c)} twice", rule="not-a-meld")
         mask |= 1 << c
-    if not is_meld(cards):
+    known = _IS_MELD.get(mask)
+    if known is None:
+        known = _IS_MELD[mask] = is_meld(cards)  # distinct cards: whether they meld depends on the set alone
+    if not known:
         raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] is not a meld "
                           "(a set is 3 or 4 cards of one rank; a run 3 or more of one suit in sequence)", rule="not-a-meld")
     return mask
