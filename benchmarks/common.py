@@ -35,6 +35,17 @@ def gin_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "gincli"]
 
 
+def compile_gincli() -> None:
+    """Compile gincli's bytecode, as installing it does (pip compiles what it
+    installs): with PYTHONDONTWRITEBYTECODE set, as on some machines, an editable
+    install would otherwise compile some 40 modules on every run (about 60 ms),
+    which no installed gincli pays. Git ignores ``__pycache__``."""
+    import gincli
+
+    folders = [str(Path(gincli.__file__).resolve().parent), str(ROOT / "plugins")]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], stdout=subprocess.DEVNULL, check=True)
+
+
 def records_file(n: int, seed: int = 1) -> Path:
     """benchmarks/data/records-N.jsonl, generated once (git ignores the folder)."""
     DATA.mkdir(exist_ok=True)
@@ -44,6 +55,20 @@ def records_file(n: int, seed: int = 1) -> Path:
         with open(tmp, "w") as out:
             subprocess.run([sys.executable, str(HERE / "gen_records.py"), str(n), str(seed)], stdout=out,
                            check=True)
+        tmp.rename(path)
+    return path
+
+
+def transcripts_file(hands: int, seed: int = 1) -> Path:
+    """benchmarks/data/tN.jsonl: N hands of ``simple`` against itself, one
+    transcript each, from ``gin match`` (generated once)."""
+    DATA.mkdir(exist_ok=True)
+    name = f"t{hands // 1000}k.jsonl" if hands % 1000 == 0 else f"t{hands}.jsonl"
+    path = DATA / name
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        subprocess.run(gin_command() + ["match", "--bots", "simple,simple", "--hands", str(hands), "--transcripts",
+                                        str(tmp), "--seed", str(seed), "-q"], stdout=subprocess.DEVNULL, check=True)
         tmp.rename(path)
     return path
 

@@ -15,6 +15,7 @@ import sys
 import bench_match
 import bench_score
 import bench_solver
+import bench_validate
 from common import peer_python, table
 
 
@@ -28,6 +29,9 @@ def main() -> None:
     n = 5_000 if args.quick else 30_000
     print(table(bench_score.speed(n, 2 if args.quick else 5),
                 ("command", "input", "best wall time", "throughput", "ratio")))
+    print()
+    print(table(bench_validate.speed(2_000 if args.quick else 10_000, 2 if args.quick else 5),
+                ("command", "input", "best wall time", "speed")))
     print()
     print(table(bench_match.speed(1_000 if args.quick else 5_000, 1 if args.quick else 3),
                 ("command", "input", "best wall time", "speed", "ratio")))

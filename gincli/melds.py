@@ -257,9 +257,13 @@ def best_arrangement(mask: int) -> Arrangement:
     c = (mask >> 26) & 0x1FFF
     d = mask >> 39
     t = (a & b & (c | d)) | (c & d & (a | b))
-    if not t:
-        runs, dead, value = _runs(mask)
-        return _new(Arrangement, (value, runs, dead))
+    if not t:  # no sets: the runs of each suit (``_runs``, inline: the defender's common case)
+        get = _SUIT_RUNS.get
+        a = get(a) or _suit_runs(a)
+        b = get(b | 0x2000) or _suit_runs(b | 0x2000)
+        c = get(c | 0x4000) or _suit_runs(c | 0x4000)
+        d = get(d | 0x6000) or _suit_runs(d | 0x6000)
+        return _new(Arrangement, (a[2] + b[2] + c[2] + d[2], a[0] + b[0] + c[0] + d[0], a[1] | b[1] | c[1] | d[1]))
     sets, rest = _best_choices(mask, t, True)[0]
     runs, dead, value = _runs(rest)
     return _new(Arrangement, (value, sets + runs, dead))

@@ -274,6 +274,21 @@ def settle(k_dw: int, d_dw: int, rules: Rules) -> tuple[str, bool, int]:
     return "undercut", False, k_dw - d_dw + rules["undercut_bonus"]
 
 
+#: ``(id(variant), id(rules), upcard) -> (variant, rules, knock limit, multiplier)``
+#: (limit -1: the hand needs its upcard), for variants that keep the rule book's
+#: ways of reading them (:class:`Variant`'s own methods: functions of the rules and
+#: the upcard alone); a plugin's overrides are asked every hand.
+_LIMITS: dict[tuple[int, int, int | None], tuple[Variant, Rules, int, int]] = {}
+_addr = id  # score_plain's parameter ``id`` is the record's
+
+
+def _remember_limits(variant: Variant, rules: Rules, upcard: int | None, limit: int, multiplier: int) -> None:
+    kind = type(variant)
+    if (kind.needs_upcard is Variant.needs_upcard and kind.knock_limit is Variant.knock_limit
+            and kind.hand_multiplier is Variant.hand_multiplier):
+        _LIMITS[(_addr(variant), _addr(rules), upcard)] = (variant, rules, limit, multiplier)
+
+
 def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard: int | None,
                 variant: Variant, rules: Rules, id: Any = None) -> tuple[str, str] | None:
     """``score_position(pos, variant, rules, id).to_json()`` and the outcome, for
@@ -290,13 +305,24 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
         k_mask, d_mask, defender = m0, m1, p1
     else:
         k_mask, d_mask, defender = m1, m0, p0
-    if upcard is None and variant.checked_needs_upcard(rules):
+    known = _LIMITS.get((_addr(variant), _addr(rules), upcard))
+    if known is not None and known[0] is variant and known[1] is rules:
+        _, _, limit, multiplier = known
+        if limit < 0:
+            return None
+        candidates = min_arrangements(k_mask)
+        k_dw = candidates[0].deadwood
+    else:
+        if upcard is None and variant.checked_needs_upcard(rules):
+            _remember_limits(variant, rules, upcard, -1, 0)
+            return None
+        candidates = min_arrangements(k_mask)
+        k_dw = candidates[0].deadwood
+        limit = variant.checked_knock_limit(rules, upcard)
+        multiplier = variant.checked_multiplier(rules, upcard)
+        _remember_limits(variant, rules, upcard, limit, multiplier)
+    if k_dw > limit:
         return None
-    candidates = min_arrangements(k_mask)
-    k_dw = candidates[0].deadwood
-    if k_dw > variant.checked_knock_limit(rules, upcard):
-        return None
-    multiplier = variant.checked_multiplier(rules, upcard)
     k_name = _encode_str(knocker)
     if not k_dw:
         arr = candidates[0]

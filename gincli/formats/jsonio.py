@@ -9,6 +9,11 @@ import json
 import sys
 from typing import Any
 
+try:  # optional (pip install 'gincli[fast]'): gin score's hot path reads records with it
+    from orjson import loads as fast_loads
+except ImportError:  # pragma: no cover - the json module reads them all
+    fast_loads = None
+
 BOM = b"\xef\xbb\xbf"
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from ..cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
 from .. import moveset
 from ..errors import GinError, RecordError, quote
-from .jsonio import scan_object as _scan
+from .jsonio import fast_loads, scan_object as _scan
 from ..plugins import Registry
 from ..scoring import HandResult, Position, check_meld, score_plain, score_position
 from ..session import ScoringSystem
@@ -158,11 +158,18 @@ class HandScorer:
         formed, under a variant without move sets, ten cards each); None for any
         other, or on any error: the careful way (parse the line, :meth:`score`,
         ``to_json``) then gives the same result, or the error in its exact words."""
-        text = raw.decode().rstrip()
-        if text[:1] != "{":
-            return None
-        record, end = _scan(text, 0)
-        if end != len(text) or not self._lane_fields.issuperset(record):
+        if fast_loads is not None:
+            record = fast_loads(raw)  # past 64 bits an integer is a float here: the id is checked below
+            if type(record) is not dict:
+                return None
+        else:
+            text = raw.decode().rstrip()
+            if text[:1] != "{":
+                return None
+            record, end = _scan(text, 0)
+            if end != len(text):
+                return None
+        if not self._lane_fields.issuperset(record):
             return None
         name = record.get("variant")
         cached = self._cache.get(self.default_variant if name is None else name)
@@ -187,7 +194,10 @@ class HandScorer:
             upcard = CARD_TABLE.get(upcard) if type(upcard) is str else None
             if upcard is None:
                 return None
-        return score_plain(p0, p1, m0, m1, knocker, upcard, cached[0], cached[1], id=record.get("id"))
+        ident = record.get("id")
+        if ident is not None and type(ident) is not str and type(ident) is not int:
+            return None  # a float, a list, an object: json's reading, the careful way
+        return score_plain(p0, p1, m0, m1, knocker, upcard, cached[0], cached[1], id=ident)
 
     def movesets(self, result: HandResult) -> tuple[Any, ...]:
         """The move sets in play where ``result`` was scored (to explain its outcome)."""
