@@ -127,6 +127,26 @@ def _touch(meld: int) -> int:
     return touch
 
 
+def plain_defence(held: int, knocker_melds: Sequence[int]) -> tuple[int, list[int], Arrangement]:
+    """:func:`best_defence` of a defender who declared nothing (the common case,
+    straight to its answer; anything more than one card that could go, the long way)."""
+    touch = 0
+    get = _TOUCH.get
+    for m in knocker_melds:
+        t = get(m)
+        touch |= t if t is not None else _touch(m)
+    if touch & held:
+        chains = layoff_options(knocker_melds, held)
+        if len(chains) != 1 or len(chains[0]) != 1:
+            return _search(held, knocker_melds, None, chains)
+        card = chains[0][0]
+        arrangement = best_arrangement(held & ~(1 << card))
+        if arrangement.deadwood < deadwood(held):  # laying it off leaves less: laid
+            return arrangement.deadwood, [card], arrangement
+    arrangement = best_arrangement(held)
+    return arrangement.deadwood, [], arrangement
+
+
 def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] | None = None,
                  layoffs: Sequence[int] | None = None) -> tuple[int, list[int], Arrangement]:
     """The defender's best result against a knocker's melds.
@@ -136,6 +156,8 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
     chosen to leave the least deadwood (ties: the fewest layoffs).
     Returns ``(deadwood, layoffs in laying order, arrangement of the rest)``.
     """
+    if melds is None and layoffs is None:
+        return plain_defence(held, knocker_melds)
     declared_melds = 0
     for m in melds or ():
         declared_melds |= m
@@ -161,15 +183,13 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
             arrangement = best_arrangement(available)
             return arrangement.deadwood, [], arrangement
         return _finish(available, melds, [])
-    chains = layoff_options(knocker_melds, available)
-    if melds is None and len(chains) == 1 and len(chains[0]) == 1:  # the common case: one card could go
-        card = chains[0][0]
-        rest = available & ~(1 << card)
-        if deadwood(rest) < deadwood(available):
-            arrangement = best_arrangement(rest)
-            return arrangement.deadwood, [card], arrangement
-        arrangement = best_arrangement(available)
-        return arrangement.deadwood, [], arrangement
+    return _search(available, knocker_melds, melds, layoff_options(knocker_melds, available))
+
+
+def _search(available: int, knocker_melds: Sequence[int], melds: Sequence[int] | None,
+            chains: list[list[int]]) -> tuple[int, list[int], Arrangement]:
+    """The layoffs leaving the least deadwood (ties: the fewest), trying every
+    prefix of every chain."""
     # Every way of laying a prefix of each chain, in the order of itertools.product.
     combos: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     for ch in chains:
