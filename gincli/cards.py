@@ -148,6 +148,19 @@ def _by_rank_tables() -> tuple[list[int], list[str]]:
 def json_by_rank(mask: int) -> str:
     """The cards of a mask as the inside of a JSON list, by rank then suit
     (``"As", "2c", "5d"``): the hot path of writing deadwood."""
+    if mask.bit_count() <= 3:  # a knocker's few deadwood cards come up again and again
+        found = _FEW_BY_RANK.get(mask)
+        if found is None:
+            found = _FEW_BY_RANK[mask] = _json_by_rank(mask)
+        return found
+    return _json_by_rank(mask)
+
+
+#: :func:`json_by_rank` of masks of at most three cards (22,100 of them at most).
+_FEW_BY_RANK: dict[int, str] = {}
+
+
+def _json_by_rank(mask: int) -> str:
     spread, text = _BY_RANK or _by_rank_tables()
     rm = (spread[mask & 0x1FFF] | spread[mask >> 13 & 0x1FFF] << 1 | spread[mask >> 26 & 0x1FFF] << 2
           | spread[mask >> 39] << 3)

@@ -219,10 +219,15 @@ def arrangements(mask: int) -> Iterator[Arrangement]:
 def _best_choices(mask: int, t: int, first: bool) -> list[tuple[tuple[int, ...], int]]:
     """The choices of sets (set masks, cards left) that leave the least
     deadwood, in the order of :func:`_choices`; only the first with ``first``."""
+    return _best_of(mask, _choices(mask, t), first)
+
+
+def _best_of(mask: int, choices: list[tuple[int, tuple[int, ...]]],
+             first: bool) -> list[tuple[tuple[int, ...], int]]:
     rd = RUN_DEADWOOD
     best_value = 1 << 30
     best: list[tuple[tuple[int, ...], int]] = []
-    for used, sets in _choices(mask, t):
+    for used, sets in choices:
         rest = mask & ~used
         v = rd[rest & 0x1FFF] + rd[rest >> 13 & 0x1FFF] + rd[rest >> 26 & 0x1FFF] + rd[rest >> 39]
         if v < best_value:
@@ -243,8 +248,13 @@ def min_arrangements(mask: int) -> list[Arrangement]:
     if not t:
         runs, dead, value = _runs(mask)
         return [_new(Arrangement, (value, runs, dead))]
+    choices = _choices(mask, t)
+    if len(choices) == 1:  # every set forced (no card of it could be in a run)
+        used, sets = choices[0]
+        runs, dead, value = _runs(mask & ~used)
+        return [_new(Arrangement, (value, sets + runs, dead))]
     out = []
-    for sets, rest in _best_choices(mask, t, False):
+    for sets, rest in _best_of(mask, choices, False):
         runs, dead, value = _runs(rest)
         out.append(_new(Arrangement, (value, sets + runs, dead)))
     return out

@@ -91,6 +91,9 @@ def _slow_mask(name: str, cards: Any) -> int:
     return mask
 
 
+_CARD_BIT = CARD_BITS.__getitem__
+
+
 class HandScorer:
     """Scores hand records under a default variant, a scoring system and option
     overrides, caching the rules of each variant it meets."""
@@ -181,7 +184,7 @@ class HandScorer:
         (p0, c0), (p1, c1) = hands.items()
         if type(c0) is not list or type(c1) is not list:
             return None
-        bits = CARD_BITS.__getitem__
+        bits = _CARD_BIT
         m0 = sum(map(bits, c0))  # KeyError, TypeError: not cards, the careful way says which
         m1 = sum(map(bits, c1))
         if m0.bit_count() != len(c0) or m1.bit_count() != len(c1) or m0 & m1:
