@@ -151,12 +151,14 @@ def json_by_rank(mask: int) -> str:
     if mask.bit_count() <= 3:  # a knocker's few deadwood cards come up again and again
         found = _FEW_BY_RANK.get(mask)
         if found is None:
-            found = _FEW_BY_RANK[mask] = _json_by_rank(mask)
+            found = _json_by_rank(mask)
+            if len(_FEW_BY_RANK) < 4096:  # memory stays small: the common ones come early
+                _FEW_BY_RANK[mask] = found
         return found
     return _json_by_rank(mask)
 
 
-#: :func:`json_by_rank` of masks of at most three cards (22,100 of them at most).
+#: :func:`json_by_rank` of masks of at most three cards, the first 4,096 met.
 _FEW_BY_RANK: dict[int, str] = {}
 
 

@@ -172,16 +172,17 @@ def _segments(melded: int) -> tuple[int, ...]:
     return found
 
 
-#: Per suit and 13-bit pattern (key ``bits | suit << 13``): the runs it melds
-#: (card masks, low to high), its deadwood cards (a card mask) and their value.
-_SUIT_RUNS: dict[int, tuple[tuple[int, ...], int, int]] = {}
+#: Per 13-bit pattern of a suit: the runs it melds (card masks, low to high) as
+#: they are in each of the four suits, its deadwood cards (as in spades) and their
+#: value. At most 8,192 entries, shared by the suits (memory stays small).
+_SUIT_RUNS: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int]] = {}
 
 
-def _suit_runs(key: int) -> tuple[tuple[int, ...], int, int]:
-    bits, shift = key & SUIT_MASK, 13 * (key >> 13)
+def _suit_runs(bits: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int]:
     melded = RUN_MELDED[bits]
-    found = _SUIT_RUNS[key] = (tuple(seg << shift for seg in _segments(melded)), (bits & ~melded) << shift,
-                               RUN_DEADWOOD[bits])
+    segments = _segments(melded)
+    found = _SUIT_RUNS[bits] = (segments, tuple(seg << 13 for seg in segments), tuple(seg << 26 for seg in segments),
+                                tuple(seg << 39 for seg in segments), bits & ~melded, RUN_DEADWOOD[bits])
     return found
 
 
@@ -190,13 +191,14 @@ def _runs(mask: int) -> tuple[tuple[int, ...], int, int]:
     get = _SUIT_RUNS.get
     k = mask & 0x1FFF
     a = get(k) or _suit_runs(k)
-    k = (mask >> 13 & 0x1FFF) | 0x2000
+    k = mask >> 13 & 0x1FFF
     b = get(k) or _suit_runs(k)
-    k = (mask >> 26 & 0x1FFF) | 0x4000
+    k = mask >> 26 & 0x1FFF
     c = get(k) or _suit_runs(k)
-    k = (mask >> 39) | 0x6000
+    k = mask >> 39
     d = get(k) or _suit_runs(k)
-    return a[0] + b[0] + c[0] + d[0], a[1] | b[1] | c[1] | d[1], a[2] + b[2] + c[2] + d[2]
+    return (a[0] + b[1] + c[2] + d[3], a[4] | b[4] << 13 | c[4] << 26 | d[4] << 39,
+            a[5] + b[5] + c[5] + d[5])
 
 
 def _ranks_in_sets(mask: int) -> int:
@@ -270,10 +272,11 @@ def best_arrangement(mask: int) -> Arrangement:
     if not t:  # no sets: the runs of each suit (``_runs``, inline: the defender's common case)
         get = _SUIT_RUNS.get
         a = get(a) or _suit_runs(a)
-        b = get(b | 0x2000) or _suit_runs(b | 0x2000)
-        c = get(c | 0x4000) or _suit_runs(c | 0x4000)
-        d = get(d | 0x6000) or _suit_runs(d | 0x6000)
-        return _new(Arrangement, (a[2] + b[2] + c[2] + d[2], a[0] + b[0] + c[0] + d[0], a[1] | b[1] | c[1] | d[1]))
+        b = get(b) or _suit_runs(b)
+        c = get(c) or _suit_runs(c)
+        d = get(d) or _suit_runs(d)
+        return _new(Arrangement, (a[5] + b[5] + c[5] + d[5], a[0] + b[1] + c[2] + d[3],
+                                  a[4] | b[4] << 13 | c[4] << 26 | d[4] << 39))
     sets, rest = _best_choices(mask, t, True)[0]
     runs, dead, value = _runs(rest)
     return _new(Arrangement, (value, sets + runs, dead))
