@@ -26,6 +26,7 @@ from .moves import IllegalMove, Move  # noqa: E402
 from .moveset import MoveSet  # noqa: E402
 from .scoring import HandResult  # noqa: E402
 from .view import PlayerView  # noqa: E402
+from .backends import BackendError, MatchBackend, MatchWork  # noqa: E402
 
 
 def variant_from_file(path: str) -> PendingVariant:
@@ -35,5 +36,5 @@ def variant_from_file(path: str) -> PendingVariant:
     return PendingVariant.from_file(Path(path))
 
 
-__all__ = ["Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "RecordError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
+__all__ = ["BackendError", "MatchBackend", "MatchWork", "Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "RecordError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
            "variant_from_file", "__version__"]
