@@ -30,7 +30,7 @@ def play(tmp_path: Path, bot: str, *extra: str, hands: int = 6, env: dict | None
     """A match of ``bot`` against simple: its summary, transcripts and stderr."""
     f = tmp_path / f"t{uuid.uuid4().hex[:6]}.jsonl"
     res = subprocess.run([str(Path(sys.executable).with_name("gin")), "match", "--bots", f"{bot},simple",
-                          "--hands", str(hands), "--workers", "1", "--transcripts", str(f), "--format", "json", "-q",
+                          "--hands", str(hands), "--workers", "1", "--seed", "1", "--transcripts", str(f), "--format", "json", "-q",
                           *extra], capture_output=True, text=True, cwd=ROOT, timeout=300,
                          env={**os.environ, **(env or {})})
     assert res.returncode == 0, res.stderr
@@ -185,7 +185,7 @@ def test_forfeits_are_grouped_by_reason_with_counts_and_where_each_began(tmp_pat
     assert sum(g["count"] for g in groups) == s["players"][0]["forfeits"] >= 2
     for g in groups:
         assert {"player", "reason", "count", "first_session", "first_hand"} <= set(g)
-    text = gin("match", "--bots", f"{exe(bot)},simple", "--hands", "10", "--workers", "1").stdout
+    text = gin("match", "--bots", f"{exe(bot)},simple", "--hands", "10", "--workers", "1", "--seed", "1").stdout
     assert "forfeit: external, " in text and "times (first in session" in text
 
 

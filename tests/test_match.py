@@ -167,7 +167,7 @@ def test_ctrl_c_leaves_a_valid_file_and_resume_completes_it(tmp_path):
 
 
 def test_sprt_stops_once_it_decides():
-    res = gin("match", "--bots", "simple,random", "--games", "400", "--sprt", "0,100", "--format", "json", "-q")
+    res = gin("match", "--bots", "simple,random", "--games", "400", "--seed", "1", "--sprt", "0,100", "--format", "json", "-q")
     s = json.loads(res.stdout)
     assert s["sprt"]["result"] == "H1" and s["games"] < 400
     assert s["sprt"]["llr"] >= s["sprt"]["upper"]
@@ -206,7 +206,7 @@ def test_a_failing_external_bot_forfeits_the_hand_and_the_match_goes_on(tmp_path
     script = tmp_path / f"{kind}.py"
     script.write_text(BROKEN[kind])
     f = tmp_path / "t.jsonl"
-    res = gin("match", "--bots", f"exec:{sys.executable} {script},simple", "--hands", "6", "--workers", "1",
+    res = gin("match", "--bots", f"exec:{sys.executable} {script},simple", "--hands", "6", "--workers", "1", "--seed", "1",
               "--time-limit", "0.5", "--transcripts", str(f), "--format", "json", "-q")
     assert res.returncode == 0, res.stderr
     s = json.loads(res.stdout)

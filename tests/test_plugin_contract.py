@@ -231,7 +231,7 @@ BROKEN_BOT = """
 ])
 def test_a_plugin_bot_that_fails_forfeits_like_an_external_bot(tmp_path, body, reason):
     f = tmp_path / "t.jsonl"
-    res = gin("match", "--bots", "bad,simple", "--hands", "4", "--transcripts", str(f), "--format", "json", "-q",
+    res = gin("match", "--bots", "bad,simple", "--hands", "4", "--seed", "1", "--transcripts", str(f), "--format", "json", "-q",
               tmp_path=tmp_path, plugins={"bad": BROKEN_BOT.format(body=body)})
     assert res.returncode == 0, res.stderr
     s = json.loads(res.stdout)

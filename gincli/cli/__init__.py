@@ -221,7 +221,16 @@ def _sentence(message: str) -> str:
     for i, part in enumerate(parts):
         if part[:1].isupper() and not part[1:2].isupper():
             parts[i] = part[0].lower() + part[1:]
-    return "; ".join(parts).replace("(Possible options:", "(possible options:")
+    text = "; ".join(parts).replace("(Possible options:", "(possible options:")
+    for click_words, ours in (("is not a valid int range", "is not a whole number"),
+                              ("is not a valid integer range", "is not a whole number"),
+                              ("is not a valid integer", "is not a whole number"),
+                              ("is not a valid float range", "is not a number"),
+                              ("is not a valid float", "is not a number")):
+        text = text.replace(click_words, ours)
+    import re
+
+    return re.sub(r"is not in the range x>=([-\d.]+)", r"must be at least \1", text)
 
 
 def make_app() -> typer.Typer:

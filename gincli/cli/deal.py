@@ -43,7 +43,7 @@ def parse_players(text: str) -> tuple[str, ...]:
 
 def deal(
     ctx: typer.Context,
-    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default=False)]
+    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")]
     = None,
     players: Annotated[str, typer.Option("--players", metavar="A,B[,C,D]",
                                          help="The players: two, or as many as the scoring system seats.")]

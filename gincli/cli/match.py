@@ -58,7 +58,7 @@ def match(
                                               help="Play N hands, each settled alone (scoring hand).")] = None,
     games: Annotated[int | None, typer.Option("--games", min=1, metavar="N",
                                               help="Play N sessions of the scoring system.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, metavar="W",
                                                 show_default="all cores", help="Worker processes.")] = None,
     backend: Annotated[str, typer.Option(

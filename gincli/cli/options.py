@@ -29,7 +29,7 @@ WorkersOpt = Annotated[int | None, typer.Option(
     show_default="all cores", help="Worker processes, for large inputs.")]
 
 
-SEED_HELP = "The seed: the same seed plays the same deals [default: random, printed]."
+SEED_HELP = "The seed: the same seed plays the same deals."
 
 
 def random_seed() -> int:

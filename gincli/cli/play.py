@@ -613,7 +613,7 @@ def play(
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", help="Scoring system.")] = "game",
     option: OptionOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default=False)]
+    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")]
     = None,
     dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME",
                                                show_default="cut for it", help="Who deals first.")] = None,
