@@ -211,10 +211,20 @@ def backend_named(registry: Any, name: str) -> MatchBackend:
     return found
 
 
-def backend_options(backend: MatchBackend, assignments: Iterable[str] | None) -> dict[str, str]:
-    """``--backend-option KEY=VALUE`` values, checked against the backend's options."""
+def backend_options(backend: MatchBackend, assignments: Iterable[str] | None,
+                    address: str | None = None) -> dict[str, str]:
+    """``--backend-option KEY=VALUE`` values, checked against the backend's
+    options; ``--address ADDR`` is the option ``address`` of a backend that
+    takes one (a cluster's)."""
     known = dict(backend.options)
     out: dict[str, str] = {}
+    if address is not None:
+        if "address" not in known:
+            raise UsageError(f"--address is for a backend that connects to a cluster (such as --backend ray), "
+                             f"and the backend {backend.name} takes no address")
+        if not address.strip():
+            raise UsageError("--address takes the cluster's address (HOST:PORT of its head, or auto), not \"\"")
+        out["address"] = address.strip()
     for text in assignments or ():
         key, sep, value = text.partition("=")
         key = key.strip().replace("-", "_")
@@ -223,6 +233,9 @@ def backend_options(backend: MatchBackend, assignments: Iterable[str] | None) ->
         if key not in known:
             takes = (f"takes {', '.join(sorted(known))}" if known else "takes no options")
             raise UsageError(f"--backend-option: the backend {backend.name} {takes}, not {quote(key)}")
+        if key in out:
+            raise UsageError(f"--backend-option {key} is given twice" if key != "address" or address is None
+                             else "--address and --backend-option address= are the same option: give one")
         out[key] = value.strip()
     return out
 
@@ -280,7 +293,7 @@ class BackendRun:
                                           f"{sent[0][0]} and on were played") from None
                     return
                 if isinstance(got, ChunkFault):
-                    where = f" (on {got.host})" if got.host != here else ""
+                    where = f" (on {got.host})" if got.host and got.host != here else ""
                     raise BackendFault(got.message + where, got.exit_code)
                 if not sent:
                     raise breach(self.backend, f"{what}'s map()", "a result", "nothing more (every chunk was "

@@ -63,10 +63,14 @@ def match(
                                                 show_default="all cores", help="Worker processes.")] = None,
     backend: Annotated[str, typer.Option(
         "--backend", metavar="NAME",
-        help="Where the sessions run: local (worker processes), or a backend a plugin adds (ray).")] = DEFAULT_BACKEND,
+        help="Where the sessions run: local (worker processes here), or a backend a plugin adds, such as ray "
+             "(gin plugins lists them).")] = DEFAULT_BACKEND,
+    address: Annotated[str | None, typer.Option(
+        "--address", metavar="ADDR", show_default="RAY_ADDRESS, else a local instance",
+        help="The cluster a backend such as ray connects to (HOST:PORT of its head, or auto).")] = None,
     backend_option: Annotated[list[str] | None, typer.Option(
         "--backend-option", metavar="KEY=VALUE",
-        help="An option of the backend (repeatable): ray takes address=HOST:PORT, cpus=N, max_retries=N.")] = None,
+        help="An option of the backend (repeatable): ray takes max_retries=N, working_dir=DIR.")] = None,
     variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
@@ -126,7 +130,7 @@ def match(
     for b in specs:
         registry.bot(b)
     where = backend_named(registry, backend)
-    chosen = backend_options(where, backend_option)
+    chosen = backend_options(where, backend_option, address)
     if seed is None:
         seed = (recorded_seed(transcripts) if resume and transcripts else None)
         if seed is None:

@@ -1,13 +1,13 @@
 """gincli-ray: ``gin match --backend ray`` plays a match's sessions on a Ray
-cluster (docs/distributed.md).
+cluster (docs/distributed.md in gincli's repository).
 
-Each chunk of sessions is one Ray task; the driver (``gin match``) keeps at most
-twice as many in flight as there are CPUs to run them, and takes the results
-in the order of the chunks, so it writes the transcripts, counts and stops
-(``--sprt``) exactly as the local backend does: the results are byte for byte
-the same. A task whose worker dies is run again (``max_retries``); sessions
-are seeded one by one, so a retried chunk plays the very same sessions and
-only its one result is counted.
+Each chunk of sessions is one Ray task; the driver (``gin match``) keeps at
+most twice as many in flight as there are CPUs to run them, and takes the
+results in the order of the chunks, so it writes the transcripts, counts and
+stops (``--sprt``) exactly as the local backend does: the results are byte for
+byte the same. A task whose worker dies is run again (``max_retries``);
+sessions are seeded one by one, so a retried chunk plays the very same
+sessions, and only the one result the driver gets is counted.
 
 ``ray`` is imported only when the backend starts: loading the plugin costs
 ``gin`` nothing.
@@ -15,34 +15,48 @@ only its one result is counted.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
+import socket
 from collections import deque
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gincli import BackendError, MatchBackend, MatchWork, hookimpl
+from gincli.backends import ChunkFault
 from gincli.errors import quote
 
 #: Times a chunk is run again when the worker (or node) running it dies.
 MAX_RETRIES = 3
+#: Seconds to wait for a cluster's head to answer before saying it cannot be reached.
+CONNECT_TIMEOUT = 10.0
+#: The hint a chunk that failed on a node carries (a bot's command or a plugin missing there).
+NODE_HINT = "every node needs gincli, the plugins and the bots' commands (docs/distributed.md)"
 
 
 def play_chunk(work: MatchWork, indices: list[int]) -> Any:
-    """A Ray task: play a chunk of sessions (its process title is ray::play_chunk)."""
-    return work(indices)
+    """A Ray task: play a chunk of sessions (its process is ``ray::play_chunk``).
+    A Ray worker outlives the match, so the external bots it started are
+    closed after every chunk: none is left running on a node."""
+    from gincli.external import close_all
+
+    try:
+        return work(indices)
+    finally:
+        close_all()
 
 
 class RayBackend(MatchBackend):
     name = "ray"
-    description = ("The nodes of a Ray cluster: address=HOST:PORT (or RAY_ADDRESS), else a local Ray instance "
-                   "with --workers CPUs; a chunk whose worker dies is played again.")
+    description = ("The nodes of a Ray cluster (--address, or RAY_ADDRESS), else a local Ray instance with "
+                   "--workers CPUs; a chunk whose worker dies is played again.")
     options = {
-        "address": "the cluster to connect to: HOST:PORT of its head, or auto for the one ray start started "
-                   "here (default: RAY_ADDRESS, else a local instance started for the match)",
+        "address": "the cluster to connect to (--address): HOST:PORT of its head, or auto for the one ray start "
+                   "started on this machine; default RAY_ADDRESS, else a local instance started for the match",
         "max_retries": f"how many times a chunk is played again when its worker dies ({MAX_RETRIES})",
-        "working_dir": "a folder Ray ships to every node, where the tasks run (runtime_env working_dir): "
-                       "exec: bots and relative paths are found there",
+        "working_dir": "a folder Ray ships to every node, where the tasks run (a runtime environment's "
+                       "working_dir): exec: bots and the relative paths of the match are found there",
     }
 
     def __init__(self) -> None:
@@ -54,18 +68,23 @@ class RayBackend(MatchBackend):
     def start(self, options: Mapping[str, str], workers: int | None) -> int:
         retries = options.get("max_retries", str(MAX_RETRIES))
         if not retries.isdigit():
-            raise ValueError(f"max_retries must be a whole number >= 0, not {quote(retries)}")
+            raise ValueError(f"max_retries must be a whole number, 0 or more, not {quote(retries)}")
         self.retries = int(retries)
         self.working_dir = options.get("working_dir") or None
-        if self.working_dir is not None and not os.path.isdir(self.working_dir):
-            raise ValueError(f"working_dir must be a folder, and {quote(self.working_dir)} is not one")
+        if self.working_dir is not None:
+            if not os.path.isdir(self.working_dir):
+                raise ValueError(f"working_dir must be a folder, and {quote(self.working_dir)} is not one")
+            self.working_dir = os.path.abspath(self.working_dir)
         try:
             import ray
         except ImportError as exc:
             raise BackendError(f"the backend ray needs the ray package, which cannot be imported ({exc}): "
                                "pip install ./plugins/gincli-ray installs it") from None
         address = options.get("address") or os.environ.get("RAY_ADDRESS") or None
-        if not ray.is_initialized():  # else: this process is a Ray driver already (a script, a test): use it
+        if not ray.is_initialized():  # else this process is a Ray driver already (a script, a test): use it
+            if address is not None:
+                reachable(address)
+                token_auth()
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                       "logging_level": logging.ERROR}
             if self.working_dir is not None:
@@ -75,8 +94,8 @@ class RayBackend(MatchBackend):
                     ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, **kwargs)
                 else:
                     ray.init(address=address, **kwargs)
-            except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
-                text = " ".join(str(exc).split())
+            except Exception as exc:  # ray raises ConnectionError, RuntimeError, ValueError... each one sentence here
+                text = " ".join(str(exc).split()) or type(exc).__name__
                 text = text if len(text) <= 160 else text[:160] + "…"
                 where = f"the Ray cluster at {address}" if address else "a local Ray instance"
                 raise BackendError(f"cannot {'reach' if address else 'start'} {where}: {text}") from None
@@ -85,22 +104,22 @@ class RayBackend(MatchBackend):
         if cpus < 1:
             self.stop()
             raise BackendError("the Ray cluster has no CPU to run sessions on")
-        self.workers = min(workers, cpus) if workers and address else cpus
+        # --workers with a cluster: at most that many chunks at once (a share of a cluster one has in common)
+        self.workers = min(workers, cpus) if workers else cpus
         return self.workers
 
     def chunk_size(self, unit: str, remaining: int, workers: int) -> int:
-        # A task costs about a millisecond: chunks of a few hundred hands keep that
-        # below 1%, and four chunks a worker still balance the load.
-        most = 256 if unit == "hands" else 16
-        return max(1, min(most, remaining // (4 * workers) or 1))
+        # A task costs about a millisecond of scheduling and a round trip: chunks of a few
+        # hundred hands keep that below 1% of the work, and eight chunks a CPU still
+        # balance the load (and stop soon after --sprt decides).
+        most = 250 if unit == "hands" else 16
+        return max(1, min(most, remaining // (8 * workers) or 1))
 
     def map(self, work: MatchWork, chunks: Iterator[list[int]]) -> Iterator[Any]:
-        import dataclasses
-
         import ray
 
         if self.working_dir is not None:
-            work = dataclasses.replace(work, cwd="")  # the tasks run in the shipped folder
+            work = dataclasses.replace(work, cwd="")  # the tasks run in the folder shipped
         task = ray.remote(num_cpus=1, max_retries=self.retries, retry_exceptions=False)(play_chunk)
         shared = ray.put(work)
         pending: deque[tuple[Any, list[int]]] = deque()
@@ -113,9 +132,9 @@ class RayBackend(MatchBackend):
             while pending:
                 yield self._get(*pending.popleft())
         finally:
-            for ref, _ in pending:  # --sprt decided, Ctrl-C: what is still running is not wanted
+            for ref, _ in pending:  # --sprt decided, Ctrl-C: what is still queued or running is not wanted
                 try:
-                    ray.cancel(ref, force=True)
+                    ray.cancel(ref)
                 except Exception:
                     pass
 
@@ -124,13 +143,17 @@ class RayBackend(MatchBackend):
         from ray.exceptions import RayError
 
         try:
-            return ray.get(ref)
+            got = ray.get(ref)
         except RayError as exc:
-            lines = [line for line in str(exc).splitlines() if line.strip()]
-            text = lines[0] if lines else type(exc).__name__
+            lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+            text = lines[-1] if lines else type(exc).__name__
             text = text if len(text) <= 160 else text[:160] + "…"
-            raise BackendError(f"Ray could not play sessions {chunk[0]} to {chunk[-1]} (after up to "
-                               f"{self.retries} retries): {type(exc).__name__}: {text}") from None
+            raise BackendError(f"Ray could not play sessions {chunk[0]} to {chunk[-1]} (tried "
+                               f"{1 + self.retries} times at most): {type(exc).__name__}: {text}") from None
+        if isinstance(got, ChunkFault):
+            return dataclasses.replace(got, message=f"{got.message} (on the Ray node {got.host}: {NODE_HINT})",
+                                       host="")
+        return got
 
     def stop(self) -> None:
         if self._connected:
@@ -138,6 +161,35 @@ class RayBackend(MatchBackend):
 
             self._connected = False
             ray.shutdown()
+
+
+def reachable(address: str) -> None:
+    """A cluster's head answers at ``address`` (HOST:PORT, ``ray://HOST:PORT``),
+    or one sentence: ray itself would retry for minutes, printing as it goes."""
+    if address == "auto" or ":" not in address:
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not port.isdigit():
+        raise BackendError(f"--address takes HOST:PORT (the head of a Ray cluster) or auto, not {quote(address)}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+        raise BackendError(f"cannot reach the Ray cluster at {address}: {why} (is ray start --head running "
+                           "there, and the port open?)") from None
+
+
+def token_auth() -> None:
+    """Send this machine's Ray token when there is one. ``ray start --head``
+    turns token authentication on by default, while a driver connecting to the
+    cluster sends its token only under RAY_AUTH_MODE=token (without it, ray
+    retries for a minute, printing as it goes); a cluster without
+    authentication lets the token be. An explicit RAY_AUTH_MODE is kept."""
+    if os.environ.get("RAY_AUTH_MODE"):
+        return
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.join(os.path.expanduser("~"), ".ray", "auth_token")
+    if os.environ.get("RAY_AUTH_TOKEN") or os.path.isfile(path):
+        os.environ["RAY_AUTH_MODE"] = "token"
 
 
 @hookimpl
