@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import PluginFault, breach, plugin_of
-from .errors import GinError, UsageError, quote
+from .contract import breach as _breach
+from .contract import plugin_of
+from .errors import GinError, PluginError, UsageError, quote
 
 #: The backend ``gin match`` uses without ``--backend``.
 DEFAULT_BACKEND = "local"
@@ -166,6 +167,12 @@ class MatchWork:
 _END = object()
 
 
+def breach(obj: Any, what: str, value: Any, expected: str) -> PluginError:
+    """A backend's value that is not what gincli asked for: one sentence naming
+    its plugin (exit 2, as any plugin that breaks a hook's contract)."""
+    return PluginError(_breach(obj, what, value, expected).message)
+
+
 def call(obj: Any, what: str, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)``, a backend's code: a :class:`GinError` it raises (a sentence
     for the user) goes through; any other exception is one sentence naming its
@@ -181,7 +188,7 @@ def call(obj: Any, what: str, fn: Callable[..., Any], *args: Any) -> Any:
             raise
         text = " ".join(str(exc).split())
         text = text if len(text) <= 200 else text[:200] + "…"
-        raise PluginFault(f"plugin \"{plugin_of(obj)}\": {what} failed: {type(exc).__name__}: {text}") from None
+        raise PluginError(f"plugin \"{plugin_of(obj)}\": {what} failed: {type(exc).__name__}: {text}") from None
 
 
 class BackendError(GinError):
@@ -289,15 +296,15 @@ class BackendRun:
                 got = call(self.backend, f"{what}'s map()", next, stream)
                 if got is _END:
                     if sent:
-                        raise PluginFault(f"plugin \"{self.plugin}\": {what} stopped before sessions "
+                        raise PluginError(f"plugin \"{self.plugin}\": {what} stopped before sessions "
                                           f"{sent[0][0]} and on were played") from None
                     return
                 if isinstance(got, ChunkFault):
                     where = f" (on {got.host})" if got.host and got.host != here else ""
                     raise BackendFault(got.message + where, got.exit_code)
                 if not sent:
-                    raise breach(self.backend, f"{what}'s map()", "a result", "nothing more (every chunk was "
-                                 "played)")
+                    raise PluginError(f"plugin \"{self.plugin}\": {what}'s map() yielded a result for no chunk it "
+                                      "had taken (one result for each chunk, in the order taken)")
                 expected = sent.popleft()
                 if (not isinstance(got, list) or len(got) != len(expected)
                         or not all(isinstance(o, SessionOutcome) and o.index == i for o, i in zip(got, expected))):
