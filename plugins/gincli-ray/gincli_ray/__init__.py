@@ -81,6 +81,7 @@ class RayBackend(MatchBackend):
             raise BackendError(f"the backend ray needs the ray package, which cannot be imported ({exc}): "
                                "pip install ./plugins/gincli-ray installs it") from None
         address = options.get("address") or os.environ.get("RAY_ADDRESS") or None
+        quiet_driver()
         if not ray.is_initialized():  # else this process is a Ray driver already (a script, a test): use it
             if address is not None:
                 reachable(address)
@@ -177,6 +178,28 @@ def reachable(address: str) -> None:
         why = exc.strerror or str(exc) or type(exc).__name__
         raise BackendError(f"cannot reach the Ray cluster at {address}: {why} (is ray start --head running "
                            "there, and the port open?)") from None
+
+
+def quiet_driver() -> None:
+    """Keep standard output for gin match's data. Ray's driver prints the
+    cluster's error messages (a worker that died, its task retried) on standard
+    output: they go to standard error. Ray has no setting for it, so its
+    printing function is wrapped (where this Ray version has it; the tests
+    check stdout). Tasks cancelled once --sprt decides are not errors to report."""
+    os.environ.setdefault("RAY_IGNORE_UNHANDLED_ERRORS", "1")
+    try:
+        from ray._private import worker as driver
+    except ImportError:
+        return
+    original = getattr(driver, "print_to_stdstream", None)
+    if original is None or getattr(original, "to_stderr", False):
+        return
+
+    def to_stderr(data: dict[str, Any], ignore_prefix: bool) -> Any:
+        return original(dict(data, is_err=True), ignore_prefix)
+
+    to_stderr.to_stderr = True  # type: ignore[attr-defined]
+    driver.print_to_stdstream = to_stderr
 
 
 def token_auth() -> None:
