@@ -276,11 +276,11 @@ def scoreline(tally: Tally) -> str:
     key = "games_won" if tally.spec.unit == "games" else "hands_won"
     parts = [f"{safe(name)} {p[key]:,}" for name, p in tally.players.items()]
     text = " · ".join(parts)
-    if tally.two_players and tally.samples:
-        text += f" · {sum(tally.samples) / len(tally.samples):.1%}"
+    if tally.two_players and tally.sums.n:  # running sums: asked at every chunk of a long match
+        text += f" · {tally.sums.total / tally.sums.n:.1%}"
         if tally.sprt is not None:
-            st = tally.sprt.status(tally.samples)
-            text += f" · LLR {st['llr']:+.2f} ({st['lower']:.2f}, {st['upper']:.2f})"
+            lower, upper = tally.sprt.bounds
+            text += f" · LLR {tally.sprt.llr_running(tally.sums):+.2f} ({lower:.2f}, {upper:.2f})"
     return text
 
 
