@@ -132,7 +132,7 @@ def test_progress_and_the_live_score_come_back_to_the_driver(ray_address, tmp_pa
 
 
 def test_resume_after_ctrl_c_on_ray_finishes_locally_or_on_ray_as_one_run(ray_address, tmp_path):
-    common = ("match", "--bots", "simple,expert", "--hands", "8000", "--seed", "6", "--format", "json", "-q")
+    common = ("match", "--bots", "simple,random", "--hands", "8000", "--seed", "6", "--format", "json", "-q")
     f = tmp_path / "interrupted.jsonl"
     proc = subprocess.Popen([GIN, *on_ray(ray_address, *common, "--transcripts", str(f))], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(),

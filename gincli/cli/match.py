@@ -60,7 +60,7 @@ def match(
                                               help="Play N sessions of the scoring system.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, metavar="W",
-                                                show_default="all cores", help="Worker processes.")] = None,
+                                                show_default="all cores", help="Worker processes (on a cluster: CPUs used at most).")] = None,
     backend: Annotated[str, typer.Option(
         "--backend", metavar="NAME",
         help="Where the sessions run: local (worker processes here), or a backend a plugin adds, such as ray "
