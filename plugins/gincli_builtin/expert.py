@@ -106,7 +106,10 @@ class ExpertBot(Bot):
     #: Likelihood factors of a card being in the opponent's hand: a neighbour
     #: (same rank, or same suit within two) of a card they refused or discarded,
     #: of a card they took.
-    F_REFUSED = 0.6
+    F_REFUSED = 1.0
+    F_DISCARDED = 1.0
+    #: Whether pairs that would have melded with a card the opponent refused or discarded are ruled out.
+    EXCLUDE = True
     F_TOOK = 2.0
     #: Take a discard that melds when it leaves at most this much more deadwood
     #: than the expected stock draw (other discards are never taken).
@@ -116,8 +119,8 @@ class ExpertBot(Bot):
     #: squares on 6,333 knock-able decisions of expert against simple (12,000
     #: hands): for each, the exact points of knocking now and one playout of the
     #: hand after the best discard instead.
-    KNOCK_MODEL = {"1": 0.488, "k": 3.668, "stock": 0.685, "ev": -1.0, "outs": 10.647, "e_kept": -6.975,
-                   "nd": 1.735, "last": -0.926, "pu": -0.07, "md": 0.909}
+    KNOCK_MODEL = {"1": 21.493, "k": 4.341, "stock": 0.144, "ev": -0.448, "outs": 11.354, "e_kept": -6.421,
+                   "nd": 0.598, "last": -1.076, "pu": -0.147, "md": 0.222}
     #: How many of its discards the opponent is assumed to have chosen from (simulation).
     EXTRA = 6
     #: Tries to draw an opponent hand with which they could not have knocked.
@@ -223,12 +226,14 @@ class ExpertBot(Bot):
 
     def _danger(self, card: int, k: _Knowledge) -> float:
         """The chance the opponent can meld ``card``: that they hold one of the
-        pairs of cards that make a meld with it."""
+        pairs of cards that make a meld with it (a pair that would have melded
+        with a card they refused or threw away counts for nothing)."""
         p = k.p_opp
+        excluded = k.excluded
         miss = 1.0
         for a, b in PAIRS[card]:
             q = p[a] * p[b]
-            if q:
+            if q and (a * 52 + b) not in excluded:
                 miss *= 1.0 - q
         return 1.0 - miss
 
@@ -375,7 +380,8 @@ class _Knowledge:
     cards the opponent refused, took and discarded, and for each unknown card
     how likely it is in the opponent's hand (else in the stock)."""
 
-    __slots__ = ("hand", "pile", "opp_known", "unknown", "unknown_cards", "p_opp", "stock_weight", "refused")
+    __slots__ = ("hand", "pile", "opp_known", "unknown", "unknown_cards", "p_opp", "stock_weight", "refused",
+                 "excluded")
 
     def __init__(self, view: PlayerView, bot: ExpertBot):
         hand = view.hand
@@ -402,13 +408,21 @@ class _Knowledge:
         weight = [0.0] * 52
         for c in cards:
             weight[c] = 1.0
-        f = bot.F_REFUSED
-        for x in refused + list(view.opponent_discards):
-            m = NEIGHBOURS[x] & unknown
-            while m:
-                low = m & -m
-                m ^= low
-                weight[low.bit_length() - 1] *= f
+        excluded = set()
+        if bot.EXCLUDE:
+            for x in refused + list(view.opponent_discards):
+                for a, b in PAIRS[x]:
+                    excluded.add(a * 52 + b)
+        self.excluded = excluded
+        for f, xs in ((bot.F_REFUSED, refused), (bot.F_DISCARDED, view.opponent_discards)):
+            if f == 1.0:
+                continue
+            for x in xs:
+                m = NEIGHBOURS[x] & unknown
+                while m:
+                    low = m & -m
+                    m ^= low
+                    weight[low.bit_length() - 1] *= f
         f = bot.F_TOOK
         m = 0
         for x in _cards(opp_known):
