@@ -102,7 +102,9 @@ class ExpertBot(Bot):
     #: How many deadwood points feeding the opponent a card they can meld is worth avoiding.
     DANGER = 2.5
     #: Opponent hands simulated for a knock decision.
-    SAMPLES = 24
+    SAMPLES = 12
+    #: Discards leaving more than this much more deadwood than the least are not weighed.
+    PRUNE = 5
     #: Likelihood factors of a card being in the opponent's hand: a neighbour
     #: (same rank, or same suit within two) of a card they refused or discarded,
     #: of a card they took.
@@ -124,7 +126,7 @@ class ExpertBot(Bot):
     #: How many of its discards the opponent is assumed to have chosen from (simulation).
     EXTRA = 6
     #: Tries to draw an opponent hand with which they could not have knocked.
-    NO_KNOCK = 10
+    NO_KNOCK = 5
 
     def choose(self, view: PlayerView) -> Move:
         stake = self._stake(view)
@@ -267,7 +269,7 @@ class ExpertBot(Bot):
         the danger of feeding the opponent."""
         best = None
         for dw, c, rest in options:
-            if dw > least + 12:  # far worse now: not worth weighing
+            if dw > least + self.PRUNE:  # far worse now: not worth weighing
                 continue
             score = self.expected_after_draw(rest, k) + self.DANGER * self._danger(c, k)
             if best is None or score < best[0]:
