@@ -10,6 +10,8 @@ the discard pile, the cards the opponent took from the pile and discarded.
 
 from __future__ import annotations
 
+import math
+
 from gincli.bots import Bot
 from gincli.cards import CARD_VALUES
 from gincli.layoffs import best_defence
@@ -123,6 +125,16 @@ class ExpertBot(Bot):
     #: hand after the best discard instead.
     KNOCK_MODEL = {"1": 21.493, "k": 4.341, "stock": 0.144, "ev": -0.448, "outs": 11.354, "e_kept": -6.421,
                    "nd": 0.598, "last": -1.076, "pu": -0.147, "md": 0.222}
+    #: Doubling: offer when the chance of winning the hand is at least this.
+    OFFER_P = 0.6
+    #: ... but not when this many points at the present stake would reach the target.
+    ENOUGH = 20
+    #: The stake model (doubling): the chance of winning the hand (logistic) and
+    #: the points expected from it (linear) in the features of :meth:`stake_features`.
+    STAKE_WIN = {"1": -1.56, "dw": 0.1355, "e1": -0.2001, "stock": 0.05828, "to_act": 0.153, "opp_took": 0.1243,
+                 "opp_held": -0.2533, "last": 0.03165, "le10": 0.489, "le5": 0.4171, "e1*stock": 0.0286}
+    STAKE_POINTS = {"1": -9.248, "dw": 1.834, "e1": -2.813, "stock": 0.4191, "to_act": 2.232, "opp_took": 4.377,
+                    "opp_held": -7.239, "last": 1.024, "le10": 4.311, "le5": 5.284, "e1*stock": 0.4879}
     #: How many of its discards the opponent is assumed to have chosen from (simulation).
     EXTRA = 6
     #: Tries to draw an opponent hand with which they could not have knocked.
@@ -140,20 +152,91 @@ class ExpertBot(Bot):
     # -- the stake (doubling) -----------------------------------------------------------------
 
     def _stake(self, view: PlayerView) -> Move | None:
-        """Under doubling: answer an offer (decline only a lost cause late in the
-        hand), or offer when the hand is close to a knock."""
+        """Under doubling (RULES.md "Doubling"): answer an offer, or offer one.
+
+        From the view, the stake model estimates our chance of winning the hand
+        and the points we expect from it at the present stake (:meth:`stake`).
+        We decline when accepting (twice the expected points) costs more than
+        declining: the decline bonus plus the deadwood difference in the
+        offerer's favour (their deadwood estimated from simulated hands). We
+        offer in the doubling window: when our chance of winning is at least
+        ``OFFER_P``, unless we are too good to double (an opponent who
+        declines would pay less than we expect to win by playing on)."""
         state = view.extensions.get("doubling")
         if state is None:
             return None
-        dw = deadwood(view.hand)
-        if state["offer"] is not None and state["offer"] != view.me:
-            lost = dw >= 30 and view.stock_count < 16
-            return Move(view.me, "decline" if lost else "accept")
-        if view.phase in ("offer", "draw") and dw <= 6 and view.stock_count < 26:
-            double = Move(view.me, "double")
-            if double in view.legal():
-                return double
-        return None
+        answering = state["offer"] is not None and state["offer"] != view.me
+        if answering:
+            k = _Knowledge(view, self)
+            p_win, points = self.stake(view, k, False)
+            cost = self.decline_cost(view, k)
+            return Move(view.me, "accept" if 2 * points >= -cost else "decline")
+        if view.phase not in ("offer", "draw"):
+            return None
+        double = Move(view.me, "double")
+        if double not in view.legal():
+            return None
+        if self._enough(view, state["multiplier"]):
+            return None
+        k = _Knowledge(view, self)
+        p_win, points = self.stake(view, k, True)
+        if p_win < self.OFFER_P:
+            return None
+        if points > self.decline_value(view, k):  # too good: play on for more
+            return None
+        return double
+
+    def _enough(self, view: PlayerView, multiplier: int) -> bool:
+        """Whether an ordinary win at the present stake (``ENOUGH`` points) would
+        already take us to the session's target: doubling would then only raise
+        what we lose."""
+        target = view.rules.get("target")
+        score = view.scores.get(view.me)
+        if not self.ENOUGH or not isinstance(target, int) or not isinstance(score, (int, float)):
+            return False
+        return target - score <= self.ENOUGH * multiplier
+
+    def stake(self, view: PlayerView, k: _Knowledge, to_act: bool) -> tuple[float, float]:
+        """Our chance of winning the hand and the points we expect from it (per
+        unit of stake, negative when losing), from :meth:`stake_features`."""
+        f = self.stake_features(view, k, to_act)
+        z = self.STAKE_WIN["1"]
+        e = self.STAKE_POINTS["1"]
+        for name, value in f.items():
+            z += self.STAKE_WIN.get(name, 0.0) * value
+            e += self.STAKE_POINTS.get(name, 0.0) * value
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))), e
+
+    def _opponent_deadwood(self, view: PlayerView, k: _Knowledge) -> float:
+        hands = self.opponent_hands(view, k)
+        return sum(deadwood(h) for h in hands) / len(hands) if hands else 30.0
+
+    def decline_cost(self, view: PlayerView, k: _Knowledge) -> float:
+        """What declining costs us (per unit of stake): the decline bonus plus
+        our deadwood's excess over the opponent's (estimated)."""
+        excess = deadwood(view.hand) - self._opponent_deadwood(view, k)
+        return view.rules["decline_bonus"] + max(0.0, excess)
+
+    def decline_value(self, view: PlayerView, k: _Knowledge) -> float:
+        """What the opponent's decline would bring us (per unit of stake)."""
+        excess = self._opponent_deadwood(view, k) - deadwood(view.hand)
+        return view.rules["decline_bonus"] + max(0.0, excess)
+
+    def stake_features(self, view: PlayerView, k: _Knowledge, to_act: bool) -> dict[str, float]:
+        """What the stake model (doubling) reads in a view at the start of a turn,
+        ``to_act`` telling whose turn it is: our deadwood now (and whether it is
+        at most 10, or 5) and expected after the next draw, how far the hand has
+        gone, and what the opponent has shown (pickups, cards known in their
+        hand, the value of their last discard)."""
+        hand = view.hand
+        dw = deadwood(hand)
+        e1 = self.expected_after_draw(hand, k)
+        last = VAL[view.opponent_discards[-1]] if view.opponent_discards else 10
+        stock = view.stock_count
+        return {"dw": dw, "e1": e1, "stock": stock, "to_act": 1.0 if to_act else 0.0,
+                "opp_took": len(view.opponent_took), "opp_held": k.opp_known.bit_count(), "last": last,
+                "le10": 1.0 if dw <= 10 else 0.0,
+                "le5": 1.0 if dw <= 5 else 0.0, "e1*stock": e1 * stock / 31}
 
     # -- evaluation -------------------------------------------------------------------------
 
