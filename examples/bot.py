@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A complete external gin rummy bot for gincli, standard library only.
 
-It speaks the gincli-bot/1 protocol (docs/bot-protocol.md): one JSON object a
-line on stdin, one reply line on stdout for each "decide". It plays like the
+It speaks the gincli-bot/2 protocol (docs/bot-protocol.md): one JSON object a
+line on stdin; one reply line on stdout, echoing the request's id, for "hello"
+(ready: its name and version) and for each "decide" (a move). It plays like the
 EAAI baseline: it takes the face-up card only when it forms a meld, discards to
 the least deadwood, and knocks as soon as it can.
 
@@ -74,6 +75,8 @@ def forms_meld(hand, card):
 def decide(view, legal, rng):
     hand = [parse(c) for c in view["hand"]]
     actions = {(m["action"], m.get("from")) for m in legal}
+    if ("accept", None) in actions:  # doubling: an offer waits for this bot's answer
+        return {"action": "accept"}
     if view["phase"] in ("offer", "draw"):
         top = parse(view["discard_pile"][-1]) if view["discard_pile"] else None
         if ("draw", "discard") in actions and top is not None and forms_meld(hand, top):
@@ -93,6 +96,12 @@ def decide(view, legal, rng):
     return {"action": "discard", "card": card}
 
 
+def answer(message, reply):
+    """One JSON object on one line, echoing the request's id, flushed at once."""
+    sys.stdout.write(json.dumps({**reply, "id": message["id"]}) + "\n")
+    sys.stdout.flush()
+
+
 def main():
     rng = random.Random(0)
     for line in sys.stdin:
@@ -100,10 +109,9 @@ def main():
         kind = message.get("type")
         if kind == "hello":
             rng = random.Random(message.get("seed", 0))
+            answer(message, {"type": "ready", "name": "example", "version": "2.0"})
         elif kind == "decide":
-            reply = decide(message["view"], message["legal"], rng)
-            sys.stdout.write(json.dumps(reply) + "\n")
-            sys.stdout.flush()
+            answer(message, decide(message["view"], message["legal"], rng))
         elif kind == "bye":
             break
         # "hand_over" and anything new: nothing to answer

@@ -1,5 +1,6 @@
 """Regenerate the example transcripts in examples/ (played by gincli's engine with a
-seeded, greedy player). Usage: python examples/make_examples.py"""
+seeded, greedy player; under doubling, one that doubles near a knock). Usage:
+python examples/make_examples.py"""
 
 from __future__ import annotations
 
@@ -35,12 +36,26 @@ def greedy(h: Hand) -> Move:
     return moves[-1]
 
 
-def make(name: str, variant: str, scoring: str, seed: int, options: dict | None = None, indent: int | None = 1):
+def doubler(h: Hand) -> Move:
+    """The greedy player, under doubling: offers with 12 or less deadwood, declines
+    with 30 or more, else accepts."""
+    moves = h.legal_moves()
+    actions = {m.action: m for m in moves}
+    held = deadwood(h.hands[h.to_act])
+    if "accept" in actions:
+        return actions["decline" if held >= 30 else "accept"]
+    if "double" in actions and held <= 12:
+        return actions["double"]
+    return greedy(h)
+
+
+def make(name: str, variant: str, scoring: str, seed: int, options: dict | None = None, indent: int | None = 1,
+         players: tuple[str, ...] = ("ann", "bob"), chooser=greedy):
     registry = load_registry(entry_points=False)
     v = registry.variant(variant)
     system = registry.scoring(scoring)
     rules = registry.rules(v, system, options or {})
-    rec = play_session(("ann", "bob"), v, rules, system, greedy, seed, id=name, options=options)
+    rec = play_session(players, v, rules, system, chooser, seed, id=name, options=dict(rules))
     (HERE / f"{name}.json").write_text(json.dumps(rec.transcript, indent=indent) + "\n")
     return rec
 
@@ -65,3 +80,7 @@ if __name__ == "__main__":
     make("hollywood", "oklahoma", "hollywood", 7, indent=None)
     make("match", "standard", "match-500", 3, indent=None)
     make("gin-only-hand", "gin-only", "hand", 12)
+    make("cutthroat", "standard", "cutthroat", 4, indent=None, players=("ann", "bob", "cat"))
+    make("chouette", "standard", "chouette", 4, indent=None, players=("ann", "bob", "cat", "dan"))
+    make("partnership", "standard", "partnership", 4, indent=None, players=("ann", "bob", "cat", "dan"))
+    make("doubling", "doubling", "game", 5, indent=None, chooser=doubler)

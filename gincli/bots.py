@@ -10,8 +10,12 @@ generator, so a match is reproducible by seed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from .moves import Move
 from .rng import SplitMix64
+from .rules import Option
 from .view import PlayerView
 
 
@@ -30,10 +34,19 @@ class Bot:
 
     name: str = ""
     description: str = ""
+    #: The parameters the bot takes, as ``gincli.Option`` objects: ``gin match
+    #: --bots expert:samples=40`` sets one; ``gin bots`` lists them.
+    parameters: tuple[Option, ...] = ()
+    #: Their values for this bot (the defaults unless the bot's spec set some).
+    params: Mapping[str, Any] = {}
 
     def __init__(self, rng: SplitMix64, seat: str = ""):
         self.rng = rng
         self.seat = seat
+        #: The session's players, in the order they were named (set by gincli before
+        #: the first move; with three or four players, the opponent changes from hand
+        #: to hand: it is ``view.opponent``).
+        self.players: tuple[str, ...] = ()
 
     def choose(self, view: PlayerView) -> Move:
         """The move to make: one of ``view.legal()`` (build it with

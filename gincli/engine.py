@@ -28,11 +28,17 @@ from .rng import SplitMix64
 from .rules import OFF, Rules
 from .scoring import (HandResult, Position, check_knock, dead_hand, declared_melds, forfeit_result,
                       score_position)
+from . import moveset
 from .moves import ACTIONS, IllegalMove, Move
 from .variant import Variant
 from .view import PlayerView
 
 OFFER, DRAW, DISCARD, SPREAD, OVER = "offer", "draw", "discard", "spread", "over"
+
+#: The most moves a hand may take. The rules let two players take each other's
+#: discards for ever (the stock then never runs down); bots that do are stopped
+#: here: the hand is dead, and the transcript says so (``"stalled": true``).
+MAX_HAND_MOVES = 2000
 
 
 def deal_deck(deck: Sequence[int], dealer: str, players: Sequence[str]) -> tuple[dict[str, int], int, list[int]]:
@@ -142,12 +148,13 @@ class Hand:
         self.knock_melds: list[int] | None = None
         self.knock_outcome: str | None = None
         self.result: HandResult | None = None
-        self.limit = variant.knock_limit(rules, self.upcard)
+        self.limit = variant.checked_knock_limit(rules, self.upcard)
         self.number = 0  # the hand's index in its session
         self.scores: dict[str, Any] = {}  # the session's scores before this hand (public)
+        self.stalled = False  # stopped at MAX_HAND_MOVES (gincli's own rule: a hand cannot go on for ever)
         self.movesets = tuple(getattr(rules, "movesets", ()))
         #: Each move set's public state in this hand, by its name.
-        self.extensions: dict[str, dict[str, Any]] = {ms.name: ms.start(rules) for ms in self.movesets}
+        self.extensions: dict[str, dict[str, Any]] = {ms.name: moveset.start(ms, rules) for ms in self.movesets}
         self._moveset_of = {action: ms for ms in self.movesets for action in ms.actions}
 
     # -- facts -----------------------------------------------------------------------
@@ -168,7 +175,7 @@ class Hand:
     def expecting(self) -> str:
         """What the player to act must do, in words."""
         for ms in self.movesets:
-            text = ms.expecting(self)
+            text = moveset.expecting(ms, self)
             if text:
                 return text
         return {OFFER: "take or refuse the upcard", DRAW: "draw", DISCARD: "discard or knock",
@@ -230,16 +237,16 @@ class Hand:
         if player not in self.hands:
             raise IllegalMove("unknown-player", f"{quote(player)} is not a player of this hand")
         action = move.action
-        moveset = self._moveset_of.get(action)
-        if moveset is not None:  # a plugin's move: its move set plays it
-            moveset.apply(self, move)
+        owner = self._moveset_of.get(action)
+        if owner is not None:  # a plugin's move: its move set plays it
+            moveset.apply(owner, self, move)
             self.moves.append(move)
             return
         if action not in ACTIONS:
             actions = ", ".join(ACTIONS + tuple(self._moveset_of))
             raise IllegalMove("malformed-move", f"{quote(action)} is not a move here; the moves are {actions}")
         for ms in self.movesets:
-            ms.check(self, move)
+            moveset.check(ms, self, move)
         if player != self.to_act:
             raise IllegalMove("out-of-turn", f"{player} moved out of turn: it is {self.to_act}'s turn to "
                                              f"{self.expecting()}")
@@ -395,7 +402,7 @@ class Hand:
     def _finished(self, result: HandResult) -> HandResult:
         """A result as the move sets in play change it (doubling's stake)."""
         for ms in self.movesets:
-            result = ms.finish(self.extensions[ms.name], result, self.rules)
+            result = moveset.finish(ms, self.extensions[ms.name], result, self.rules)
         return result
 
     def end(self, result: HandResult) -> None:
@@ -412,6 +419,14 @@ class Hand:
                 raise RuntimeError("the hand is not over")
             self.result = self._score(None, None)
             self.phase = OVER
+        return self.result
+
+    def stall(self) -> HandResult:
+        """End a hand that reached :data:`MAX_HAND_MOVES` moves without ending (two
+        players taking each other's discards for ever): dead, nobody scores."""
+        self.stalled = True
+        self.result = self._finished(dead_hand(self.players, self.variant.name))
+        self.phase = OVER
         return self.result
 
     def force(self, move: Move) -> bool:
@@ -471,10 +486,10 @@ class Hand:
             else:
                 self.phase, self.to_act = DRAW, self.other(player)
             return True
-        moveset = self._moveset_of.get(action)
-        if moveset is not None:
+        owner = self._moveset_of.get(action)
+        if owner is not None:
             try:
-                moveset.apply(self, move)
+                moveset.apply(owner, self, move)
             except IllegalMove:
                 pass  # followed leniently: a plugin's move out of place is passed over
             return True
@@ -522,6 +537,8 @@ class Hand:
         d["moves"] = [m.to_dict() for m in self.moves]
         if self.result is not None and self.result.forfeit is not None:
             d["forfeit"] = dict(self.result.forfeit)
+        if self.stalled:
+            d["stalled"] = True  # gincli's: stopped at MAX_HAND_MOVES moves, dead
         if result and self.result is not None:
             d["result"] = self.result.claim()
         return d

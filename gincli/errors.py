@@ -88,3 +88,30 @@ def unexpected(exc: BaseException, doing: str) -> str:
     if isinstance(exc, RecursionError):
         return f"could not be {doing}: it is nested too deeply"
     return f"could not be {doing}: {type(exc).__name__}: {shorten(str(exc))}"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 session``, ``4,000 dead hands``: a count for people, with thousands
+    separated and the word agreeing with it (``many``: an irregular plural)."""
+    if n == 1:
+        return f"1 {word}"
+    return f"{n:,} {many or word + 's'}"
+
+
+def click_sentence(message: str) -> str:
+    """Click's message as one of gincli's sentences: lower-case start, no full
+    stop, one line."""
+    parts = [part for part in " ".join(message.split()).rstrip(".").split(". ") if part]
+    for i, part in enumerate(parts):
+        if part[:1].isupper() and not part[1:2].isupper():
+            parts[i] = part[0].lower() + part[1:]
+    text = "; ".join(parts).replace("(Possible options:", "(possible options:")
+    for click_words, ours in (("is not a valid int range", "is not a whole number"),
+                              ("is not a valid integer range", "is not a whole number"),
+                              ("is not a valid integer", "is not a whole number"),
+                              ("is not a valid float range", "is not a number"),
+                              ("is not a valid float", "is not a number")):
+        text = text.replace(click_words, ours)
+    import re
+
+    return re.sub(r"is not in the range x>=([-\d.]+)", r"must be at least \1", text)

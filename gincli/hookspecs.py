@@ -73,3 +73,19 @@ def gincli_register_moves(register: Callable[[MoveSet], None]) -> None:
     ``finish``...). Names must be unique, and no two move sets may add the same
     action. Returns nothing; every plugin's implementation is called.
     """
+
+
+@hookspec
+def gincli_register_commands(register: Callable[..., None]) -> None:
+    """Register ``gin`` subcommands (as ``llm`` plugins do).
+
+    Call ``register(function, name=None, help=None)`` once per command: a
+    function written as for Typer (its parameters, with ``typer.Option`` or
+    ``typer.Argument`` defaults or ``Annotated`` hints, are the command's
+    options and arguments; its docstring is the help, unless ``help`` is given),
+    and the command's name (default: the function's name, ``_`` as ``-``). A
+    name that is already a command is refused with a warning. gincli runs the
+    command like its own: a :class:`gincli.errors.GinError` it raises is one
+    sentence and its exit status. Returns nothing; every plugin's
+    implementation is called.
+    """

@@ -1,6 +1,6 @@
-"""The match runner: sessions between two bots, reproducible by seed, on as many
-worker processes as asked, resumable, with the statistics of
-:mod:`gincli.stats`.
+"""The match runner: sessions between bots (two, or as many as the scoring
+system seats), reproducible by seed, on as many worker processes as asked,
+resumable, with the statistics of :mod:`gincli.stats`.
 
 Session ``i`` is dealt from its own seed, derived from the match seed alone
 (:func:`session_seed`); each bot gets its own generator derived from that
@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO
 
 from .bots import Bot
+from .external import configure, identities
+from .external.protocol import START_FAILURES, start_failure
 from .engine import Hand
 from .rng import GOLDEN, MASK64, SplitMix64
 from .scoring import HandResult
 from .formats.jsonio import dumps, loads
-from .stats import Estimate, Sprt
+from .stats import Z95, Estimate, Sprt
 from .table import play_session
 from .validate import TRANSCRIPT_FORMAT
 
@@ -38,8 +40,8 @@ def session_seed(seed: int, index: int) -> int:
 class MatchSpec:
     """What a match plays: everything that decides its outcome (and nothing else)."""
 
-    bots: tuple[str, str]
-    names: tuple[str, str]
+    bots: tuple[str, ...]
+    names: tuple[str, ...]
     unit: str  # "hands" or "games"
     count: int
     seed: int
@@ -49,10 +51,12 @@ class MatchSpec:
     duplicate: bool = False
     time_limit: float = 5.0
     max_hands: int = 10_000  # a session still unsettled after this many hands stops (capped)
+    start_time_limit: float = 30.0  # for an external bot to answer its handshake
+    bot_log: str | None = None  # a folder to keep each external bot's standard error in
 
-    def seats(self, index: int) -> tuple[str, str]:
+    def seats(self, index: int) -> tuple[str, ...]:
         """The players in seat order for session ``index`` (swapped on the second
-        session of a duplicate deal)."""
+        session of a duplicate deal, which only two players play)."""
         if self.duplicate and index % 2 == 1:
             return self.names[1], self.names[0]
         return self.names
@@ -76,24 +80,54 @@ class SessionOutcome:
     """What the main process needs of one played session (small, picklable)."""
 
     index: int
-    hands: list[tuple[str, str | None, int, str | None]]  # (outcome, winner, points, forfeiter)
-    winner: str | None
+    #: Each hand: (outcome, winner, points, forfeiter, the two who played it).
+    hands: list[tuple[str, str | None, int, str | None, tuple[str, ...]]]
+    winner: str | None  # the session's winner: a name (a side's or team's, with more players: see scores)
     transcript: str | None = None
-    forfeits: list[tuple[str, str]] = field(default_factory=list)  # (player, reason)
+    forfeits: list[tuple[str, str, int]] = field(default_factory=list)  # (player, reason, hand index)
     capped: bool = False
+    scores: dict[str, Any] = field(default_factory=dict)  # each player's net result, once settled
+    winners: list[str] = field(default_factory=list)  # who won the session (a side's members, with more players)
+    programs: dict[str, dict[str, Any]] = field(default_factory=dict)  # external bots' name and version, by player
+    stalled: int = 0  # hands stopped at the engine's move cap (dead)
 
     @classmethod
     def from_transcript(cls, index: int, doc: dict[str, Any], line: str | None = None) -> SessionOutcome:
         """Rebuild an outcome from a transcript written earlier (``--resume``)."""
         hands = []
         forfeits = []
-        for h in doc.get("hands", []):
+        players = tuple(doc.get("players", ()))
+        for hi, h in enumerate(doc.get("hands", [])):
             r = h.get("result", {})
             f = h.get("forfeit")
-            hands.append((r.get("outcome"), r.get("winner"), r.get("points", 0), f.get("player") if f else None))
+            pair = tuple(h.get("players", players))
+            hands.append((r.get("outcome"), r.get("winner"), r.get("points", 0), f.get("player") if f else None,
+                          pair))
             if f:
-                forfeits.append((f.get("player"), f.get("reason", "")))
-        return cls(index, hands, (doc.get("result") or {}).get("winner"), line, forfeits, doc.get("capped") is True)
+                forfeits.append((f.get("player"), f.get("reason", ""), hi))
+        result = doc.get("result") or {}
+        return cls(index, hands, session_winner(result), line, forfeits, doc.get("capped") is True,
+                   dict(result.get("scores", {})) if "winner" in result else {}, session_winners(result),
+                   stalled=sum(1 for h in doc.get("hands", []) if h.get("stalled") is True))
+
+
+def session_winners(result: Mapping[str, Any]) -> list[str]:
+    """Who won a settled session: its winner; with more players, every player
+    with the best net result, when it is a gain (a side's or a team's members)."""
+    winner = result.get("winner")
+    scores = result.get("scores") or {}
+    if isinstance(winner, str) and winner in scores:
+        return [winner]
+    if winner is None or not scores:
+        return []
+    best = max(scores.values())
+    return [p for p, v in scores.items() if v == best] if best > 0 else []
+
+
+def session_winner(result: Mapping[str, Any]) -> str | None:
+    """The one winner of a settled session, or None (a tie, or several winners)."""
+    winners = session_winners(result)
+    return winners[0] if len(winners) == 1 else None
 
 
 def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool) -> SessionOutcome:
@@ -106,9 +140,9 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     bots: dict[str, Bot] = {}
     for name in seats:
         factory = registry.bot(spec.bots[spec.names.index(name)])
-        if hasattr(factory, "time_limit"):
-            factory.time_limit = spec.time_limit
+        configure(factory, spec.time_limit, spec.start_time_limit, spec.bot_log)
         bots[name] = factory(SplitMix64(seed).derive(1 + spec.names.index(name)), name)
+        bots[name].players = tuple(seats)
     notify = [b for b in bots.values() if type(b).hand_over is not Bot.hand_over]
 
     def choose(hand: Hand) -> Any:
@@ -117,49 +151,65 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
 
     def on_hand(hand: Hand, result: HandResult, session: Any) -> None:
         for bot in notify:
-            bot.hand_over(hand.view(bot.seat), result.to_dict())
+            if bot.seat in hand.players:
+                bot.hand_over(hand.view(bot.seat), result.to_dict())
 
     rec = play_session(seats, variant, rules, system, choose, seed, id=spec.session_id(index), options=dict(rules),
                        max_hands=spec.max_hands, record=record, on_hand=on_hand if notify else None)
     for bot in bots.values():
         bot.close()
+    programs = identities(bots)
     hands = []
     forfeits = []
-    for r in rec.results:
+    for hi, (r, pair) in enumerate(zip(rec.results, rec.pairs)):
         f = r.forfeit
-        hands.append((r.outcome, r.winner, r.points, f["player"] if f else None))
+        hands.append((r.outcome, r.winner, r.points, f["player"] if f else None, pair))
         if f:
-            forfeits.append((f["player"], f["reason"]))
+            forfeits.append((f["player"], f["reason"], hi))
     line = None
     if record:
         rec.transcript["match"] = spec.match_field()
         line = dumps(rec.transcript)
-    return SessionOutcome(index, hands, rec.result.get("winner"), line, forfeits, rec.capped)
+    settled = not rec.capped
+    return SessionOutcome(index, hands, session_winner(rec.result) if settled else None, line, forfeits,
+                          rec.capped, dict(rec.result.get("scores", {})) if settled else {},
+                          session_winners(rec.result) if settled else [], programs, rec.stalled)
 
 
 class Tally:
     """The running totals and statistics of a match."""
 
-    def __init__(self, spec: MatchSpec, sprt: Sprt | None = None):
+    def __init__(self, spec: MatchSpec, sprt: Sprt | None = None, variant: str | None = None):
         self.spec = spec
         self.sprt = sprt
-        self.players = {name: {"name": name, "bot": bot, "hands_won": 0, "games_won": 0, "points": 0,
-                               "gins": 0, "big_gins": 0, "undercuts": 0, "knocks": 0, "forfeits": 0}
+        self.variant = variant or spec.variant
+        self.players = {name: {"name": name, "bot": bot, "games_won": 0, "hands_played": 0, "hands_won": 0,
+                               "points": 0, "gins": 0, "big_gins": 0, "undercuts": 0, "knocks": 0, "forfeits": 0}
                         for name, bot in zip(spec.names, spec.bots)}
+        self.nets: dict[str, list[float]] = {name: [] for name in spec.names}  # net result of each settled session
         self.hands = 0
         self.games = 0
         self.dead = 0
         self.sessions = 0
-        self.samples: list[float] = []  # the first player's score per unit (or per duplicate pair)
+        self.samples: list[float] = []  # two players: the first player's score per unit (or duplicate pair)
         self._pair: list[float] = []
-        self.reasons: list[str] = []
+        self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
         self.capped = 0  # sessions stopped by the hand cap, unsettled
+        self._failed: dict[str, int] = {}
+        self.stalled = 0  # hands stopped at the engine's move cap  # sessions in a row in which an external bot failed to start
+
+    @property
+    def two_players(self) -> bool:
+        return len(self.spec.names) == 2
 
     def add(self, out: SessionOutcome) -> None:
         first = self.spec.names[0]
         unit_scores = []
-        for outcome, winner, points, forfeiter in out.hands:
+        for outcome, winner, points, forfeiter, pair in out.hands:
             self.hands += 1
+            for name in pair:
+                if name in self.players:
+                    self.players[name]["hands_played"] += 1
             if winner is None:
                 self.dead += 1
                 unit_scores.append(0.5)
@@ -169,19 +219,40 @@ class Tally:
             p["points"] += points
             if outcome in ("gin", "big_gin", "undercut", "knock"):
                 p[{"gin": "gins", "big_gin": "big_gins", "undercut": "undercuts", "knock": "knocks"}[outcome]] += 1
-            if forfeiter is not None:
+            if forfeiter is not None and forfeiter in self.players:
                 self.players[forfeiter]["forfeits"] += 1
             unit_scores.append(1.0 if winner == first else 0.0)
-        for player, reason in out.forfeits:
-            if len(self.reasons) < 10:
-                self.reasons.append(f"{player}: {reason}")
+        for player, reason, hand in out.forfeits:
+            group = self.reasons.setdefault((player, reason), {"player": player, "reason": reason, "count": 0,
+                                                               "first_session": out.index, "first_hand": hand})
+            group["count"] += 1
         self.sessions += 1
         self.capped += out.capped
+        self.stalled += out.stalled
+        for name, identity in out.programs.items():
+            if identity.get("failed_start"):  # sessions in a row whose bot never got going stop the match
+                self._failed[name] = self._failed.get(name, 0) + 1
+                if self._failed[name] >= START_FAILURES:
+                    raise start_failure(identity.get("label", name), self._failed[name], identity["failed_start"],
+                                        identity.get("stderr", []))
+            else:
+                self._failed[name] = 0
+            if name in self.players:
+                p = self.players[name]
+                if identity.get("name") or identity.get("version"):
+                    p["program"] = {"name": identity.get("name", ""), "version": identity.get("version", "")}
+                p["stale_replies"] = p.get("stale_replies", 0) + identity.get("stale_replies", 0)
+        for name, net in out.scores.items():
+            if name in self.nets:
+                self.nets[name].append(net)
         if self.spec.unit == "games":
             self.games += 1
-            if out.winner is not None:
-                self.players[out.winner]["games_won"] += 1
+            for name in out.winners:
+                if name in self.players:
+                    self.players[name]["games_won"] += 1
             unit_scores = [1.0 if out.winner == first else 0.5 if out.winner is None else 0.0]
+        if not self.two_players:
+            return
         if self.spec.duplicate:
             self._pair.extend(unit_scores)
             if out.index % 2 == 1:
@@ -196,28 +267,47 @@ class Tally:
     def summary(self) -> dict[str, Any]:
         """The match summary (``gin match --format json``)."""
         spec = self.spec
-        est = Estimate.of(self.samples)
         players = []
-        for p in self.players.values():
+        for name, p in self.players.items():
             q = dict(p)
-            q["points_per_hand"] = round(p["points"] / self.hands, 3) if self.hands else 0.0
+            q["points_per_hand"] = round(p["points"] / p["hands_played"], 3) if p["hands_played"] else 0.0
+            if self.spec.unit == "games":
+                q["net_per_game"] = mean_interval(self.nets[name])
             players.append(q)
-        first = spec.names[0]
         out: dict[str, Any] = {
             "hands": self.hands, "games": self.games, "sessions": self.sessions, "players": players,
             "dead_hands": self.dead,
             "unit": spec.unit[:-1],
-            "win_rate": {"player": first, "value": round(est.mean, 4), "low": round(est.low, 4),
-                         "high": round(est.high, 4), "samples": est.n, "confidence": 0.95},
-            "elo": dict(est.elo(), player=first),
-            "forfeit_reasons": self.reasons,
-            "seed": spec.seed, "variant": spec.variant, "scoring": spec.scoring, "options": spec.options,
-            "duplicate": spec.duplicate, "bots": list(spec.bots),
-            "max_hands": spec.max_hands, "capped_sessions": self.capped,
         }
+        if self.two_players:
+            est = Estimate.of(self.samples)
+            first = spec.names[0]
+            out["win_rate"] = {"player": first, "value": round(est.mean, 4), "low": round(est.low, 4),
+                               "high": round(est.high, 4), "samples": est.n, "confidence": 0.95}
+            out["elo"] = dict(est.elo(), player=first)
+        out.update({
+            "forfeit_reasons": sorted(self.reasons.values(), key=lambda g: (g["first_session"], g["first_hand"])),
+            "seed": spec.seed, "variant": self.variant, "scoring": spec.scoring, "options": spec.options,
+            "duplicate": spec.duplicate, "bots": list(spec.bots),
+            "max_hands": spec.max_hands, "capped_sessions": self.capped, "stalled_hands": self.stalled,
+        })
         if self.sprt is not None:
             out["sprt"] = self.sprt.status(self.samples)
         return out
+
+
+def mean_interval(values: list[float]) -> dict[str, Any]:
+    """The mean of ``values`` with its 95% interval (normal approximation; the
+    bounds are null, unbounded, below two samples)."""
+    n = len(values)
+    if n == 0:
+        return {"mean": None, "low": None, "high": None, "samples": 0}
+    mean = sum(values) / n
+    if n < 2:
+        return {"mean": round(mean, 2), "low": None, "high": None, "samples": 1}
+    sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5
+    half = Z95 * sd / n ** 0.5
+    return {"mean": round(mean, 2), "low": round(mean - half, 2), "high": round(mean + half, 2), "samples": n}
 
 
 def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
@@ -234,6 +324,10 @@ def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT if resume else os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
     except OSError as exc:
+        folder = os.path.dirname(os.path.abspath(path))
+        if isinstance(exc, FileNotFoundError) and not os.path.isdir(folder):
+            raise UsageError(f"cannot write the transcripts to {path}: the folder {folder} does not exist "
+                             "(make it first, or give another path)") from None
         raise UsageError(f"cannot write the transcripts to {path}: {exc.strerror or exc}") from None
     st = os.fstat(fd)
     regular = stat.S_ISREG(st.st_mode)
@@ -261,6 +355,21 @@ def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
         raise
 
 
+def recorded_seed(path: str) -> int | None:
+    """The match seed a ``--transcripts`` file was written with (its first
+    session's ``match`` field), for ``--resume`` without ``--seed``; ``None``
+    when the file holds no readable first line."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline()
+    except OSError:
+        return None
+    doc = _parse_transcript(first)
+    match = doc.get("match") if doc is not None else None
+    seed = match.get("seed") if isinstance(match, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
 def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
                      name: str) -> tuple[list[SessionOutcome], int]:
     """The sessions an earlier run of this match wrote (``--resume``), from the
@@ -282,10 +391,10 @@ def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
                 break
             raise UsageError(f"{name} line {index + 1} is not a transcript of this match; --resume only "
                              "finishes a file this match wrote")
-        differs = _differences(doc, spec, index, header)
+        differs = differences(doc, spec, index, header)
         if differs:
             raise UsageError(f"{name} line {index + 1} is from another match: its {differs} "
-                             "(--resume needs the same --bots, --names, --seed, --duplicate, --hands or --games, "
+                             "(--resume needs the same --bots, --players, --seed, --duplicate, --hands or --games, "
                              "--variant, --scoring and --option)")
         outcomes.append(SessionOutcome.from_transcript(index, doc))
         keep += len(raw)
@@ -310,7 +419,7 @@ def _cut_short(raw: bytes, spec: MatchSpec, index: int) -> bool:
     return bool(line) and (line.startswith(head) or head.startswith(line))
 
 
-def _differences(doc: dict[str, Any], spec: MatchSpec, index: int, header: Mapping[str, Any]) -> str:
+def differences(doc: dict[str, Any], spec: MatchSpec, index: int, header: Mapping[str, Any]) -> str:
     """What tells a transcript from session ``index`` of this match, in words
     ("options differ (gin_bonus: 50 there, 25 here)"), or ``""``."""
     from .rules import format_value

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .contract import breach, call, truth
 from .rules import Option, Rules
 
 if TYPE_CHECKING:
@@ -59,6 +60,9 @@ class MoveSet:
     record_fields: tuple[str, ...] = ()
     #: The rule ids of its faults, with what each means (docs/validate.md lists them).
     rule_ids: Mapping[str, str] = {}
+    #: Short commands for its moves in ``gin play`` (action -> a letter or word;
+    #: the action's own name is always understood).
+    keys: Mapping[str, str] = {}
     source: str = "built-in"
 
     def enabled(self, rules: Rules) -> bool:
@@ -110,6 +114,11 @@ class MoveSet:
         :meth:`finish` is not applied), or None to score it as usual."""
         return None
 
+    def status(self, view: PlayerView) -> str | None:
+        """Its state as a player reads it at the table (``gin play``), from their
+        view; None to show nothing."""
+        return None
+
     def explain(self, result: HandResult) -> str | None:
         """Where the points of a hand that ended by one of its outcomes come from,
         in words, for people; None for the other outcomes."""
@@ -117,3 +126,70 @@ class MoveSet:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+# -- gincli calls a move set through these: plugin code, checked where it crosses --------------
+
+def _what(ms: MoveSet, method: str) -> str:
+    return f"the move set {ms.name}'s {method}()"
+
+
+def start(ms: MoveSet, rules: Rules) -> dict[str, Any]:
+    state = call(ms, _what(ms, "start"), ms.start, rules)
+    if not isinstance(state, dict):
+        raise breach(ms, _what(ms, "start"), state, "a dict (its public state)")
+    return state
+
+
+def legal(ms: MoveSet, view: PlayerView) -> list[Move]:
+    from .moves import Move
+
+    moves = call(ms, _what(ms, "legal"), ms.legal, view)
+    if not isinstance(moves, list) or not all(isinstance(m, Move) and m.player == view.me for m in moves):
+        raise breach(ms, _what(ms, "legal"), moves, "a list of the player's moves (gincli.Move)")
+    return moves
+
+
+def answer_due(ms: MoveSet, view: PlayerView) -> bool:
+    return truth(ms, _what(ms, "answer_due"), call(ms, _what(ms, "answer_due"), ms.answer_due, view))
+
+
+def expecting(ms: MoveSet, hand: Hand) -> str | None:
+    text = call(ms, _what(ms, "expecting"), ms.expecting, hand)
+    if text is not None and not isinstance(text, str):
+        raise breach(ms, _what(ms, "expecting"), text, "a sentence or None")
+    return text
+
+
+def check(ms: MoveSet, hand: Hand, move: Move) -> None:
+    call(ms, _what(ms, "check"), ms.check, hand, move)
+
+
+def apply(ms: MoveSet, hand: Hand, move: Move) -> None:
+    call(ms, _what(ms, "apply"), ms.apply, hand, move)
+
+
+def finish(ms: MoveSet, state: Mapping[str, Any], result: HandResult, rules: Rules) -> HandResult:
+    from .scoring import HandResult
+
+    out = call(ms, _what(ms, "finish"), ms.finish, state, result, rules)
+    if not isinstance(out, HandResult) or type(out.points) is not int or out.points < 0:
+        raise breach(ms, _what(ms, "finish"), out, "a gincli.HandResult with whole points")
+    return out
+
+
+def from_record(ms: MoveSet, record: Mapping[str, Any], pos: Position, rules: Rules) -> dict[str, Any]:
+    state = call(ms, _what(ms, "from_record"), ms.from_record, record, pos, rules)
+    if not isinstance(state, dict):
+        raise breach(ms, _what(ms, "from_record"), state, "a dict (its state)")
+    return state
+
+
+def score_record(ms: MoveSet, state: Mapping[str, Any], record: Mapping[str, Any], pos: Position,
+                 variant: Variant, rules: Rules) -> HandResult | None:
+    from .scoring import HandResult
+
+    out = call(ms, _what(ms, "score_record"), ms.score_record, state, record, pos, variant, rules)
+    if out is not None and (not isinstance(out, HandResult) or type(out.points) is not int or out.points < 0):
+        raise breach(ms, _what(ms, "score_record"), out, "None or a gincli.HandResult with whole points")
+    return out

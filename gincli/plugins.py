@@ -1,19 +1,30 @@
 """The plugin manager and the registry of what plugins contribute.
 
 :func:`load_registry` is the one factory: it builds a pluggy plugin manager
-with gincli's hook specifications, registers third-party plugins (the
-``gincli`` entry-point group, then plugin directories), then the built-ins
-(``DEFAULT_PLUGINS``, which go through the very same hooks), checks every
-plugin's hooks, and collects the variants and scoring systems each one
-registers. A plugin that fails to import or breaks a hook's contract is left
-out with one clear sentence naming it (``Registry.problems``); the rest of
-gincli still works.
+with gincli's hook specifications, loads the plugins in order of precedence,
+checks every plugin's hooks, and collects what each registers. The order, from
+the first to win a name to the last:
+
+1. plugin folders given with ``--plugins-dir``, in the order given;
+2. plugin folders in ``GINCLI_PLUGINS_DIR``;
+3. the ``plugins/`` folder of the user's configuration folder;
+4. installed packages (the ``gincli`` entry-point group), by name;
+5. the built-ins (``DEFAULT_PLUGINS``), which go through the very same hooks.
+
+The first to register a name (a variant, a scoring system, a bot, a move set)
+keeps it. A plugin that replaces a built-in's item does so on purpose (it is
+listed by ``gin plugins``); any other clash is a warning naming what was left
+out. Variant files (the ``variants/`` folder of the configuration folder) come
+after every plugin and never take a name in use: one naming a registered
+variant is left out, with a warning when its rules differ. A plugin that fails to import or breaks a hook's contract is left out with
+one sentence naming it (``Registry.problems``); the rest of gincli still works.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -25,26 +36,24 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
-from .errors import ConfigError, PluginError, UsageError, quote
-from .rules import PLAY_OPTIONS, Option, Rules, format_value, resolve
 from .bots import Bot
+from .config import ENTRY_POINT_GROUP, ENV_CONFIG_DIR, ENV_PLUGINS_DIR, config_dir  # noqa: F401  (one place)
+from .errors import ConfigError, PluginError, UsageError, quote
 from .moves import ACTIONS
 from .moveset import MoveSet
+from .rules import PLAY_OPTIONS, Option, Rules, format_value, resolve
 from .session import ScoringSystem
 from .variant import PendingVariant, Variant
 
-#: Built-in plugins: module name -> plugin name. Registered after third-party
-#: plugins, so a third-party plugin may replace a built-in variant or system.
+#: Built-in plugins: module name -> plugin name. Registered last, so any other
+#: plugin may replace a built-in variant, scoring system, bot or move set.
 DEFAULT_PLUGINS: dict[str, str] = {
     "gincli_builtin.variants": "gincli-variants",
     "gincli_builtin.scoring": "gincli-scoring",
     "gincli_builtin.bots": "gincli-bots",
     "gincli_builtin.doubling": "gincli-doubling",
 }
-ENTRY_POINT_GROUP = "gincli"
 ENV_DISABLE = "GINCLI_DISABLE_PLUGINS"
-ENV_PLUGINS_DIR = "GINCLI_PLUGINS_DIR"
-ENV_CONFIG_DIR = "GINCLI_CONFIG_DIR"
 
 #: What each kind of item is registered through, and must be an instance of.
 KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
@@ -54,25 +63,25 @@ KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
     "move set": ("gincli_register_moves", (MoveSet,)),
 }
 
+#: gincli's own commands: a plugin may not take their names.
+BUILTIN_COMMANDS = ("score", "deal", "validate", "variants", "match", "bots", "report", "play", "plugins", "config",
+                    "completion")
+
+#: Where plugins come from, in order of precedence (``PluginInfo.origin``).
+ORIGINS = ("--plugins-dir", "GINCLI_PLUGINS_DIR", "user config", "package", "built-in")
+
 
 @dataclass
 class PluginInfo:
-    """One loaded plugin: its name, where it came from, the hooks it implements."""
+    """One loaded plugin: its name, where it came from (``origin``, one of
+    :data:`ORIGINS`, and ``source``, the file or package), the hooks it
+    implements."""
 
     name: str
     source: str
     hooks: list[str] = field(default_factory=list)
     builtin: bool = False
-
-
-def config_dir() -> Path:
-    """The user's gincli configuration directory (``GINCLI_CONFIG_DIR``, else
-    ``$XDG_CONFIG_HOME/gincli``, else ``~/.config/gincli``)."""
-    env = os.environ.get(ENV_CONFIG_DIR)
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "gincli"
+    origin: str = "built-in"
 
 
 def split_names(text: str | None) -> list[str]:
@@ -81,10 +90,11 @@ def split_names(text: str | None) -> list[str]:
 
 def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
                         entry_points: bool = True) -> tuple[pluggy.PluginManager, list[PluginInfo], list[str]]:
-    """Build the plugin manager: hook specs, third-party plugins, built-ins.
+    """Build the plugin manager: hook specs, then the plugins in order of
+    precedence (the module's docstring).
 
     Returns ``(manager, plugins loaded, problems)``; each problem is one
-    sentence naming a plugin that was left out.
+    sentence naming a plugin that was left out, or what it did wrong.
     """
     pm = pluggy.PluginManager("gincli")
     pm.add_hookspecs(hookspecs)
@@ -93,8 +103,9 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
         pm.set_blocked(name)
     infos: list[PluginInfo] = []
     problems: list[str] = []
+    seen: dict[str, str] = {}  # every plugin name met, and where: to tell a clash, and what --disable-plugin meant
 
-    def add(obj: object, name: str, source: str, builtin: bool = False) -> None:
+    def add(obj: object, name: str, source: str, origin: str) -> None:
         try:
             pm.register(obj, name=name)
             pm.check_pending()
@@ -103,30 +114,31 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
                 pm.unregister(obj)
             problems.append(f"plugin \"{name}\" ({source}) was not loaded: {exc}")
             return
-        except ValueError as exc:  # a second plugin of the same name
+        except ValueError as exc:  # pluggy refuses a second plugin object
             problems.append(f"plugin \"{name}\" ({source}) was not loaded: {exc}")
             return
         hooks = sorted(h.name for h in (pm.get_hookcallers(obj) or []))
-        infos.append(PluginInfo(name, source, hooks, builtin))
+        infos.append(PluginInfo(name, source, hooks, origin == "built-in", origin))
+        problems.extend(_unmarked(obj, name, hooks))
 
-    if entry_points:
-        from importlib.metadata import entry_points as find_entry_points
+    def candidate(name: str, source: str) -> bool:
+        """Whether to load the plugin ``name`` found at ``source``."""
+        if name in blocked:
+            seen.setdefault(name, source)
+            return False
+        if name in seen:
+            problems.append(f"plugin \"{name}\" ({source}) was left out: a plugin of that name comes first, from "
+                            f"{seen[name]}")
+            return False
+        seen[name] = source
+        return True
 
-        for ep in find_entry_points(group=ENTRY_POINT_GROUP):
-            if ep.name in blocked or pm.has_plugin(ep.name):
-                continue
-            dist = getattr(ep.dist, "name", None) or "?"
-            try:
-                obj = ep.load()
-            except Exception as exc:  # a broken plugin must not break gincli
-                problems.append(f"plugin \"{ep.name}\" (package {dist}) failed to import: "
-                                f"{type(exc).__name__}: {exc}")
-                continue
-            add(obj, ep.name, f"package {dist}")
-
-    dirs = [Path(d) for d in plugin_dirs]
-    dirs += [Path(d) for d in os.environ.get(ENV_PLUGINS_DIR, "").split(os.pathsep) if d]
-    for directory in dirs:
+    folders = [(Path(d), "--plugins-dir") for d in plugin_dirs]
+    folders += [(Path(d), "GINCLI_PLUGINS_DIR") for d in os.environ.get(ENV_PLUGINS_DIR, "").split(os.pathsep) if d]
+    user = config_dir() / "plugins"
+    if user.is_dir():
+        folders.append((user, "user config"))
+    for directory, origin in folders:
         if not directory.is_dir():
             problems.append(f"plugins directory {directory} does not exist")
             continue
@@ -139,20 +151,50 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
                 name = path.name
             else:
                 continue
-            if name in blocked or pm.has_plugin(name):
+            if not candidate(name, str(path)):
                 continue
             try:
                 obj = _import_path(name, path)
-            except Exception as exc:
+            except Exception as exc:  # a broken plugin must not break gincli
                 problems.append(f"plugin \"{name}\" ({path}) failed to import: {type(exc).__name__}: {exc}")
                 continue
-            add(obj, name, str(path))
+            add(obj, name, str(path), origin)
+
+    if entry_points:
+        from importlib.metadata import entry_points as find_entry_points
+
+        for ep in sorted(find_entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            dist = getattr(ep.dist, "name", None) or "?"
+            if not candidate(ep.name, f"package {dist}"):
+                continue
+            try:
+                obj = ep.load()
+            except Exception as exc:
+                problems.append(f"plugin \"{ep.name}\" (package {dist}) failed to import: "
+                                f"{type(exc).__name__}: {exc}")
+                continue
+            add(obj, ep.name, f"package {dist}", "package")
 
     for module, name in DEFAULT_PLUGINS.items():
-        if name in blocked:
-            continue
-        add(importlib.import_module(module), name, "built-in", builtin=True)
+        if candidate(name, "built-in"):
+            add(importlib.import_module(module), name, "built-in", "built-in")
+    for name in sorted(blocked - set(seen)):
+        problems.append(f"--disable-plugin {quote(name)} names no plugin (the plugins are "
+                        f"{', '.join(sorted(seen))})")
     return pm, infos, problems
+
+
+def _unmarked(plugin: object, name: str, hooks: list[str]) -> list[str]:
+    """Functions of a plugin module named like a hook (``gincli_...``) but not
+    marked ``@gincli.hookimpl``: gincli never calls them, which is never meant."""
+    if not isinstance(plugin, ModuleType):
+        return []
+    out = []
+    for attr, value in vars(plugin).items():
+        if (attr.startswith("gincli_") and inspect.isfunction(value) and attr not in hooks
+                and value.__module__ == plugin.__name__):
+            out.append(f"plugin \"{name}\": {attr} is not marked @gincli.hookimpl, so gincli never calls it")
+    return out
 
 
 def _import_path(name: str, path: Path) -> ModuleType:
@@ -184,14 +226,20 @@ class Registry:
         self.scoring_systems: dict[str, ScoringSystem] = {}
         self.bots: dict[str, type[Bot]] = {}
         self.movesets: dict[str, MoveSet] = {}
+        #: External bots named in a bots file: name -> how to run it.
+        self.named_bots: dict[str, Any] = {}
+        self._bot_cache: dict[str, Any] = {}
+        #: Commands plugins add: name -> (function, help or None, plugin).
+        self.commands: dict[str, tuple[Callable[..., Any], str | None, str]] = {}
         self.owner: dict[tuple[str, str], str] = {}
         self._rules_cache: dict[Any, Rules] = {}
         pending: list[tuple[str, PendingVariant]] = []
         self._clashes: list[PendingVariant] = []  # variant files naming a variant already registered
-        # Third-party plugins first, built-ins last: the first of a name wins.
-        ordered = [p for p in plugins if not p.builtin] + [p for p in plugins if p.builtin]
+        #: Built-ins' items another plugin replaced, on purpose: (kind, name) -> the built-in plugin.
+        self.replaced: dict[tuple[str, str], str] = {}
+        self._origin = {info.name: info for info in plugins}
         for kind, (hook, types) in KINDS.items():
-            for info in ordered:
+            for info in plugins:  # in order of precedence: the first of a name wins
                 plugin = pm.get_plugin(info.name)
                 if plugin is None or hook not in info.hooks:
                     continue
@@ -199,12 +247,20 @@ class Registry:
                 caller = pm.subset_hook_caller(hook, remove_plugins=others)
                 register = self._registrar(kind, types, info.name, pending)
                 try:
-                    caller(register=register)
+                    returned = [r for r in caller(register=register) if r is not None]
                 except Exception as exc:
                     problems.append(f"plugin \"{info.name}\": its {hook} hook failed: {type(exc).__name__}: {exc}")
-        self._add_user_variants(pending)
+                    continue
+                if returned:
+                    problems.append(f"plugin \"{info.name}\": its {hook} hook returned {quote(returned)} instead "
+                                    "of calling register(); nothing it returned was registered")
+            if kind == "bot":  # commands after the things they may use
+                self._register_commands(pm, plugins)
+        self._add_user_variants(pending)  # files never take a name in use: they come after every plugin
+        self._add_user_bots()
         self._bind(pending)
         self._settle_clashes()
+        self._check_code_variants()
 
     def _add_user_variants(self, pending: list[tuple[str, PendingVariant]]) -> None:
         """Variant files in ``<config dir>/variants``: a variant from a TOML file alone."""
@@ -225,30 +281,111 @@ class Registry:
 
         def register(item: Any) -> None:
             if not isinstance(item, types) or (kind == "bot" and not issubclass(item, Bot)):
-                what = "a subclass of gincli.Bot" if kind == "bot" else f"a {kind}"
-                raise TypeError(f"register() takes {what}, not {item!r}")
+                what = "a subclass of gincli.Bot" if kind == "bot" else f"a {kind} ({' or '.join(t.__name__ for t in types)})"
+                self.problems.append(f"plugin \"{plugin}\" called register() with {quote(repr(item))}, not {what}; "
+                                     "it was left out")
+                return
             name = getattr(item, "name", None)
-            if not isinstance(name, str) or not name:
-                raise TypeError(f"a {kind} needs a non-empty name")
+            if not isinstance(name, str) or not name.strip():
+                self.problems.append(f"plugin \"{plugin}\" registered a {kind} with the name {quote(name)}; a "
+                                     f"{kind} needs a name; it was left out")
+                return
             if name in table or any(p.name == name for _, p in pending if kind == "variant"):
+                first = self.owner.get((kind, name), "another plugin")
+                if self._origin.get(plugin) and self._origin[plugin].builtin and first != plugin:
+                    self.replaced[(kind, name)] = plugin  # a plugin replaced a built-in's: on purpose
+                    return
                 if isinstance(item, PendingVariant):
                     self._clashes.append(item)  # settled once bound: same rules, or a warning
                     return
-                first = self.owner.get((kind, name), "another plugin")
-                self.problems.append(f"plugin \"{plugin}\" registered the {kind} \"{name}\", "
-                                     f"already registered by \"{first}\"; the second was ignored")
+                self.problems.append(f"the {kind} \"{name}\" of plugin \"{plugin}\" was left out: plugin "
+                                     f"\"{first}\" registered that name first (gin plugins shows the order)")
                 return
-            if kind == "move set":
-                self._check_moveset(item, plugin)
+            try:
+                self._check_item(kind, item)
+            except TypeError as exc:
+                self.problems.append(f"plugin \"{plugin}\": {exc}; it was left out")
+                return
             self.owner[(kind, name)] = plugin
             if isinstance(item, PendingVariant):
                 pending.append((plugin, item))
             else:
+                try:
+                    item.plugin = plugin  # for sentences that name the plugin at fault
+                except (AttributeError, TypeError):
+                    pass
                 table[name] = item
 
         return register
 
-    def _check_moveset(self, ms: MoveSet, plugin: str) -> None:
+    def _register_commands(self, pm: pluggy.PluginManager, plugins: list[PluginInfo]) -> None:
+        """Commands plugins add: name -> (function, help, plugin)."""
+        hook = "gincli_register_commands"
+        for info in plugins:
+            plugin = pm.get_plugin(info.name)
+            if plugin is None or hook not in info.hooks:
+                continue
+
+            def register(function: Any, name: str | None = None, help: str | None = None,
+                         _plugin: str = info.name) -> None:
+                if not callable(function):
+                    self.problems.append(f"plugin \"{_plugin}\" called register() with {quote(repr(function))}, "
+                                         "not a function; it was left out")
+                    return
+                command = name or getattr(function, "__name__", "").replace("_", "-")
+                if not isinstance(command, str) or not command or command.startswith("-"):
+                    self.problems.append(f"plugin \"{_plugin}\" registered a command named {quote(command)}; it "
+                                         "was left out")
+                    return
+                if command in BUILTIN_COMMANDS or command in self.commands:
+                    first = "gincli" if command in BUILTIN_COMMANDS else self.commands[command][2]
+                    self.problems.append(f"the command \"{command}\" of plugin \"{_plugin}\" was left out: "
+                                         f"{first} has a command of that name")
+                    return
+                self.commands[command] = (function, help, _plugin)
+                self.owner[("command", command)] = _plugin
+
+            others = [p for p in pm.get_plugins() if p is not plugin]
+            try:
+                returned = [r for r in pm.subset_hook_caller(hook, remove_plugins=others)(register=register)
+                            if r is not None]
+            except Exception as exc:
+                self.problems.append(f"plugin \"{info.name}\": its {hook} hook failed: {type(exc).__name__}: {exc}")
+                continue
+            if returned:
+                self.problems.append(f"plugin \"{info.name}\": its {hook} hook returned {quote(returned)} instead "
+                                     "of calling register(); nothing it returned was registered")
+
+    def _check_item(self, kind: str, item: Any) -> None:
+        """What a registered item must be, beyond its type: TypeError when not."""
+        if kind == "move set":
+            self._check_moveset(item)
+        elif kind == "scoring system":
+            counts = getattr(item, "players", None)
+            if (not isinstance(counts, tuple) or not counts
+                    or not all(type(n) is int and 2 <= n <= 4 for n in counts)):
+                raise TypeError(f"the scoring system {item.name}'s players must be a tuple of counts from 2 to 4, "
+                                f"not {quote(repr(counts))}")
+            if not all(isinstance(o, Option) for o in getattr(item, "options", ())):
+                raise TypeError(f"the scoring system {item.name}'s options must be gincli.Option objects")
+        elif kind == "variant" and isinstance(item, Variant):
+            if not isinstance(item.defaults, dict):
+                raise TypeError(f"the variant {item.name}'s defaults must be a dict")
+
+    def _check_code_variants(self) -> None:
+        """A variant made in code with a default for something that is not an
+        option: said, since that default would be ignored."""
+        for name, variant in self.variants.items():
+            plugin = self.owner.get(("variant", name))
+            if plugin is None or not isinstance(getattr(variant, "defaults", None), dict):
+                continue
+            specs = self.all_option_specs(variant)
+            for key in variant.defaults:
+                if key not in specs:
+                    self.problems.append(f"plugin \"{plugin}\": the variant {name} has a default for {quote(key)}, "
+                                         "which is not an option; it is ignored")
+
+    def _check_moveset(self, ms: MoveSet) -> None:
         """A move set's actions and options may not take those of the rule book or
         of another move set."""
         taken = {a: "the rule book" for a in ACTIONS}
@@ -260,12 +397,12 @@ class Registry:
             raise TypeError(f"the move set {ms.name}'s actions must be a tuple of names")
         for action in ms.actions:
             if action in taken:
-                raise TypeError(f"the move set {ms.name} adds the action {action!r}, which is {taken[action]}'s")
+                raise TypeError(f"the move set {ms.name} adds the action {quote(action)}, which is {taken[action]}'s")
         for opt in ms.options:
             if not isinstance(opt, Option):
                 raise TypeError(f"the move set {ms.name}'s options must be gincli.Option objects")
             if opt.name in options:
-                raise TypeError(f"the move set {ms.name} adds the option {opt.name!r}, which is {options[opt.name]}'s")
+                raise TypeError(f"the move set {ms.name} adds the option {quote(opt.name)}, which is {options[opt.name]}'s")
 
     def _bind(self, pending: list[tuple[str, PendingVariant]]) -> None:
         """Give each variant file its base, once every plugin has registered."""
@@ -367,30 +504,96 @@ class Registry:
         named = sorted(n for n in self.variants if not n.endswith(".toml") and "/" not in n)
         raise UsageError(f"unknown variant {quote(name)}; the variants are {', '.join(named)}")
 
+    def add_bots_file(self, path: str | Path) -> None:
+        """Make the named bots of a bots file known (``--bots-file``); its names
+        come before the configuration folder's. :class:`ConfigError` when it is wrong."""
+        from .external.botsfile import read_bots_file
+
+        for name, spec in read_bots_file(Path(path)).items():
+            if name in self.bots:
+                raise ConfigError(f"the bots file {path} names the bot {quote(name)}, which is "
+                                  f"{self.owner.get(('bot', name), 'another plugin')}'s; give it another name")
+            self.named_bots[name] = spec
+        self._bot_cache.clear()
+
+    def _add_user_bots(self) -> None:
+        """The named bots of ``bots.toml`` in the configuration folder; one taking a
+        registered bot's name is left out with a warning."""
+        from .external.botsfile import read_bots_file
+
+        path = config_dir() / "bots.toml"
+        if not path.is_file():
+            return
+        try:
+            found = read_bots_file(path)
+        except ConfigError as exc:
+            self.problems.append(str(exc))
+            return
+        for name, spec in found.items():
+            if name in self.bots:
+                self.problems.append(f"the bot {quote(name)} of {path} was left out: it is "
+                                     f"{self.owner.get(('bot', name), 'another plugin')}'s name")
+            else:
+                self.named_bots[name] = spec
+
     def bot(self, spec: str) -> Any:
-        """A bot factory by name, or ``exec:COMMAND`` for an external program;
-        :class:`UsageError` when unknown."""
-        if spec.startswith("exec:"):
-            from .external import external_bot
-
-            import shlex
-            import shutil
-
-            command = spec[len("exec:"):].strip()
-            if not command:
-                raise UsageError("exec: needs a command, for example exec:python3 examples/bot.py")
-            try:
-                program = shlex.split(command)[0]
-            except ValueError as exc:
-                raise UsageError(f"cannot read the command of {spec}: {exc}") from None
-            if shutil.which(program) is None:
-                raise UsageError(f"cannot run {spec}: {program} is not a program on the PATH or a path")
-            return external_bot(command)
-        found = self.bots.get(spec)
+        """A bot factory for a spec: a bot's name with any parameters
+        (``expert:samples=40:k=v``), a named bot of a bots file (likewise), or
+        ``exec:COMMAND`` for an external program; :class:`UsageError` when it
+        cannot be made."""
+        found = self._bot_cache.get(spec)
         if found is None:
-            raise UsageError(f"unknown bot {quote(spec)}; the bots are {', '.join(sorted(self.bots))}, "
-                             "or exec:COMMAND for an external program")
+            found = self._bot_cache[spec] = self._make_bot(spec)
         return found
+
+    def _make_bot(self, spec: str) -> Any:
+        import dataclasses
+        import shutil
+
+        from .external import ExternalSpec, external_bot
+
+        if spec.startswith("exec:"):
+            ext = ExternalSpec.from_command(spec[len("exec:"):].strip())
+        else:
+            name, _, rest = spec.partition(":")
+            params = self._bot_params(spec, rest)
+            if name in self.named_bots:
+                ext = self.named_bots[name]
+                if params:
+                    ext = dataclasses.replace(ext, parameters=tuple(sorted({**dict(ext.parameters),
+                                                                            **params}.items())))
+            else:
+                cls = self.bots.get(name)
+                if cls is None:
+                    known = sorted(self.bots) + sorted(self.named_bots)
+                    raise UsageError(f"unknown bot {quote(name)}; the bots are {', '.join(known)}, "
+                                     "or exec:COMMAND for an external program")
+                if not params and not cls.parameters:
+                    return cls
+                specs = {o.name: o for o in cls.parameters}
+                try:
+                    values = resolve(specs, params, where=f"the bot {name}")
+                except ValueError as exc:
+                    raise UsageError(str(exc) if specs else f"the bot {name} takes no parameters") from None
+                return type(cls.__name__, (cls,), {"params": values, "__module__": cls.__module__})
+        program = ext.argv[0]
+        where = Path(ext.cwd) / program if ext.cwd and os.sep in program else Path(program)
+        if shutil.which(program) is None and not (os.sep in program and where.is_file()):
+            raise UsageError(f"cannot run {ext.label}: {program} is not a program on the PATH or a path")
+        return external_bot(ext)
+
+    @staticmethod
+    def _bot_params(spec: str, text: str) -> dict[str, Any]:
+        """``k=v:k2=v2`` of a bot spec, the values read as ``--option`` values are."""
+        from .rules import parse_value
+
+        params: dict[str, Any] = {}
+        for item in filter(None, text.split(":")):
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                raise UsageError(f"a bot's parameters are written name:key=value:key=value, not {quote(spec)}")
+            params[key.strip().replace("-", "_")] = parse_value(value)
+        return params
 
     def scoring(self, name: str) -> ScoringSystem:
         found = self.scoring_systems.get(name)
@@ -442,7 +645,7 @@ class Registry:
                               f"failed to say whether it is on: {type(exc).__name__}: {exc}") from None
         if not isinstance(on, bool):
             raise PluginError(f"plugin \"{self.owner.get(('move set', ms.name), '?')}\": its move set {ms.name} "
-                              f"answered enabled() with {on!r}, not true or false")
+                              f"answered enabled() with {quote(on)}, not true or false")
         return on
 
 

@@ -82,15 +82,27 @@ def parse_value(text: str) -> Any:
         return text.strip()
 
 
+class Assignments(dict):  # type: ignore[type-arg]
+    """``--option`` values read (:func:`parse_value`), with the text as typed
+    (``typed``) so that an error quotes ``"on"``, not the ``true`` it was read as."""
+
+    typed: dict[str, str]
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.typed = {}
+
+
 def parse_assignments(items: Iterable[str]) -> dict[str, Any]:
     """Parse ``key=value`` strings from ``--option``; ``ValueError`` on a bad one."""
-    out: dict[str, Any] = {}
+    out = Assignments()
     for item in items:
         key, sep, val = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
             raise ValueError(f"--option takes key=value (for example big_gin_bonus=31), not {quote(item)}")
         out[key] = parse_value(val)
+        out.typed[key] = val.strip()
     return out
 
 
@@ -169,5 +181,8 @@ def resolve(specs: Mapping[str, Option], *layers: Mapping[str, Any], where: str 
             try:
                 values[key] = spec.coerce(val)
             except ValueError as exc:
+                typed = getattr(layer, "typed", {})
+                if key in typed:  # as the user typed it
+                    raise ValueError(f"{where}: {key} must be {spec.allowed()}, not {quote(typed[key])}") from None
                 raise ValueError(f"{where}: {exc}") from None
     return Rules(values)

@@ -12,7 +12,7 @@ from json import dumps as _dumps
 from json.encoder import encode_basestring as _encode_str
 
 from .cards import CARD_NAMES, by_rank, card_str, cards_of, json_by_rank
-from .errors import RecordError
+from .errors import RecordError, plural
 from .layoffs import best_defence
 from .melds import Arrangement, deadwood, is_meld, mask_value, meld_info, min_arrangements
 from .rules import OFF, Rules
@@ -156,6 +156,17 @@ def forfeit_result(player: str, opponent: str, held: int, rules: Rules, variant:
                       forfeit={"player": player, "reason": reason})
 
 
+def _upcard_reason(variant: Variant, rules: Rules) -> str:
+    """Why scoring needs the first upcard, naming the option to blame."""
+    reasons = []
+    for key, why in (("knock_limit", "knock_limit is \"upcard\" (the knock limit is the upcard's value)"),
+                     ("spade_doubles", "spade_doubles is on (a spade upcard doubles the hand)")):
+        value = rules.get(key)
+        if (key == "knock_limit" and value == "upcard") or (key == "spade_doubles" and value is True):
+            reasons.append(why + (f" in the variant {variant.name}" if variant.defaults.get(key) == value else ""))
+    return " and ".join(reasons) or f"the variant {variant.name} needs it"
+
+
 def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None) -> HandResult:
     """Score a hand's end position under a variant and its rules.
 
@@ -168,7 +179,7 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     p0, p1 = pos.players
     for name, count in ((p, pos.hands[p].bit_count()) for p in pos.players):
         if count != 10 and not (name == pos.knocker and count == 11):
-            raise RecordError(f"{name} holds {count} cards; a player holds 10 at the end of a hand"
+            raise RecordError(f"{name} holds {plural(count, 'card')}; a player holds 10 at the end of a hand"
                               + (" (11 only for big gin)" if name == pos.knocker else ""), rule="hand-size")
     for name in pos.melds:
         if name not in pos.hands:
@@ -183,15 +194,16 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     k_mask = pos.hands[knocker]
     d_mask = pos.hands[defender]
     upcard = pos.upcard
-    if upcard is None and variant.needs_upcard(rules):
-        raise RecordError(f"the variant {variant.name} needs the hand's first upcard (field \"upcard\")", rule="missing-upcard")
+    if upcard is None and variant.checked_needs_upcard(rules):
+        raise RecordError(f"this hand needs its first upcard (field \"upcard\"): {_upcard_reason(variant, rules)}",
+                          rule="missing-upcard")
 
     k_declared = declared_melds(knocker, k_mask, pos.melds.get(knocker))
     d_declared = declared_melds(defender, d_mask, pos.melds.get(defender))
     outcome, candidates = check_knock(knocker, k_mask, k_declared, variant, rules, upcard)
     k_dw = candidates[0].deadwood
 
-    multiplier = variant.hand_multiplier(rules, upcard)
+    multiplier = variant.checked_multiplier(rules, upcard)
     if outcome in ("gin", "big_gin"):
         if pos.layoffs:
             raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed", rule="layoff-onto-gin")
@@ -247,7 +259,7 @@ def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Varia
             raise RecordError(f"{knocker} holds 11 cards, which is only legal for big gin, "
                               f"but they leave {dw} deadwood", rule="big-gin-not-melded")
         return "big_gin", candidates
-    limit = variant.knock_limit(rules, upcard)
+    limit = variant.checked_knock_limit(rules, upcard)
     if dw > limit:
         if limit == 0:
             raise RecordError(f"{knocker} knocked with {dw} deadwood, but only gin may end a hand "

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .contract import breach, call, session_result, truth, whole
 from .engine import dealer_from_cut, next_dealer
 from .rules import Option, Rules
 from .scoring import HandResult
@@ -134,6 +135,9 @@ class Session:
     """
 
     settles_each_hand = False
+    #: Hands a deal has, played at once at as many tables (partnership: 2); they
+    #: are written in the order the session seats them.
+    tables = 1
 
     def __init__(self, players: Sequence[str], rules: Rules):
         self.players = tuple(players)
@@ -229,3 +233,80 @@ class HollywoodSheet(Session):
         if self.finished and scores[a] != scores[b]:
             winner = a if scores[a] > scores[b] else b
         return {"games": games, "scores": scores, "winner": winner}
+
+
+class CheckedSession:
+    """A scoring system's session as gincli drives it: every answer it gives is
+    checked where it crosses into gincli (:mod:`gincli.contract`), so a plugin's
+    mistake is one sentence naming it."""
+
+    def __init__(self, session: Session, system: ScoringSystem, players: Sequence[str]):
+        self.inner = session
+        self.system = system
+        self.players = tuple(players)
+        self.rules = getattr(session, "rules", None)
+        self._what = f"the scoring system {system.name}'s session"
+        self.settles_each_hand = truth(system, f"{self._what}.settles_each_hand",
+                                       getattr(session, "settles_each_hand", False))
+        self.tables = whole(system, f"{self._what}.tables", getattr(session, "tables", 1), 1)
+
+    def _call(self, name: str, *args: Any) -> Any:
+        return call(self.system, f"{self._what}.{name}()", getattr(self.inner, name), *args)
+
+    def cutters(self) -> tuple[str, ...]:
+        value = self._call("cutters")
+        if (not isinstance(value, (tuple, list)) or not value or len(set(value)) != len(value)
+                or not all(p in self.players for p in value)):
+            raise breach(self.system, f"{self._what}.cutters()", value, "different players of the session")
+        return tuple(value)
+
+    def _seating(self, name: str, value: Any) -> Seating:
+        if (not isinstance(value, Seating) or len(value.players) != 2 or value.players[0] == value.players[1]
+                or not all(p in self.players for p in value.players) or value.dealer not in value.players):
+            raise breach(self.system, f"{self._what}.{name}()", value,
+                         "a gincli.Seating of two players of the session, one of them dealing")
+        return value
+
+    def first_seating(self, cut: Mapping[str, int]) -> Seating:
+        return self._seating("first_seating", self._call("first_seating", cut))
+
+    def next_seating(self, last: Seating, result: HandResult) -> Seating:
+        return self._seating("next_seating", self._call("next_seating", last, result))
+
+    def add_hand(self, result: HandResult) -> None:
+        self._call("add_hand", result)
+
+    @property
+    def finished(self) -> bool:
+        what = f"{self._what}.finished"
+        return truth(self.system, what, call(self.system, what, getattr, self.inner, "finished"))
+
+    def result(self) -> dict[str, Any]:
+        return session_result(self.system, f"{self._what}.result()", self._call("result"), self.players)
+
+    def scores_so_far(self) -> dict[str, Any]:
+        if type(self.inner).scores_so_far is Session.scores_so_far:  # the default: its result()'s, checked
+            return self.result()["scores"]
+        value = self._call("scores_so_far")
+        if not isinstance(value, Mapping) or not all(type(value.get(p)) is int for p in self.players):
+            raise breach(self.system, f"{self._what}.scores_so_far()", value, "a whole number for each player")
+        return dict(value)
+
+
+def open_session(system: ScoringSystem, players: Sequence[str], rules: Rules) -> CheckedSession:
+    """A new session of ``system``, checked at every answer. A ``ValueError``
+    from ``new_session`` (the system refuses these rules or players) goes
+    through, as a sentence for the user."""
+    try:
+        session = system.new_session(players, rules)
+    except ValueError:
+        raise
+    except Exception as exc:
+        call(system, f"the scoring system {system.name}'s new_session()", _raise, exc)
+    if not isinstance(session, Session):
+        raise breach(system, f"the scoring system {system.name}'s new_session()", session, "a gincli.Session")
+    return CheckedSession(session, system, players)
+
+
+def _raise(exc: BaseException) -> None:
+    raise exc

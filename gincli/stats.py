@@ -50,6 +50,11 @@ class Estimate:
             return cls(0, 0.5, 0.0, 1.0, 0.25)
         mean = sum(samples) / n
         var = sum((x - mean) ** 2 for x in samples) / (n - 1) if n > 1 else 0.0
+        return cls.wilson(n, mean, var)
+
+    @classmethod
+    def wilson(cls, n: int, mean: float, var: float) -> Estimate:
+        """The estimate of :meth:`of` from ``n`` samples' mean and variance (``n >= 1``)."""
         binomial = mean * (1 - mean)
         n_eff = n * binomial / var if var > 0 and binomial > 0 else float(n)
         z2 = Z95 * Z95
@@ -57,16 +62,47 @@ class Estimate:
         half = Z95 * math.sqrt(binomial / n_eff + z2 / (4 * n_eff * n_eff)) / (1 + z2 / n_eff)
         return cls(n, mean, max(0.0, centre - half), min(1.0, centre + half), var)
 
-    def elo(self) -> dict[str, float]:
-        """Elo difference with its 95% interval and error bar (half its width);
-        scores are kept within half a sample of 0 and 1, where Elo is infinite."""
-        edge = 0.5 / max(self.n, 1)
+    def elo(self) -> dict[str, float | None]:
+        """Elo difference with its 95% interval and error bar (half its width).
+        Where a score is 0 or 1 the Elo is infinite: that value is ``None``
+        (unbounded), so an estimate always lies inside its own interval: all
+        wins give ``diff`` and ``high`` ``None`` and a finite ``low``."""
+        d, lo, hi = _elo_or_none(self.mean), _elo_or_none(self.low), _elo_or_none(self.high)
+        error = round((hi - lo) / 2, 1) + 0.0 if hi is not None and lo is not None else None
+        return {"diff": d, "low": lo, "high": hi, "error": error}
 
-        def elo(score: float) -> float:
-            return elo_from_score(min(max(score, edge), 1 - edge))
 
-        d, lo, hi = elo(self.mean), elo(self.low), elo(self.high)
-        return {"diff": round(d, 1), "low": round(lo, 1), "high": round(hi, 1), "error": round((hi - lo) / 2, 1)}
+def _elo_or_none(score: float) -> float | None:
+    """The Elo of a score to 0.1 (never -0.0); ``None`` where it is infinite."""
+    if not 1e-9 < score < 1.0 - 1e-9:  # (a Wilson bound at 0 or 1 may miss it by a rounding error)
+        return None
+    value = elo_from_score(score)
+    return round(value, 1) + 0.0 if math.isfinite(value) else None
+
+
+@dataclass
+class Running:
+    """Samples added one at a time: their count, sum and squared deviations from
+    the mean (Welford's update), so that the statistics after every sample of a
+    match take linear time in all."""
+
+    n: int = 0
+    total: float = 0.0
+    _mean: float = 0.0
+    m2: float = 0.0  # the sum of squared deviations from the mean
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        self.total += x
+        delta = x - self._mean
+        self._mean += delta / self.n
+        self.m2 += delta * (x - self._mean)
+
+    def estimate(self) -> Estimate:
+        """:meth:`Estimate.of` the samples so far (equal up to rounding)."""
+        if self.n == 0:
+            return Estimate.of(())
+        return Estimate.wilson(self.n, self.total / self.n, self.m2 / (self.n - 1) if self.n > 1 else 0.0)
 
 
 @dataclass
@@ -94,6 +130,18 @@ class Sprt:
         total = sum(samples) + 1.0
         mean = total / (n + 2)
         var = (sum((x - mean) ** 2 for x in samples) + (1 - mean) ** 2 + mean ** 2) / (n + 2)
+        return self._ratio(n, mean, var)
+
+    def llr_running(self, r: Running) -> float:
+        """:meth:`llr` of the samples added to ``r`` (equal up to rounding), in constant time."""
+        n = r.n
+        if n < 2:
+            return 0.0
+        mean = (r.total + 1.0) / (n + 2)
+        spread = r.m2 + n * (r.total / n - mean) ** 2  # the squared deviations from the prior's mean
+        return self._ratio(n, mean, (spread + (1 - mean) ** 2 + mean ** 2) / (n + 2))
+
+    def _ratio(self, n: int, mean: float, var: float) -> float:
         s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 

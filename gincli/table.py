@@ -11,17 +11,19 @@ match``); ``gin play`` drives a :class:`Table` move by move.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BotError
-from .engine import Hand, IllegalMove, Move, cut_cards, shuffled_deck
+from .engine import MAX_HAND_MOVES, Hand, IllegalMove, Move, cut_cards, shuffled_deck
+from .errors import GinError, quote, shorten
 from .formats.transcripts import transcript
 from .rng import SplitMix64
 from .rules import Rules
 from .scoring import HandResult
-from .session import ScoringSystem, Seating
+from .session import ScoringSystem, Seating, open_session
 from .variant import Variant
 
 #: Chooses the next move of the player to act in a hand.
@@ -36,6 +38,8 @@ class SessionRecord:
     results: list[HandResult]
     result: dict[str, Any]
     capped: bool = False  # stopped by max_hands before the session was settled
+    pairs: list[tuple[str, ...]] = field(default_factory=list)  # the two who played each hand
+    stalled: int = 0  # hands stopped at the engine's move cap
 
 
 class Table:
@@ -56,7 +60,7 @@ class Table:
         self.system = system
         self.seed = seed
         self.rng = SplitMix64(seed)
-        self.session = system.new_session(self.players, rules)
+        self.session = open_session(system, self.players, rules)
         self.cut: dict[str, int] | None = None
         if dealer is None:
             self.cut = cut_cards(self.rng, self.session.cutters())
@@ -68,8 +72,10 @@ class Table:
         self.record = record
         self.hands: list[dict[str, Any]] = []  # the finished hands, as transcript hands
         self.results: list[HandResult] = []
+        self.pairs: list[tuple[str, ...]] = []  # who played each finished hand
         self.hand: Hand | None = None  # the hand being played
         self.capped = False  # stopped by a hand cap before the session was settled
+        self.stalled = 0  # hands stopped at the engine's move cap
 
     @property
     def finished(self) -> bool:
@@ -98,6 +104,8 @@ class Table:
         if self.record:
             self.hands.append(self._hand_dict(hand))
         self.results.append(result)
+        self.pairs.append(hand.players)
+        self.stalled += hand.stalled
         self.session.add_hand(result)
         if not self.session.finished:
             self.seating = self.session.next_seating(self.seating, result)
@@ -124,19 +132,28 @@ class Table:
 
 
 def take_turn(hand: Hand, choose: Chooser) -> None:
-    """The player to act makes one move, chosen by ``choose``. A chooser that
-    raises :class:`~gincli.bots.BotError`, or returns a move the rules forbid,
-    makes that player forfeit the hand."""
+    """The player to act makes one move, chosen by ``choose`` (a bot: plugin
+    code). A chooser that fails (raises anything), returns something that is not
+    a move, or a move the rules forbid, makes that player forfeit the hand, as
+    an external bot's crash or illegal reply does."""
     player = hand.to_act
     try:
         move = choose(hand)
+        if not isinstance(move, Move):
+            raise BotError(f"returned {quote(move)}, not a move")
         if move.player != player:
-            raise BotError(f"replied for {move.player!r}, not its own seat {player!r}")
+            raise BotError(f"replied for {quote(move.player)}, not its own seat {quote(player)}")
         hand.apply(move)
     except BotError as exc:
         hand.forfeit(player, exc.reason)
     except IllegalMove as exc:
         hand.forfeit(player, f"illegal move ({exc.rule}): {exc.message}")
+    except GinError:
+        raise  # a variant's or a move set's fault, or a bot that cannot be started at all: not this hand's
+    except Exception as exc:
+        if os.environ.get("GINCLI_DEBUG", "") not in ("", "0"):
+            raise
+        hand.forfeit(player, f"raised {type(exc).__name__}: {shorten(str(exc))}")
 
 
 def play_hand(hand: Hand, choose: Chooser) -> HandResult:
@@ -144,6 +161,8 @@ def play_hand(hand: Hand, choose: Chooser) -> HandResult:
     chooses the defender's spread (the best for the defender), and the
     transcript says what was scored."""
     while hand.phase not in ("spread", "over"):
+        if len(hand.moves) >= MAX_HAND_MOVES:
+            return hand.stall()
         take_turn(hand, choose)
     hand.record_spread()
     assert hand.result is not None
@@ -170,7 +189,7 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
         if on_hand is not None:
             on_hand(hand, result, table.session)
     doc = table.transcript(id=id, options=options) if record else {}
-    return SessionRecord(doc, table.results, table.session.result(), table.capped)
+    return SessionRecord(doc, table.results, table.session.result(), table.capped, table.pairs, table.stalled)
 
 
 def _claim(result: dict[str, Any]) -> dict[str, Any]:

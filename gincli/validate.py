@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CARD_NAMES, card_str, parse_card
-from .engine import SPREAD, Hand, IllegalMove, Move
-from .errors import GinError, RecordError, quote
+from .contract import PluginFault
+from .engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
+from .errors import GinError, RecordError, UsageError, plural, quote
 from .plugins import Registry
-from .rules import Rules
+from .rules import PLAY_OPTIONS, Rules
 from .scoring import HandResult
-from .session import ScoringSystem, Seating, Session
+from .session import CheckedSession, ScoringSystem, Seating, open_session
 from .variant import Variant
 
 TRANSCRIPT_FORMAT = "gincli-transcript/1"
@@ -75,6 +76,8 @@ RULES: dict[str, str] = {
     "hand-players": "a hand that does not name its two players (required with more than two), or names others",
     "wrong-players": "a hand played by another pair than the scoring system seats (who sits out, the captain, the partnership pairing)",
     "deal-order": "a partnership deal whose two tables are out of order (the first player's table comes first)",
+    "stalled-early": "a hand marked stalled (gincli stops a hand at 2,000 moves, dead) that stops before that",
+    "plugin-fault": "a plugin (a variant, a scoring system, a move set) broke its contract while the transcript was replayed; the message names it",
 }
 
 
@@ -144,7 +147,7 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         return report
     report.variant, report.scoring, report.players = variant.name, system.name, players
     try:
-        session = system.new_session(players, rules)
+        session = open_session(system, players, rules)
     except ValueError as exc:
         report.valid = False
         report.errors.append(Fault(None, None, "transcript-options", str(exc)))
@@ -159,13 +162,13 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         try:
             if session.finished:
                 raise Stop(Fault(hi, None, "hand-after-session-end",
-                                 f"hand {hi} was played after the session was settled"))
+                                 "this hand was played after the session was settled"))
             pair = _hand_players(hi, raw, players)
-            _check_seats(hi, raw, pair, seating, hands, bool(doc.get("cut")))
+            _check_seats(hi, raw, pair, seating, hands, bool(doc.get("cut")), session.tables)
             hand = _deal(hi, raw, pair, variant, rules)
             moves = raw.get("moves", [])
             if not isinstance(moves, list):
-                raise Stop(Fault(hi, None, "malformed-move", f"hand {hi}: \"moves\" must be a list"))
+                raise Stop(Fault(hi, None, "malformed-move", "\"moves\" must be a list"))
             for mi, m in enumerate(moves):
                 before = _snapshot(hand) if hand.phase != "over" else None
                 try:
@@ -177,13 +180,18 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             if forfeit is not None and not hand.over:
                 who = forfeit.get("player") if isinstance(forfeit, dict) else None
                 if who not in pair:
-                    raise Stop(Fault(hi, None, "unknown-player", f"hand {hi}: the forfeit names {quote(who)}, "
+                    raise Stop(Fault(hi, None, "unknown-player", f"the forfeit names {quote(who)}, "
                                                                  "who is not a player of the hand"))
                 hand.forfeit(who, str(forfeit.get("reason", "")))
+            if raw.get("stalled") is True and not hand.finishable:
+                if len(hand.moves) < MAX_HAND_MOVES:
+                    raise Stop(Fault(hi, None, "stalled-early", f"this hand says it stalled, but stops after "
+                                                                f"{len(hand.moves)} moves, before {MAX_HAND_MOVES}"))
+                hand.stall()
             if not hand.finishable:
                 if hi < last:
                     raise Stop(Fault(hi, None, "hand-unfinished",
-                                     f"hand {hi} stops before its end ({hand.to_act} to {hand.expecting()}), "
+                                     f"this hand stops before its end ({hand.to_act} to {hand.expecting()}), "
                                      "but another hand follows"))
                 break
             result = hand.finish()
@@ -194,6 +202,9 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
                 seating = session.next_seating(seating or Seating(pair, hand.dealer), result)
         except Stop as stop:
             fault = stop.fault
+            break
+        except PluginFault as exc:
+            fault = Fault(hi, None, "plugin-fault", exc.message)
             break
     report.result = session.result()  # once: a session's result grows with its hands
     if fault is None:
@@ -208,11 +219,14 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         report.valid = False
         report.errors.append(fault)
         if fault.rule != "claimed-session-result":
-            report.complete = _lenient_complete(doc, hands, players, variant, rules, system)
+            try:
+                report.complete = _lenient_complete(doc, hands, players, variant, rules, system)
+            except PluginFault:
+                report.complete = False
     return report
 
 
-def _first_seating(doc: dict[str, Any], session: Session, players: tuple[str, ...]) -> Seating | None:
+def _first_seating(doc: dict[str, Any], session: CheckedSession, players: tuple[str, ...]) -> Seating | None:
     """The seats of the first hand, from the transcript's cut (required with more
     than two players); None when two players name no cut (the first dealer is free)."""
     raw = doc.get("cut")
@@ -247,17 +261,17 @@ def _hand_players(hi: int, raw: Mapping[str, Any], players: tuple[str, ...]) -> 
     if pair is None:
         if len(players) == 2:
             return players[0], players[1]
-        raise Stop(Fault(hi, None, "hand-players", f"hand {hi} does not name its two \"players\" (required "
+        raise Stop(Fault(hi, None, "hand-players", f"this hand does not name its two \"players\" (required "
                                                    f"with {len(players)} players)"))
     if (not isinstance(pair, list) or len(pair) != 2 or pair[0] == pair[1]
             or not all(isinstance(p, str) and p in players for p in pair)):
-        raise Stop(Fault(hi, None, "hand-players", f"hand {hi}: \"players\" must name two different players "
+        raise Stop(Fault(hi, None, "hand-players", "\"players\" must name two different players "
                                                    "of the session"))
     return pair[0], pair[1]
 
 
 def _check_seats(hi: int, raw: Mapping[str, Any], pair: tuple[str, str], seating: Seating | None,
-                 hands: list[Any], from_cut: bool) -> None:
+                 hands: list[Any], from_cut: bool, tables: int) -> None:
     """The hand is played by the pair the session seats, and dealt by its dealer."""
     if seating is None:
         return
@@ -267,22 +281,23 @@ def _check_seats(hi: int, raw: Mapping[str, Any], pair: tuple[str, str], seating
             raise Stop(Fault(0, None, "cut-seats", f"the cut gives the first hand to "
                                                    f"{' and '.join(seating.players)}, not {' and '.join(pair)}"))
         following = hands[hi + 1].get("players") if hi + 1 < len(hands) else None
-        if isinstance(following, list) and set(following) == expected:
-            raise Stop(Fault(hi, None, "deal-order", f"hand {hi} is played by {' and '.join(pair)}, but "
+        first_table = tables > 1 and hi % tables == 0
+        if first_table and isinstance(following, list) and set(following) == expected:
+            raise Stop(Fault(hi, None, "deal-order", f"this hand is played by {' and '.join(pair)}, but "
                                                      f"{' and '.join(seating.players)}'s table comes first"))
-        raise Stop(Fault(hi, None, "wrong-players", f"hand {hi} is played by {' and '.join(pair)}, but the "
+        raise Stop(Fault(hi, None, "wrong-players", f"this hand is played by {' and '.join(pair)}, but the "
                                                     f"scoring system seats {' and '.join(seating.players)}"))
     dealer = raw.get("dealer")
     if dealer in pair and dealer != seating.dealer:
         if hi == 0 and from_cut:
             raise Stop(Fault(0, None, "cut-seats", f"the cut makes {seating.dealer} the first dealer, "
                                                    f"not {dealer}"))
-        raise Stop(Fault(hi, None, "wrong-dealer", f"hand {hi} was dealt by {dealer}, but {seating.dealer} "
+        raise Stop(Fault(hi, None, "wrong-dealer", f"this hand was dealt by {dealer}, but {seating.dealer} "
                                                    "deals it (the scoring system's rule; for two players, "
                                                    "next_dealer, and the same dealer after a dead hand)"))
 
 
-def _settled(session: Session, hands: list[Any], report: Report) -> bool:
+def _settled(session: CheckedSession, hands: list[Any], report: Report) -> bool:
     if session.finished:
         return True
     return session.settles_each_hand and bool(hands) and len(report.hands) == len(hands)
@@ -296,7 +311,10 @@ def _header(doc: Any, registry: Registry,
     if not isinstance(doc, dict):
         raise bad("transcript-format", "a transcript must be a JSON object")
     if doc.get("format") != TRANSCRIPT_FORMAT:
-        raise bad("transcript-format", f"\"format\" must be \"{TRANSCRIPT_FORMAT}\", not {quote(doc.get('format'))}")
+        hint = ("; this looks like a hand record (an end position): score it with gin score"
+                if "format" not in doc and isinstance(doc.get("hands"), dict) else "")
+        raise bad("transcript-format", f"\"format\" must be \"{TRANSCRIPT_FORMAT}\", not {quote(doc.get('format'))}"
+                  + hint)
     players = doc.get("players")
     if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)
             or len(set(players)) != len(players) or len(players) < 2):
@@ -310,7 +328,7 @@ def _header(doc: Any, registry: Registry,
     if not isinstance(vname, str) or not isinstance(sname, str) or not isinstance(options, dict):
         raise bad("transcript-options", "\"variant\" and \"scoring\" must be names and \"options\" an object")
     try:
-        variant = registry.variant(vname, files=False)
+        variant = _variant(registry, vname, options)
         system = registry.scoring(sname)
         rules = registry.rules(variant, system, {**defaults.options, **options}, where="options")
     except (GinError, ValueError) as exc:
@@ -322,15 +340,27 @@ def _header(doc: Any, registry: Registry,
     return tuple(players), variant, system, rules, hands
 
 
+def _variant(registry: Registry, name: str, options: Mapping[str, Any]) -> Variant:
+    """A transcript's variant: one known here by name, or, for one this machine
+    never had (a variant file's), the rules the transcript carries in full:
+    gincli writes every option's value, so its transcripts stand alone."""
+    try:
+        return registry.variant(name, files=False)
+    except UsageError:
+        if all(o.name in options for o in PLAY_OPTIONS):
+            return Variant(name, "known from the transcript's options", {}, source="the transcript")
+        raise
+
+
 def _cards(value: Any, what: str, hi: int) -> list[int]:
     if not isinstance(value, list):
-        raise Stop(Fault(hi, None, "deal-cards", f"hand {hi}: {what} must be a list of cards"))
+        raise Stop(Fault(hi, None, "deal-cards", f"{what} must be a list of cards"))
     out = []
     for token in value:
         try:
             out.append(parse_card(token))
         except RecordError as exc:
-            raise Stop(Fault(hi, None, "unknown-card", f"hand {hi}: {what}: {exc.message}")) from None
+            raise Stop(Fault(hi, None, "unknown-card", f"{what}: {exc.message}")) from None
     return out
 
 
@@ -342,47 +372,47 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
 
     dealer = raw.get("dealer")
     if dealer not in players:
-        raise bad("unknown-player", f"hand {hi}: the dealer {quote(dealer)} is not a player of the hand")
+        raise bad("unknown-player", f"the dealer {quote(dealer)} is not a player of the hand")
     deck = None
     if raw.get("deck") is not None:
         deck = _cards(raw["deck"], "the deck", hi)
         if len(deck) != 52 or len(set(deck)) != 52:
-            what = f"{len(deck)} cards" if len(deck) != 52 else "a card twice"
-            raise bad("deck-cards", f"hand {hi}: the deck has {what}; it must be the 52 cards")
+            what = plural(len(deck), "card") if len(deck) != 52 else "a card twice"
+            raise bad("deck-cards", f"the deck has {what}; it must be the 52 cards")
     deal = None
     if raw.get("deal") is not None:
         d = raw["deal"]
         if not isinstance(d, dict):
-            raise bad("deal-cards", f"hand {hi}: \"deal\" must be an object")
+            raise bad("deal-cards", "\"deal\" must be an object")
         for key in d:
             if key not in players and key != "upcard":
-                raise bad("unknown-player", f"hand {hi}: the deal names {quote(key)}, who is not a player")
+                raise bad("unknown-player", f"the deal names {quote(key)}, who is not a player")
         deal = {}
         seen: set[int] = set()
         for p in players:
             cards = _cards(d.get(p), f"{p}'s dealt cards", hi)
             if len(cards) != 10:
-                raise bad("deal-cards", f"hand {hi}: {p} was dealt {len(cards)} cards, not 10")
+                raise bad("deal-cards", f"{p} was dealt {plural(len(cards), 'card')}, not 10")
             for c in cards:
                 if c in seen:
-                    raise bad("deal-cards", f"hand {hi}: {card_str(c)} was dealt twice")
+                    raise bad("deal-cards", f"{card_str(c)} was dealt twice")
                 seen.add(c)
             deal[p] = sum(1 << c for c in cards)
         if d.get("upcard") is None:
-            raise bad("deal-cards", f"hand {hi}: the deal has no upcard")
+            raise bad("deal-cards", "the deal has no upcard")
         up = _cards([d["upcard"]], "the upcard", hi)[0]
         if up in seen:
-            raise bad("deal-cards", f"hand {hi}: the upcard {card_str(up)} was also dealt to a player")
+            raise bad("deal-cards", f"the upcard {card_str(up)} was also dealt to a player")
         deal["upcard"] = up
     if deck is None and deal is None:
-        raise bad("missing-deal", f"hand {hi} has neither \"deck\" nor \"deal\"")
+        raise bad("missing-deal", "this hand has neither \"deck\" nor \"deal\"")
     hand = Hand(players, dealer, variant, rules, deck=deck, deal=deal)
     if deck is not None and deal is not None:
         for p in players:
             if hand.hands[p] != deal[p]:
-                raise bad("deal-deck-mismatch", f"hand {hi}: dealing the deck gives {p} other cards than the deal")
+                raise bad("deal-deck-mismatch", f"dealing the deck gives {p} other cards than the deal")
         if hand.upcard != deal["upcard"]:
-            raise bad("deal-deck-mismatch", f"hand {hi}: the deck's upcard is {card_str(hand.upcard)}, the "
+            raise bad("deal-deck-mismatch", f"the deck's upcard is {card_str(hand.upcard)}, the "
                                             f"deal's {card_str(deal['upcard'])}")
     return hand
 
@@ -402,12 +432,12 @@ def _check_claimed_hand(hi: int, claim: Any, result: HandResult) -> None:
     if claim is None:
         return
     if not isinstance(claim, dict):
-        raise Stop(Fault(hi, None, "claimed-hand-result", f"hand {hi}: \"result\" must be an object"))
+        raise Stop(Fault(hi, None, "claimed-hand-result", "\"result\" must be an object"))
     actual = result.claim()  # outcome, winner, points, and what move sets add (doubling's multiplier)
     for key in actual:
         if key in claim and claim[key] != actual[key]:
             raise Stop(Fault(hi, None, "claimed-hand-result",
-                             f"hand {hi} claims {key} {quote(claim[key])}, but the moves give {_show(actual[key])}"))
+                             f"this hand claims {key} {quote(claim[key])}, but the moves give {_show(actual[key])}"))
 
 
 def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
@@ -440,7 +470,7 @@ def _lenient_complete(doc: dict[str, Any], hands: list[Any], players: tuple[str,
                       rules: Rules, system: ScoringSystem) -> bool:
     """Whether the transcript, followed past its first fault as if each faulty
     move (and seat) had been allowed, reaches the end of its session."""
-    session = system.new_session(players, rules)
+    session = open_session(system, players, rules)
     try:
         seating = _first_seating(doc, session, players)
     except Stop:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CARD_VALUES
+from .contract import call, truth, whole
 from .errors import ConfigError, quote
 from .formats.jsonio import strip_bom
 from .rules import PLAY_OPTIONS, Option, Rules
@@ -80,6 +81,30 @@ class Variant:
                 raise ValueError("upcard needed")
             return 0 if upcard % 13 == 0 else CARD_VALUES[upcard]
         return limit
+
+    # -- the same, checked: what the engine and the scorer call. A plugin's
+    # -- override is plugin code: what it returns is checked where it crosses.
+
+    def checked_knock_limit(self, rules: Rules, upcard: int | None) -> int:
+        """:meth:`knock_limit`, checked: a whole number of 0 or more."""
+        if type(self).knock_limit is Variant.knock_limit:
+            return self.knock_limit(rules, upcard)
+        what = f"the variant {self.name}'s knock_limit()"
+        return whole(self, what, call(self, what, self.knock_limit, rules, upcard), 0)
+
+    def checked_multiplier(self, rules: Rules, upcard: int | None) -> int:
+        """:meth:`hand_multiplier`, checked: a whole number of 1 or more."""
+        if type(self).hand_multiplier is Variant.hand_multiplier:
+            return self.hand_multiplier(rules, upcard)
+        what = f"the variant {self.name}'s hand_multiplier()"
+        return whole(self, what, call(self, what, self.hand_multiplier, rules, upcard), 1)
+
+    def checked_needs_upcard(self, rules: Rules) -> bool:
+        """:meth:`needs_upcard`, checked: true or false."""
+        if type(self).needs_upcard is Variant.needs_upcard:
+            return self.needs_upcard(rules)
+        what = f"the variant {self.name}'s needs_upcard()"
+        return truth(self, what, call(self, what, self.needs_upcard, rules))
 
     def hand_multiplier(self, rules: Rules, upcard: int | None) -> int:
         """What a hand's points are multiplied by (``spade_doubles``: 2 when the

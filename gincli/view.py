@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import moveset
 from .cards import cards_of
 from .moves import Move
 from .rules import Rules
@@ -91,9 +92,9 @@ class PlayerView:
         this player's answer, only its moves."""
         extra: list[Move] = []
         for ms in getattr(self.rules, "movesets", ()):
-            if ms.answer_due(self):
-                return ms.legal(self)
-            extra += ms.legal(self)
+            if moveset.answer_due(ms, self):
+                return moveset.legal(ms, self)
+            extra += moveset.legal(ms, self)
         return self._standard() + extra
 
     def _standard(self) -> list[Move]:

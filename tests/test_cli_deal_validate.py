@@ -79,3 +79,54 @@ def test_validate_reports_the_first_fault_and_exits_1(run, tmp_path):
 def test_validate_unreadable_input_exits_2(run, tmp_path):
     res = run("validate", str(tmp_path / "missing.json"))
     assert res.exit_code == 2 and "no such file" in res.stderr
+
+
+def test_a_transcript_made_with_a_variant_file_validates_where_the_file_is_unknown(run, tmp_path):
+    table = tmp_path / "knock7.toml"
+    table.write_text('name = "knock7"\nbase = "standard"\n[options]\nknock_limit = 7\n')
+    f = tmp_path / "t.jsonl"
+    res = run("match", "--bots", "simple,simple", "--games", "2", "--variant", str(table), "--transcripts", str(f),
+              "--format", "json", "-q")
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["variant"] == "knock7"  # the summary names the variant, not its file
+    docs = [json.loads(line) for line in f.read_text().splitlines()]
+    assert all(d["variant"] == "knock7" and d["options"]["knock_limit"] == 7 for d in docs)
+    table.unlink()  # another machine, which never had the file
+    res = run("validate", "--format", "json", str(f))
+    reports = [json.loads(line) for line in res.stdout.splitlines()]
+    assert res.exit_code == 0 and all(r["valid"] and r["complete"] for r in reports)
+    # The rules travel with the transcript: a knock of 8 or more under knock7's rules is a fault.
+    doc = docs[0]
+    doc["options"]["knock_limit"] = 10
+    assert json.loads(run("validate", "--format", "json", "-", input=json.dumps(doc)).stdout)["valid"]
+    del doc["options"]["knock_limit"]  # not every rule: the variant cannot be known
+    report = json.loads(run("validate", "--format", "json", "-", input=json.dumps(doc)).stdout)
+    assert not report["valid"] and report["errors"][0]["rule"] == "transcript-options"
+
+
+def test_validate_variant_is_repeatable_and_makes_each_file_known(run, tmp_path):
+    files = []
+    for name, limit in (("seven", 7), ("five", 5)):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(f'name = "{name}"\nbase = "standard"\n[options]\nknock_limit = {limit}\n')
+        files.append(path)
+    docs = []
+    for name in ("seven", "five"):
+        res = run("deal", "--seed", "3", "--variant", str(tmp_path / f"{name}.toml"), "--format", "json")
+        doc = json.loads(res.stdout)
+        doc.pop("options")  # without its rules, the variant must be known here
+        docs.append(json.dumps(doc))
+    res = run("validate", "--format", "json", "--variant", str(files[0]), "--variant", str(files[1]), "-",
+              input="\n".join(docs) + "\n")
+    assert res.exit_code == 0 and all(json.loads(line)["valid"] for line in res.stdout.splitlines())
+
+
+def test_plugins_in_the_config_folder_load(run, tmp_path):
+    folder = tmp_path / "config" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "mine.py").write_text("from gincli import Variant, hookimpl\n@hookimpl\n"
+                                    "def gincli_register_variants(register):\n"
+                                    "    register(Variant('mine', 'from the config folder'))\n")
+    res = run("plugins", "--format", "json")
+    mine = next(p for p in json.loads(res.stdout)["plugins"] if p["name"] == "mine")
+    assert mine["origin"] == "user config" and mine["registered"] == {"variants": ["mine"]}

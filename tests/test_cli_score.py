@@ -69,7 +69,7 @@ BAD = [
     (record(KNOCKER, DEFENDER, layoffs=["Qh"]), "does not fit"),
     (record("7s 7h 7d 7c Js Qs Ks 2c 3c 4c", "Ts 9s 5c Qh 8d 6h 5h 2h Ac Kd", layoffs=["Ts"]), "onto gin"),
     (record("7s 7h 7d 7c Js Qs Ks 2c 3c 4c 5c", "Ts 9s 6c Qh 8d 6h 5h 2h Ac Kd"), "big gin is off"),
-    (dict(record(KNOCKER, DEFENDER), variant="oklahoma"), "needs the hand's first upcard"),
+    (dict(record(KNOCKER, DEFENDER), variant="oklahoma"), "needs its first upcard (field \"upcard\"): knock_limit is"),
     (dict(record(KNOCKER, DEFENDER), variant="nope"), 'unknown variant "nope"'),
 ]
 

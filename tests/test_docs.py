@@ -11,6 +11,7 @@ tests/test_docs.py``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -47,7 +48,7 @@ def run_command(cmd: str, tmp_path: Path) -> str:
     env = dict(os.environ)
     env.update({
         "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
-        "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb", "GINCLI_CONFIG_DIR": str(tmp_path / "config"),
+        "COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb", "GINCLI_CONFIG_DIR": str(tmp_path / "config"),
         "GINCLI_DATA_DIR": str(tmp_path / "data"), "PYTHONIOENCODING": "utf-8",
     })
     env.pop("GINCLI_DEBUG", None)
@@ -81,7 +82,7 @@ def test_console_examples_print_what_the_docs_say(page, index, block, tmp_path):
 def test_there_are_console_examples_for_every_command():
     text = "\n".join(b for _, _, b in blocks())
     for command in ("gin score", "gin variants", "gin deal", "gin validate", "gin play", "gin match", "gin bots",
-                    "gin plugins"):
+                    "gin plugins", "gin report"):
         used = re.search(rf"^\$ .*(\b{command}\b|gin --plugins-dir docs/examples {command[4:]}\b)", text, re.M)
         assert used, f"no example of {command} in docs/"
 
@@ -128,3 +129,33 @@ def test_every_raised_rule_id_is_known():
         found |= set(re.findall(r'bad\("([a-z-]+)"', text))
     unknown = found - set(RULES)
     assert not unknown, f"rule ids raised but not documented: {sorted(unknown)}"
+
+
+def test_every_test_the_rules_page_names_exists():
+    text = (DOCS / "rules.md").read_text()
+    named = set(re.findall(r"`(test_[a-z0-9_]+)`", text))
+    assert named
+    defined = set()
+    for path in (ROOT / "tests").glob("test_*.py"):
+        defined |= set(re.findall(r"^def (test_[a-z0-9_]+)\(", path.read_text(), re.M))
+    assert not named - defined, f"docs/rules.md names tests that do not exist: {sorted(named - defined)}"
+
+
+def test_every_rule_id_of_a_move_set_is_documented(registry):
+    text = (DOCS / "validate.md").read_text()
+    for ms in registry.movesets.values():
+        for rule, meaning in ms.rule_ids.items():
+            assert f"| `{rule}` | {meaning} |" in text, f"rule id {rule} ({ms.name}) is not in docs/validate.md"
+
+
+def test_the_minimal_bot_of_the_protocol_page_plays(tmp_path):
+    text = (DOCS / "bot-protocol.md").read_text()
+    code = text.split("## A minimal bot", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    bot = tmp_path / "minimal.py"
+    bot.write_text(code)
+    gin = str(Path(sys.executable).with_name("gin"))
+    res = subprocess.run([gin, "match", "--bots", f"exec:{sys.executable} {bot},simple", "--hands", "3",
+                          "--format", "json", "-q"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert res.returncode == 0, res.stderr
+    summary = json.loads(res.stdout)
+    assert summary["players"][0]["forfeits"] == 0 and summary["players"][0]["program"]["name"] == "first-move"

@@ -396,3 +396,29 @@ def parse(token: str) -> int:
     from gincli.cards import parse_card
 
     return parse_card(token)
+
+
+def test_a_hand_that_never_ends_is_stopped_dead_and_validates(registry):
+    """Two players who take each other's discards for ever: gincli stops the hand at
+    MAX_HAND_MOVES moves, dead, and says so in the transcript."""
+    from gincli.engine import MAX_HAND_MOVES
+    from gincli.table import play_session
+
+    v = registry.variant("standard")
+    system = registry.scoring("hand")
+    rules = registry.rules(v, system, {})
+
+    def stubborn(h):  # takes every discard, throws the lowest card it may
+        moves = h.legal_moves()
+        takes = [m for m in moves if m.action == "draw" and m.source == "discard"]
+        return takes[0] if takes else next((m for m in moves if m.action in ("discard", "pass")), moves[0])
+
+    rec = play_session(("ann", "bob"), v, rules, system, stubborn, 1)
+    hand = rec.transcript["hands"][0]
+    assert hand["stalled"] is True and len(hand["moves"]) == MAX_HAND_MOVES
+    assert rec.results[0].outcome == "dead"
+    report = validate(json.loads(json.dumps(rec.transcript)), registry)
+    assert report.valid and report.complete, report.errors
+    hand["moves"] = hand["moves"][:100]
+    report = validate(json.loads(json.dumps(rec.transcript)), registry)
+    assert not report.valid and report.errors[0].rule == "stalled-early"

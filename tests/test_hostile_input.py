@@ -303,13 +303,13 @@ def test_a_bot_reply_past_one_mebibyte_without_a_newline_is_refused():
 
     import sys
 
-    program = Program(f"{sys.executable} -c \"import sys; sys.stdin.readline(); "
-                      f"sys.stdout.write('x' * 3000000); sys.stdout.flush(); sys.stdin.readline()\"", 30)
+    program = Program([sys.executable, "-c", "import sys; sys.stdin.readline(); "
+                       "sys.stdout.write('x' * 3000000); sys.stdout.flush(); sys.stdin.readline()"])
     program.start()
     try:
         program.send({"type": "hello"})
         with pytest.raises(BotError, match="more than 1 MiB without a newline"):
-            program.receive()
+            program.line(30)
         assert not program.alive()
     finally:
         program.kill()

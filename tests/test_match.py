@@ -167,23 +167,37 @@ def test_ctrl_c_leaves_a_valid_file_and_resume_completes_it(tmp_path):
 
 
 def test_sprt_stops_once_it_decides():
-    res = gin("match", "--bots", "simple,random", "--games", "400", "--sprt", "0,100", "--format", "json", "-q")
+    res = gin("match", "--bots", "simple,random", "--games", "400", "--seed", "1", "--sprt", "0,100", "--format", "json", "-q")
     s = json.loads(res.stdout)
     assert s["sprt"]["result"] == "H1" and s["games"] < 400
     assert s["sprt"]["llr"] >= s["sprt"]["upper"]
 
 
+def script_bot(decide: str = "", hello: str = "") -> str:
+    """A bot speaking gincli-bot/2 that answers the first legal move, with
+    ``decide`` (and ``hello``) code run first (``n`` counts its decisions)."""
+    return ("import json, sys, time\n"
+            "def out(obj):\n    sys.stdout.write(json.dumps(obj) + '\\n')\n    sys.stdout.flush()\n"
+            "n = 0\n"
+            "for line in sys.stdin:\n"
+            "    m = json.loads(line)\n"
+            "    if m['type'] == 'hello':\n"
+            + "".join(f"        {code}\n" for code in hello.splitlines())
+            + "        out({'type': 'ready', 'id': m['id'], 'name': 'test', 'version': '1'})\n"
+            "    elif m['type'] == 'decide':\n"
+            "        n += 1\n"
+            "        reply = dict(m['legal'][0], id=m['id'])\n"
+            + "".join(f"        {code}\n" for code in decide.splitlines())
+            + "        out(reply)\n"
+            "    elif m['type'] == 'bye':\n"
+            "        break\n")
+
+
 BROKEN = {
-    "crash": "import sys, json\nn = 0\nfor line in sys.stdin:\n    m = json.loads(line)\n"
-             "    if m['type'] == 'decide':\n        n += 1\n        if n == 3: sys.exit(3)\n"
-             "        print(json.dumps(m['legal'][0]), flush=True)\n",
-    "hang": "import sys, json, time\nn = 0\nfor line in sys.stdin:\n    m = json.loads(line)\n"
-            "    if m['type'] == 'decide':\n        n += 1\n        if n % 7 == 0: time.sleep(30)\n"
-            "        print(json.dumps(m['legal'][0]), flush=True)\n",
-    "illegal": "import sys, json\nfor line in sys.stdin:\n    m = json.loads(line)\n"
-               "    if m['type'] == 'decide':\n        print(json.dumps({'action': 'discard', 'card': 'As'}) "
-               "if m['view']['phase'] == 'discard' else json.dumps(m['legal'][0]), flush=True)\n",
-    "garbage": "import sys\nfor line in sys.stdin:\n    print('hello?', flush=True)\n",
+    "crash": script_bot("if n == 3: sys.exit(3)"),
+    "hang": script_bot("if n % 7 == 0: time.sleep(30)"),
+    "illegal": script_bot("if m['view']['phase'] == 'discard': reply = {'action': 'discard', 'card': 'As', "
+                          "'id': m['id']}"),
 }
 
 
@@ -192,7 +206,7 @@ def test_a_failing_external_bot_forfeits_the_hand_and_the_match_goes_on(tmp_path
     script = tmp_path / f"{kind}.py"
     script.write_text(BROKEN[kind])
     f = tmp_path / "t.jsonl"
-    res = gin("match", "--bots", f"exec:{sys.executable} {script},simple", "--hands", "6", "--workers", "1",
+    res = gin("match", "--bots", f"exec:{sys.executable} {script},simple", "--hands", "6", "--workers", "1", "--seed", "1",
               "--time-limit", "0.5", "--transcripts", str(f), "--format", "json", "-q")
     assert res.returncode == 0, res.stderr
     s = json.loads(res.stdout)
@@ -217,7 +231,11 @@ def test_the_example_external_bot_plays_a_whole_game(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--bots", "simple"], "two bots"),
+    (["--bots", "simple"], "at least two"),
+    (["--bots", "simple,simple,simple", "--games", "2"], "game takes 2 players, so --bots needs 2 bots, not 3"),
+    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--sprt", "0,50"], "--sprt is for two players"),
+    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--duplicate"], "--duplicate is for two players"),
+    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--names", "a,b"], "--players takes 3 different names"),
     (["--bots", "simple,nobody", "--hands", "1"], 'unknown bot "nobody"'),
     (["--bots", "simple,exec:no-such-program-xyz", "--hands", "1"], "is not a program"),
     (["--bots", "simple,simple"], "either --hands N or --games N"),
@@ -352,9 +370,7 @@ def test_a_settled_session_is_not_marked_capped(run, tmp_path):
 # -- workers and bots die with the run -----------------------------------------------------------
 
 FORKING = "import subprocess, sys\nsys.exit(subprocess.call([sys.executable, 'examples/bot.py']))\n"
-HANGING = ("import json, sys, time\nn = 0\nfor line in sys.stdin:\n    m = json.loads(line)\n"
-           "    if m['type'] == 'decide':\n        n += 1\n        if n > 20: time.sleep(600)\n"
-           "        print(json.dumps(m['legal'][0]), flush=True)\n")
+HANGING = script_bot("if n > 20: time.sleep(600)")
 
 
 def marked(mark: str) -> list[int]:
@@ -445,3 +461,34 @@ def test_a_worker_ends_on_sigterm_even_when_its_main_thread_cannot_take_the_sign
         "print('done')\n")
     res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert res.stdout.split() == ["[1]", "done"], res.stderr  # well before the 300 s the stuck task sleeps
+
+
+@pytest.mark.parametrize("scoring,bots", [("cutthroat", "simple,expert,random"),
+                                          ("chouette", "simple,expert,random,simple"),
+                                          ("partnership", "expert,simple,expert,simple")])
+def test_a_match_of_three_or_four_bots_is_the_same_whatever_the_workers_and_resumes(tmp_path, scoring, bots):
+    outs = []
+    for w in ("1", "2"):
+        f = tmp_path / f"{scoring}{w}.jsonl"
+        res = gin("match", "--bots", bots, "--games", "4", "--scoring", scoring, "--seed", "5", "--workers", w,
+                  "--transcripts", str(f), "--format", "json", "-q")
+        assert res.returncode == 0, res.stderr
+        outs.append((res.stdout, f.read_text()))
+    assert outs[0] == outs[1]
+    summary = json.loads(outs[0][0])
+    n = len(bots.split(","))
+    assert len(summary["players"]) == n and "win_rate" not in summary and "elo" not in summary
+    for p in summary["players"]:
+        assert {"games_won", "hands_played", "hands_won", "net_per_game"} <= set(p)
+        assert p["net_per_game"]["samples"] == 4
+    assert abs(sum(p["net_per_game"]["mean"] for p in summary["players"])) < 1e-6  # nets sum to zero
+    assert sum(p["hands_played"] for p in summary["players"]) == 2 * summary["hands"]
+    assert gin("validate", "-q", str(tmp_path / f"{scoring}1.jsonl")).returncode == 0
+    # Cut after two sessions, resumed: the same file and summary.
+    f = tmp_path / f"{scoring}1.jsonl"
+    lines = f.read_text().splitlines(keepends=True)
+    f.write_text("".join(lines[:2]) + lines[2][:40])
+    res = gin("match", "--bots", bots, "--games", "4", "--scoring", scoring, "--seed", "5", "--transcripts", str(f),
+              "--resume", "--format", "json", "-q")
+    assert res.returncode == 0, res.stderr
+    assert f.read_text() == outs[0][1] and json.loads(res.stdout) == summary

@@ -196,6 +196,15 @@ def test_net_results_sum_to_zero_and_seats_follow_the_rules(new, scoring, player
     assert json.loads(json.dumps(r)) == r
 
 
+def knocking_random(rng: random.Random):
+    """A player of random legal moves who knocks whenever it can (so sessions end)."""
+    def choose(hand):
+        moves = hand.legal_moves()
+        knocks = [m for m in moves if m.action == "knock"]
+        return knocks[0] if knocks else rng.choice(moves)
+    return choose
+
+
 def test_every_scoring_system_plays_sessions_with_random_bots(registry):
     """Conformance: every system, every player count it takes, random play to the end;
     every transcript re-validates."""
@@ -207,13 +216,7 @@ def test_every_scoring_system_plays_sessions_with_random_bots(registry):
         for n in system.players:
             players = ["ann", "bob", "cat", "dan"][:n]
             rules = registry.rules(v, system, {})
-            rng = random.Random(name)
-
-            def choose(hand):
-                moves = hand.legal_moves()
-                knocks = [m for m in moves if m.action == "knock"]
-                return knocks[0] if knocks else rng.choice(moves)
-
+            choose = knocking_random(random.Random(name))
             for seed in range(3):
                 rec = play_session(players, v, rules, system, choose, seed)
                 report = validate(json.loads(json.dumps(rec.transcript)), registry)
@@ -222,3 +225,118 @@ def test_every_scoring_system_plays_sessions_with_random_bots(registry):
                 if n > 2:
                     assert sum(rec.result["scores"].values()) == 0
                     assert all(set(h["players"]) <= set(players) for h in rec.transcript["hands"])
+
+
+@pytest.mark.parametrize("scoring,players", [("cutthroat", "a b c"), ("chouette", "a b c d"),
+                                             ("partnership", "a b c d")])
+def test_scores_so_far_are_the_results_scores_at_every_hand(new, scoring, players):
+    s = new(scoring, players)
+    seat = s.first_seating({p: i for i, p in enumerate(s.cutters())})
+    rng = random.Random(scoring)
+    while not s.finished:
+        assert s.scores_so_far() == s.result()["scores"]
+        result = DEAD if rng.random() < 0.2 else won(seat.players[rng.randrange(2)], rng.randrange(1, 40))
+        s.add_hand(result)
+        if not s.finished:
+            seat = s.next_seating(seat, result)
+    assert s.scores_so_far() == s.result()["scores"]
+
+
+# -- gin validate: the seats of three and four players ----------------------------------------------
+
+def played(registry, scoring: str, players: tuple[str, ...], seed: int = 4) -> dict:
+    from gincli.table import play_session
+
+    v = registry.variant("standard")
+    system = registry.scoring(scoring)
+    rules = registry.rules(v, system, {})
+    choose = knocking_random(random.Random(seed))
+    return json.loads(json.dumps(play_session(players, v, rules, system, choose, seed,
+                                              options=dict(rules)).transcript))
+
+
+def fault(registry, doc) -> tuple[str, int | None]:
+    from gincli.validate import validate
+
+    report = validate(doc, registry)
+    assert not report.valid
+    return report.errors[0].rule, report.errors[0].hand
+
+
+def test_validate_names_the_wrong_pair_at_its_hand(registry):
+    doc = played(registry, "cutthroat", ("ann", "bob", "cat"))
+    h = doc["hands"][3]
+    out = next(p for p in doc["players"] if p not in h["players"])
+    h["players"] = [h["dealer"], out]  # the hand's loser-to-be sits in for the one who should play
+    assert fault(registry, doc) == ("wrong-players", 3)
+
+
+def test_validate_names_the_wrong_dealer_under_chouette(registry):
+    doc = played(registry, "chouette", ("ann", "bob", "cat"))
+    h = doc["hands"][1]
+    other = next(p for p in h["players"] if p != h["dealer"])
+    h["dealer"] = other  # the box deals every hand
+    assert fault(registry, doc) == ("wrong-dealer", 1)
+
+
+def test_validate_names_a_partnership_deal_out_of_order(registry):
+    doc = played(registry, "partnership", ("ann", "bob", "cat", "dan"))
+    doc["hands"][0], doc["hands"][1] = doc["hands"][1], doc["hands"][0]
+    rule, hand = fault(registry, doc)
+    assert (rule, hand) in (("deal-order", 0), ("cut-seats", 0))
+    doc = played(registry, "partnership", ("ann", "bob", "cat", "dan"))
+    doc["hands"][2], doc["hands"][3] = doc["hands"][3], doc["hands"][2]
+    assert fault(registry, doc) == ("deal-order", 2)
+
+
+def test_validate_checks_the_cut_against_the_first_seats(registry):
+    doc = played(registry, "cutthroat", ("ann", "bob", "cat"))
+    cut = doc["cut"]
+    low = min(cut, key=lambda p: (("A23456789TJQK".index(cut[p][0])), -"shdc".index(cut[p][1])))
+    high = max(cut, key=lambda p: (("A23456789TJQK".index(cut[p][0])), -"shdc".index(cut[p][1])))
+    doc["cut"][low], doc["cut"][high] = cut[high], cut[low]
+    assert fault(registry, doc) == ("cut-seats", 0)
+    doc = played(registry, "cutthroat", ("ann", "bob", "cat"))
+    del doc["cut"]
+    assert fault(registry, doc) == ("cut-cards", None)
+    doc = played(registry, "cutthroat", ("ann", "bob", "cat"))
+    doc["cut"]["bob"] = doc["cut"]["ann"]
+    assert fault(registry, doc) == ("cut-cards", None)
+
+
+@pytest.mark.parametrize("scoring,players,key,value", [
+    ("cutthroat", ("ann", "bob", "cat"), "totals", {"ann": 0, "bob": 0, "cat": 0}),
+    ("chouette", ("ann", "bob", "cat", "dan"), "box", "nobody"),
+    ("partnership", ("ann", "bob", "cat", "dan"), "winner", 7),
+    ("partnership", ("ann", "bob", "cat", "dan"), "scores", {"ann": 1, "bob": -1, "cat": 1, "dan": -1}),
+])
+def test_validate_checks_a_claimed_settlement(registry, scoring, players, key, value):
+    doc = played(registry, scoring, players)
+    doc["result"][key] = value
+    assert fault(registry, doc) == ("claimed-session-result", None)
+
+
+def test_validate_needs_each_hands_players_with_more_than_two(registry):
+    doc = played(registry, "cutthroat", ("ann", "bob", "cat"))
+    del doc["hands"][0]["players"]
+    assert fault(registry, doc) == ("hand-players", 0)
+
+
+def test_the_example_bot_plays_the_three_systems(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from conftest import ROOT
+
+    gin = str(Path(sys.executable).with_name("gin"))
+    for scoring, bots in (("cutthroat", "exec:python3 examples/bot.py,simple,expert"),
+                          ("chouette", "simple,exec:python3 examples/bot.py,expert"),
+                          ("partnership", "exec:python3 examples/bot.py,simple,expert,random")):
+        f = tmp_path / f"{scoring}.jsonl"
+        res = subprocess.run([gin, "match", "--bots", bots, "--scoring", scoring, "--games", "2", "-q",
+                              "--transcripts", str(f), "--format", "json"], capture_output=True, text=True,
+                             cwd=ROOT, timeout=600)
+        assert res.returncode == 0, res.stderr
+        assert all(p["forfeits"] == 0 for p in json.loads(res.stdout)["players"])
+        assert subprocess.run([gin, "validate", "-q", str(f)], cwd=ROOT, capture_output=True).returncode == 0

@@ -38,7 +38,9 @@ def command_for(move: Move) -> str:
         return "s" if move.source == "stock" else "d"
     if move.action == "discard":
         return card_str(move.card)
-    return "k" if move.card is None else f"k {card_str(move.card).lower()}"
+    if move.action == "knock":
+        return "k" if move.card is None else f"k {card_str(move.card).lower()}"
+    return move.action  # a move set's move: "accept"
 
 
 def script(registry, seed: int, variant: str, scoring: str, bots: tuple[str, ...] = ("simple",), options=None):
@@ -53,9 +55,12 @@ def script(registry, seed: int, variant: str, scoring: str, bots: tuple[str, ...
     v = registry.variant(variant)
     system = registry.scoring(scoring)
     rules = registry.rules(v, system, options or {})
-    players = ("ann", *bots)
+    from gincli.cli.options import bot_names
+
+    names = bot_names(list(bots), reserved=("ann",))
+    players = ("ann", *names)
     table = Table(players, v, rules, system, seed)
-    opponents = {b: registry.bot(b)(SplitMix64(seed).derive(1 + i), b) for i, b in enumerate(players) if i}
+    opponents = {n: registry.bot(b)(SplitMix64(seed).derive(2 + i), n) for i, (n, b) in enumerate(zip(names, bots))}
     me = SimpleBot(SplitMix64(7), "ann")
     lines = []
     while not table.finished:
@@ -64,7 +69,7 @@ def script(registry, seed: int, variant: str, scoring: str, bots: tuple[str, ...
             player = hand.to_act
             if player == "ann":
                 view = hand.view("ann")
-                if view.must_draw_stock and view.phase == "draw":
+                if view.must_draw_stock and view.phase == "draw" and len(view.legal()) == 1:
                     hand.apply(view.draw_stock())  # gin play makes the only move itself
                     continue
                 move = me.choose(view)
@@ -81,6 +86,7 @@ def script(registry, seed: int, variant: str, scoring: str, bots: tuple[str, ...
     ("gin-only", "game", ("simple",)), ("standard", "match-500", ("simple",)), ("oklahoma", "game", ("expert",)),
     ("standard", "cutthroat", ("simple", "expert")), ("standard", "chouette", ("expert", "simple")),
     ("oklahoma", "chouette", ("simple", "random", "expert")), ("standard", "partnership", ("simple", "expert", "random")),
+    ("doubling", "game", ("expert",)), ("doubling", "cutthroat", ("expert", "expert")),
 ])
 def test_a_whole_session_typed_through_a_pipe_is_recorded_move_for_move(registry, tmp_path, variant, scoring, bots):
     seed = 11
@@ -278,3 +284,40 @@ def test_a_card_just_taken_cannot_be_discarded_and_positions_count_from_one(regi
         parse_command("qc", view, order)
     with pytest.raises(Reject, match="you have drawn"):
         parse_command("s", view, order)
+
+
+def doubling_view(registry, offer=None, holder=None, multiplier=1, phase="draw"):
+    from gincli.view import PlayerView
+
+    rules = registry.rules(registry.variant("doubling"), registry.scoring("game"), {})
+    state = {"multiplier": multiplier, "offer": offer, "holder": holder, "max_multiplier": None}
+    return PlayerView("ann", "bob", "bob", phase, mask("7s 7h 7d 4c 5c 6c 2d 3d Ah Kd"), 0, (1,), 20, (), (), (),
+                      (), (), -1, False, 10, False, rules, {}, 0, {"doubling": state})
+
+
+def test_under_doubling_x_offers_and_an_offer_must_be_answered_y_or_n(registry):
+    from gincli.cli.play import Reject, legal_text, parse_command
+
+    view = doubling_view(registry)
+    assert "double (x)" in legal_text(view)
+    assert parse_command("x", view, []).move.action == "double"
+    assert parse_command("double", view, []).move.action == "double"
+    offered = doubling_view(registry, offer="bob")
+    assert legal_text(offered) == "accept (y), or decline (n)"
+    assert parse_command("y", offered, []).move.action == "accept"
+    assert parse_command("n", offered, []).move.action == "decline"
+    with pytest.raises(Reject, match="answer first: accept"):
+        parse_command("s", offered, [])
+    held = doubling_view(registry, holder="bob", multiplier=2)
+    assert "double" not in legal_text(held)
+    with pytest.raises(Reject):
+        parse_command("x", held, [])
+
+
+def test_an_external_bot_is_an_opponent_too(registry, tmp_path):
+    res, path = play("--seed", "5", "--bot", "exec:python3 examples/bot.py", "--scoring", "hand",
+                     input="s\n11\n" * 150, tmp_path=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "The hand is over (ann " in res.stdout
+    report = validate(json.loads(path.read_text()), registry)
+    assert report.valid and report.complete

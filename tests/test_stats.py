@@ -26,7 +26,23 @@ def test_interval_matches_the_normal_approximation_for_large_samples():
 def test_interval_stays_honest_at_all_wins():
     est = Estimate.of([1.0] * 4)
     assert est.high == 1.0 and 0.4 < est.low < 0.6
-    assert est.elo()["error"] < 1000
+    elo = est.elo()
+    assert elo["diff"] is None and elo["high"] is None and elo["error"] is None  # unbounded above
+    assert elo["low"] == pytest.approx(elo_from_score(est.low), abs=0.05)
+
+
+@pytest.mark.parametrize("samples", [[1.0], [0.0], [0.5], [1.0, 0.0], [0.0] * 7, [1.0] * 3 + [0.5],
+                                     [0.0, 0.5, 0.5], [1.0] * 99 + [0.0]])
+def test_the_elo_estimate_lies_inside_its_own_interval(samples):
+    elo = Estimate.of(samples).elo()
+    low = -math.inf if elo["low"] is None else elo["low"]
+    high = math.inf if elo["high"] is None else elo["high"]
+    mean = sum(samples) / len(samples)
+    diff = elo["diff"] if elo["diff"] is not None else (math.inf if mean == 1 else -math.inf)
+    assert low <= diff <= high
+    assert all(math.copysign(1, v) == 1 for v in elo.values() if v == 0)  # no -0.0
+    if 0 < mean < 1:
+        assert elo["diff"] is not None
 
 
 def test_draws_narrow_the_interval():
@@ -48,3 +64,23 @@ def test_sprt_needs_evidence_and_then_decides():
 def test_parse_sprt_rejects_bad_text(text):
     with pytest.raises(ValueError):
         parse_sprt(text)
+
+
+def test_running_statistics_equal_those_of_the_whole_prefix():
+    import random
+
+    from gincli.stats import Running
+
+    rng = random.Random(5)
+    for values in ((0.0, 0.5, 1.0), (0.0, 0.25, 0.5, 0.75, 1.0), (1.0,)):
+        samples = [rng.choice(values) for _ in range(300)]
+        running = Running()
+        test = Sprt(0, 50)
+        for i, x in enumerate(samples, 1):
+            running.add(x)
+            got, want = running.estimate(), Estimate.of(samples[:i])
+            assert got.n == want.n and got.mean == want.mean
+            for a, b in ((got.low, want.low), (got.high, want.high), (got.variance, want.variance)):
+                assert a == pytest.approx(b, abs=1e-12)
+            assert test.llr_running(running) == pytest.approx(test.llr(samples[:i]), abs=1e-9)
+    assert Running().estimate() == Estimate.of([])

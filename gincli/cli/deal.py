@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from enum import Enum
 from typing import Annotated, Any
@@ -10,14 +9,14 @@ from typing import Annotated, Any
 import typer
 
 from ..cards import by_suit, cards_of
-from ..engine import Hand, cut_for_deal, shuffled_deck
+from ..engine import Hand
 from ..errors import UsageError, quote
 from ..formats.jsonio import dumps
-from ..formats.transcripts import to_toml, transcript
-from ..rng import SplitMix64
+from ..formats.transcripts import to_toml
+from ..table import Table
 from . import guard, settings
-from .render import cards_markup, safe, stdout_console
-from .options import OptionOpt, overrides_from
+from .render import cards_markup, safe, show
+from .options import SEED_HELP, OptionOpt, overrides_from, random_seed
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
 
@@ -35,21 +34,23 @@ def register(app: typer.Typer) -> None:
     app.command("deal", help=HELP)(guard(deal))
 
 
-def parse_players(text: str) -> tuple[str, str]:
+def parse_players(text: str) -> tuple[str, ...]:
     names = [n.strip() for n in text.split(",")]
-    if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise UsageError(f"--players takes two different names separated by a comma, not {quote(text)}")
-    return names[0], names[1]
+    if len(names) < 2 or not all(names) or len(set(names)) != len(names):
+        raise UsageError(f"--players takes different names separated by commas, not {quote(text)}")
+    return tuple(names)
 
 
 def deal(
     ctx: typer.Context,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the shuffle (default: random, recorded).")]
+    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")]
     = None,
-    players: Annotated[str, typer.Option("--players", metavar="A,B", help="The two players.")] = "ann,bob",
+    players: Annotated[str, typer.Option("--players", metavar="A,B[,C,D]",
+                                         help="The players: two, or as many as the scoring system seats.")]
+    = "ann,bob",
     dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME",
-                                               help="Who deals (default: cut for it).")] = None,
-    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME|FILE.toml",
+                                               show_default="cut for it", help="Who deals.")] = None,
+    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", help="Scoring system.")] = "game",
     option: OptionOpt = None,
@@ -59,30 +60,33 @@ def deal(
     = DealFormat.text,
 ) -> None:
     names = parse_players(players)
-    if dealer is not None and dealer not in names:
-        raise UsageError(f"--dealer {dealer} is not one of the players {names[0]} and {names[1]}")
     registry = settings(ctx).registry()
     v = registry.variant(variant)
     system = registry.scoring(scoring)
+    if len(names) not in system.players:
+        takes = " or ".join(str(n) for n in system.players)
+        raise UsageError(f"the scoring system {system.name} takes {takes} players, not {len(names)} (--players)")
+    if dealer is not None:
+        if len(names) != 2:
+            raise UsageError("--dealer is for two players; with more, the players cut for the seats")
+        if dealer not in names:
+            raise UsageError(f"--dealer {quote(dealer)} is not one of the players {names[0]} and {names[1]}")
     overrides = overrides_from(option)
+    if seed is None:
+        seed = random_seed()
     try:
         rules = registry.rules(v, system, overrides)
+        table = Table(names, v, rules, system, seed, dealer=dealer)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if seed is None:
-        seed = int.from_bytes(os.urandom(8), "big") >> 1
-    rng = SplitMix64(seed)
-    cut = None
-    if dealer is None:
-        dealer, cut = cut_for_deal(rng, names, rules)
-    hand = Hand(names, dealer, v, rules, deck=shuffled_deck(rng))
-    doc = transcript(names, v.name, system.name, [hand.to_dict()], options=dict(rules), id=id, seed=seed, cut=cut)
+    hand = table.deal()
+    doc = table.transcript(id=id, options=dict(rules), current=True)
     if format is DealFormat.json:
         sys.stdout.write(dumps(doc) + "\n")
     elif format is DealFormat.toml:
         sys.stdout.write(to_toml(doc))
     else:
-        stdout_console().print(render_deal(hand, doc))
+        show(render_deal(hand, doc))
 
 
 def render_deal(hand: Hand, doc: dict[str, Any]) -> Any:
@@ -99,6 +103,9 @@ def render_deal(hand: Hand, doc: dict[str, Any]) -> Any:
     table.add_column()
     for p in (hand.pone, hand.dealer):
         table.add_row(safe(p), cards_markup(by_suit(cards_of(hand.hands[p]))))
+    out = [p for p in doc["players"] if p not in hand.players]
+    if out:
+        table.add_row("sitting out", ", ".join(safe(p) for p in out))
     table.add_row("upcard", cards_markup([hand.upcard]))
     table.add_row("stock", f"{hand.stock_count} cards")
     note = Text.from_markup(f"[dim]{safe(hand.pone)} may take the upcard or pass first.[/]")

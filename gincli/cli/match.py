@@ -4,26 +4,31 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import sys
 import time
 from typing import Annotated, Any
 
 import typer
 
+from ..engine import MAX_HAND_MOVES
 from ..errors import UsageError, quote
-from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session
+from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session, recorded_seed
+from ..formats.jsonio import dumps
 from ..parallel import chunked, default_workers, ordered_map, worker_state
+from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings, warn
-from .render import OutputFormat, emit, listing, progress_bar, safe, stdout_console, write_json
-from .options import FormatOpt, OptionOpt, overrides_from
+from .render import OutputFormat, emit, stderr_console, listing, plural, progress_bar, safe, show, write_json
+from .options import SEED_HELP, FormatOpt, OptionOpt, QuietOpt, bot_names, overrides_from, random_seed, split_bots
 
 HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
 
 Reproducible by --seed whatever --workers is. --duplicate plays every deal twice with the seats swapped. --transcripts FILE writes each session as it finishes (JSON Lines); after Ctrl-C, --resume finishes the match without replaying what is done. --sprt elo0,elo1 stops once the sequential test decides. Bots: the names of gin bots, or exec:COMMAND for an external program (docs/bot-protocol.md).
 """
 
-BOTS_HELP = "List the bots that are loaded (gin match --bots takes their names, or exec:COMMAND)."
+BOTS_HELP = ("List the bots: those plugins register, with their parameters (gin match --bots expert:k=v), the "
+             "named external bots of bots files, and exec:COMMAND.")
 
 
 def register(app: typer.Typer) -> None:
@@ -31,75 +36,112 @@ def register(app: typer.Typer) -> None:
     app.command("bots", help=BOTS_HELP)(guard(bots))
 
 
-def player_names(specs: list[str], names: str | None) -> tuple[str, str]:
+def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
+    """The players' names: ``--players``, one a bot, or the bots' own (numbered where
+    two would share one)."""
     if names is not None:
         parts = [n.strip() for n in names.split(",")]
-        if len(parts) != 2 or not all(parts) or parts[0] == parts[1]:
-            raise UsageError(f"--names takes two different names separated by a comma, not {quote(names)}")
-        return parts[0], parts[1]
-    base = ["external" if s.startswith("exec:") else s for s in specs]
-    if base[0] == base[1]:
-        return f"{base[0]}-1", f"{base[1]}-2"
-    return base[0], base[1]
+        if len(parts) != len(specs) or not all(parts) or len(set(parts)) != len(parts):
+            raise UsageError(f"--players takes {len(specs)} different names separated by commas, one for each bot, "
+                             f"not {quote(names)}")
+        return tuple(parts)
+    return tuple(bot_names([spec.partition(":")[0] if not spec.startswith("exec:") else spec for spec in specs]))
 
 
 def match(
     ctx: typer.Context,
-    bots_: Annotated[str, typer.Option("--bots", metavar="A,B", help="The two bots.")],
+    bots_: Annotated[str, typer.Option("--bots", metavar="A,B[,C,D]",
+                                       help="The bots: two, or as many as the scoring system seats.")],
     hands: Annotated[int | None, typer.Option("--hands", min=1, metavar="N",
                                               help="Play N hands, each settled alone (scoring hand).")] = None,
     games: Annotated[int | None, typer.Option("--games", min=1, metavar="N",
                                               help="Play N sessions of the scoring system.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="The match's seed.")] = 1,
+    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, metavar="W",
-                                                help="Worker processes (default: all cores).")] = None,
-    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME|FILE.toml",
+                                                show_default="all cores", help="Worker processes.")] = None,
+    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
-                                                help="Scoring system of --games (default game).")] = None,
+                                                show_default="game", help="Scoring system of --games.")] = None,
     option: OptionOpt = None,
     duplicate: Annotated[bool, typer.Option("--duplicate", help="Play every deal twice, seats swapped.")] = False,
     transcripts: Annotated[str | None, typer.Option("--transcripts", metavar="FILE",
-                                                    help="Write every session's transcript (JSON Lines).")] = None,
+                                                    help="Write every session's transcript (JSON Lines); - for standard output (the summary then goes to "
+                                                         "stderr).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Finish the match --transcripts FILE holds.")] = False,
     sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1",
                                              help="Stop once the SPRT accepts H0 (elo0) or H1 (elo1).")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
                                               help="Per decision, for external bots.")] = 5.0,
-    names: Annotated[str | None, typer.Option("--names", metavar="A,B", help="Player names (default: the bots').")]
+    start_time_limit: Annotated[float, typer.Option(
+        "--start-time-limit", min=0.01, metavar="SECONDS",
+        help="For an external bot to start and answer its handshake.")] = 30.0,
+    bots_file: Annotated[str | None, typer.Option(
+        "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
     = None,
+    bot_log: Annotated[str | None, typer.Option(
+        "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")] = None,
+    names: Annotated[str | None, typer.Option("--players", "--names", metavar="A,B[,C,D]", show_default="the bots' names",
+                                               help="The players' names, one for each bot.")]
+    = None,
+    report: Annotated[str | None, typer.Option(
+        "--report", metavar="FILE.html",
+        help="Also draw the match as an HTML page that opens offline (needs gincli[report]).")] = None,
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
                                            help="Stop a session still unsettled after N hands (it is reported).")]
     = 10_000,
     format: FormatOpt = OutputFormat.text,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
-    specs = [b.strip() for b in bots_.split(",")]
-    if len(specs) != 2 or not all(specs):
-        raise UsageError(f"--bots takes two bots separated by a comma, not {quote(bots_)}")
+    if report is not None:
+        from .report import check_page
+
+        check_page(report)
+    specs = split_bots(bots_)
+    if len(specs) < 2 or not all(specs):
+        raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_)}")
     if (hands is None) == (games is None):
         raise UsageError("give either --hands N or --games N")
     if hands is not None and scoring not in (None, "hand"):
         raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
     if resume and not transcripts:
         raise UsageError("--resume needs --transcripts FILE, the file to finish")
+    if resume and transcripts == "-":
+        raise UsageError("--resume finishes a file; --transcripts - writes to standard output, which cannot be read "
+                         "back")
+    if report is not None and transcripts is not None and os.path.abspath(report) == os.path.abspath(transcripts):
+        raise UsageError("--report and --transcripts name the same file: give the page a file of its own")
     s = settings(ctx)
     registry = s.registry()
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
     for b in specs:
         registry.bot(b)
+    if seed is None:
+        seed = (recorded_seed(transcripts) if resume and transcripts else None)
+        if seed is None:
+            seed = random_seed()
     unit = "hands" if hands is not None else "games"
     count = hands if hands is not None else games
     assert count is not None
     if duplicate and count % 2:
         raise UsageError("--duplicate plays deals in pairs: give an even number")
-    spec = MatchSpec((specs[0], specs[1]), player_names(specs, names), unit, count, seed, variant,
+    spec = MatchSpec(tuple(specs), player_names(specs, names), unit, count, seed, variant,
                      "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
-                     time_limit, max_hands)
+                     time_limit, max_hands, start_time_limit, bot_log)
+    system = registry.scoring(spec.scoring)
+    if len(specs) not in system.players:
+        takes = " or ".join(str(n) for n in system.players)
+        raise UsageError(f"the scoring system {system.name} takes {takes} players, so --bots needs {takes} bots, "
+                         f"not {len(specs)}")
+    if len(specs) > 2 and (sprt or duplicate):
+        what = "--sprt" if sprt else "--duplicate"
+        raise UsageError(f"{what} is for two players: the SPRT and duplicate deals compare two bots head to head, "
+                         f"and {len(specs)} play here (the summary gives each player's net result per game)")
     try:  # check the rules once, up front
-        system = registry.scoring(spec.scoring)
         the_variant = registry.variant(spec.variant)
         rules = registry.rules(the_variant, system, spec.options)
-        system.new_session(spec.names, rules)
+        open_session(system, spec.names, rules)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules)}
@@ -107,24 +149,33 @@ def match(
         test = parse_sprt(sprt) if sprt else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    tally = Tally(spec, test)
+    if report is not None:
+        from .report import History
+
+        tally: Tally = History(spec, test, the_variant.name)
+    else:
+        tally = Tally(spec, test, the_variant.name)
     done = 0
     out = None
-    if transcripts:
+    if transcripts == "-":  # the transcripts are the data on stdout: the summary goes to stderr
+        out, earlier = _StdoutTranscripts(), []
+    elif transcripts:
         out, earlier = open_transcripts(transcripts, spec, header, resume)
         for o in earlier:
             tally.add(o)
         done = len(earlier)
+    hands_before = tally.hands
     gc.freeze()
     started = time.perf_counter()
     interrupted = False
     record = out is not None
     w = workers or default_workers()
     size = max(1, min(64 if unit == "hands" else 4, (count - done) // (4 * w) or 1))
-    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, spec, record)
+    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, spec, record, bots_file)
     state = {"registry": registry, "spec": spec, "record": record}
     try:
-        with progress_bar(f"{safe(spec.names[0])} v {safe(spec.names[1])}", count, enabled=not quiet, unit="items") as advance:
+        with progress_bar(" v ".join(safe(n) for n in spec.names), count, enabled=not quiet,
+                          unit="items", status=functools.partial(scoreline, tally)) as advance:
             advance(done)
             if not tally.decided():
                 for results in ordered_map(_play_chunk, chunked(range(done, count), size), w, setup, state):
@@ -148,28 +199,58 @@ def match(
         close_all()
     elapsed = time.perf_counter() - started
     summary = tally.summary()
-    if format is OutputFormat.json:
+    if transcripts == "-":
+        sys.stdout.flush()
+        if format is OutputFormat.json:
+            print(dumps(summary, indent=2), file=sys.stderr)
+        else:
+            show(render_summary(summary), stderr_console())
+    elif format is OutputFormat.json:
         write_json(summary)
     else:
-        stdout_console().print(render_summary(summary))
+        show(render_summary(summary))
     if tally.capped:
         sys.stdout.flush()  # the summary, then the warning
         warn(capped_note(summary))
-    played = tally.hands
     if not quiet:
+        played = tally.hands - hands_before  # what this run played: a resumed match's earlier hands cost nothing now
         rate = played / elapsed if elapsed > 0 else 0.0
-        print(f"gin match: {tally.sessions} session{'s' if tally.sessions != 1 else ''}, {played} hands in "
-              f"{elapsed:.1f} s ({rate:,.0f} hands/s, {w} worker{'s' if w != 1 else ''})", file=sys.stderr)
+        earlier = f" ({plural(done, 'session')} from {safe(transcripts, markup=False)})" if done else ""
+        now = " now" if done else ""
+        print(f"gin match: {plural(tally.sessions, 'session')}{earlier}; {plural(played, 'hand')} played{now} in "
+              f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(w, 'worker')})", file=sys.stderr)
+    if report is not None:  # after Ctrl-C too: the page of what was played
+        from .report import History, write_page
+
+        assert isinstance(tally, History)
+        write_page(report, tally, summary, "match", quiet)
     if interrupted:
         print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
               + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""), file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _setup(plugin_dirs: list[str], disabled: list[str], spec: MatchSpec, record: bool) -> dict[str, Any]:
+class _StdoutTranscripts:
+    """``--transcripts -``: each session's line on standard output, as it ends."""
+
+    def write(self, data: bytes) -> None:
+        sys.stdout.buffer.write(data)
+
+    def flush(self) -> None:
+        sys.stdout.buffer.flush()
+
+    def close(self) -> None:
+        sys.stdout.buffer.flush()
+
+
+def _setup(plugin_dirs: list[str], disabled: list[str], spec: MatchSpec, record: bool,
+           bots_file: str | None) -> dict[str, Any]:
     from ..plugins import load_registry
 
-    return {"registry": load_registry(plugin_dirs, disabled), "spec": spec, "record": record}
+    registry = load_registry(plugin_dirs, disabled)
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
+    return {"registry": registry, "spec": spec, "record": record}
 
 
 def _play_chunk(indices: list[int]) -> list[SessionOutcome]:
@@ -177,10 +258,25 @@ def _play_chunk(indices: list[int]) -> list[SessionOutcome]:
     return [play_match_session(state["spec"], i, state["registry"], state["record"]) for i in indices]
 
 
+def scoreline(tally: Tally) -> str:
+    """The running score beside the match's progress bar: each player's games
+    (or hands) won, with two players the first one's score and, under --sprt,
+    the log-likelihood ratio against its bounds."""
+    key = "games_won" if tally.spec.unit == "games" else "hands_won"
+    parts = [f"{safe(name)} {p[key]:,}" for name, p in tally.players.items()]
+    text = " · ".join(parts)
+    if tally.two_players and tally.samples:
+        text += f" · {sum(tally.samples) / len(tally.samples):.1%}"
+        if tally.sprt is not None:
+            st = tally.sprt.status(tally.samples)
+            text += f" · LLR {st['llr']:+.2f} ({st['lower']:.2f}, {st['upper']:.2f})"
+    return text
+
+
 def capped_note(s: dict[str, Any]) -> str:
     """What the hand cap did to a match (its summary ``s``), in one sentence."""
     n = s["capped_sessions"]
-    return (f"{n} session{'s' if n != 1 else ''} reached the hand cap of {s['max_hands']:,} hands unsettled and "
+    return (f"{plural(n, 'session')} reached the hand cap of {s['max_hands']:,} hands unsettled and "
             "stopped (raise it with --max-hands)")
 
 
@@ -196,10 +292,12 @@ def render_summary(s: dict[str, Any]) -> Any:
                         + (" · duplicate deals" if s["duplicate"] else ""), title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False)
     forfeits = any(p["forfeits"] for p in s["players"])
+    many = len(s["players"]) > 2
     table.add_column("player", max_width=26)
     if s["games"]:
         table.add_column("games", justify="right", no_wrap=True)
-    cols = ["hands", "points", "pts/hand", "gins", "undercuts"] + (["forfeits"] if forfeits else [])
+    cols = ["played", "won", "pts/hand", "gins"] if many else ["hands", "points", "pts/hand", "gins", "undercuts"]
+    cols += (["forfeits"] if forfeits else []) + (["net a game (95%)"] if many and s["games"] else [])
     for col in cols:
         table.add_column(col, justify="right", no_wrap=True)
     for p in s["players"]:
@@ -207,45 +305,104 @@ def render_summary(s: dict[str, Any]) -> Any:
         row = [f"[bold]{safe(p['name'])}[/]" + (f" [dim]({safe(bot)})[/]" if bot != p["name"] else "")]
         if s["games"]:
             row.append(str(p["games_won"]))
-        row += [str(p["hands_won"]), str(p["points"]), f"{p['points_per_hand']:.2f}", str(p["gins"]),
-                str(p["undercuts"])] + ([str(p["forfeits"])] if forfeits else [])
+        if many:
+            row += [str(p["hands_played"]), str(p["hands_won"]), f"{p['points_per_hand']:.2f}", str(p["gins"])]
+        else:
+            row += [str(p["hands_won"]), str(p["points"]), f"{p['points_per_hand']:.2f}", str(p["gins"]),
+                    str(p["undercuts"])]
+        row += [str(p["forfeits"])] if forfeits else []
+        if many and s["games"]:
+            row.append(net_text(p["net_per_game"]))
         table.add_row(*row)
-    wr = s["win_rate"]
-    elo = s["elo"]
     unit = s["unit"]
     lines = [
-        "games and hands are those won; "
-        f"{s['hands']} hands played" + (f" in {s['games']} sessions" if s["games"] else "")
-        + f", {s['dead_hands']} dead",
-        f"{wr['player']} scores {wr['value']:.1%} of {unit}s (95% interval {wr['low']:.1%} to {wr['high']:.1%}, "
-        f"{wr['samples']} samples)",
-        f"Elo difference {elo['diff']:+.1f} ± {elo['error']:.1f} (95%: {elo['low']:+.1f} to {elo['high']:+.1f})",
+        ("games and hands are those won" + (" (played: hands played; a game is won by the best net result)"
+                                            if many else "") + "; "
+         f"{plural(s['hands'], 'hand')} played" + (f" in {plural(s['games'], 'session')}" if s["games"] else "")
+         + f", {s['dead_hands']:,} dead"),
     ]
+    if "win_rate" in s:
+        wr = s["win_rate"]
+        elo = s["elo"]
+        lines += [
+            f"{wr['player']} scores {wr['value']:.1%} of {unit}s (95% interval {wr['low']:.1%} to {wr['high']:.1%}, "
+            f"{plural(wr['samples'], 'sample')})",
+            elo_text(elo, safe(wr['player'], markup=False), unit),
+        ]
     if "sprt" in s:
         sp = s["sprt"]
         verdict = {"H1": f"H1 accepted (elo ≥ {sp['elo1']:g})", "H0": f"H0 accepted (elo ≤ {sp['elo0']:g})",
                    "continue": "undecided"}[sp["result"]]
         lines.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}]: LLR {sp['llr']:.2f} "
                      f"(bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
-    for reason in s["forfeit_reasons"]:
-        lines.append(f"forfeit: {reason}")
+    for p in s["players"]:
+        program = p.get("program")
+        if program:
+            lines.append(f"{p['name']} is {program['name'] or 'a program'} {program['version']}".rstrip()
+                         + f" ({p['bot']})")
+        if p.get("stale_replies"):
+            lines.append(f"{p['name']} sent {p['stale_replies']} stale repl{'y' if p['stale_replies'] == 1 else 'ies'}"
+                         " (answers to an earlier request: passed over)")
+    for g in s["forfeit_reasons"]:
+        times = plural(g['count'], 'time')
+        lines.append(f"forfeit: {g['player']}, {times} (first in session {g['first_session'] + 1}, hand "
+                     f"{g['first_hand'] + 1}): {g['reason']}")
     if s["capped_sessions"]:
         lines.append(capped_note(s))
+    if s.get("stalled_hands"):
+        lines.append(f"{plural(s['stalled_hands'], 'hand')} stalled (stopped dead at "
+                     f"{MAX_HAND_MOVES:,} moves: the players took each other's discards for ever)")
     return Group(table, *(Text(safe(line, markup=False)) for line in lines))
+
+
+def elo_text(elo: dict[str, Any], who: str, unit: str) -> str:
+    """The Elo line for people; an unbounded end (a score of 0% or 100%) as ∞."""
+    low = "-∞" if elo["low"] is None else f"{elo['low']:+.1f}"
+    high = "+∞" if elo["high"] is None else f"{elo['high']:+.1f}"
+    if elo["diff"] is None:
+        won = elo["high"] is None
+        return (f"Elo difference {'+∞' if won else '-∞'}: {who} {'won' if won else 'lost'} every {unit} "
+                f"(95% interval {low} to {high})")
+    error = f" ± {elo['error']:.1f}" if elo["error"] is not None else ""
+    return f"Elo difference {elo['diff']:+.1f}{error} (95%: {low} to {high})"
+
+
+def net_text(net: dict[str, Any]) -> str:
+    if net["mean"] is None:
+        return "—"
+    if net["low"] is None:
+        return f"{net['mean']:+.0f} (unbounded)"
+    return f"{net['mean']:+.0f} ({net['low']:+.0f} to {net['high']:+.0f})"
 
 
 def bots(
     ctx: typer.Context,
+    bots_file: Annotated[str | None, typer.Option(
+        "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
+    = None,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
     registry = settings(ctx).registry()
-    data = {"bots": [{"name": n, "description": b.description, "plugin": registry.owner.get(("bot", n))}
-                     for n, b in sorted(registry.bots.items())]}
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
+    data = {"bots": [{"name": n, "description": b.description, "plugin": registry.owner.get(("bot", n)),
+                      "parameters": [{"name": o.name, "default": o.default, "allowed": o.allowed(),
+                                      "description": o.description} for o in b.parameters]}
+                     for n, b in sorted(registry.bots.items())]
+            + [{"name": n, "description": e.description, "plugin": None, "command": list(e.argv),
+                "source": e.source, "parameters": [{"name": k, "default": v} for k, v in e.parameters]}
+               for n, e in sorted(registry.named_bots.items())]}
 
     def render(data: dict[str, Any]) -> Any:
-        rows = [(b["name"], b["description"], b["plugin"] or "") for b in data["bots"]]
+        from ..rules import format_value
+
+        def params(b: dict[str, Any]) -> str:
+            return "\n".join(safe(f"{p['name']} = {format_value(p['default'])}") for p in b["parameters"]) or "—"
+
+        rows = [(b["name"], b["description"] or " ".join(b.get("command", [])), params(b),
+                 b["plugin"] or b.get("source", "")) for b in data["bots"]]
         rows.append(("exec:COMMAND", "an external program speaking the JSON-lines protocol of "
-                                     "docs/bot-protocol.md", ""))
-        return listing("Bots", "bot", rows, "description", "from")
+                                     "docs/bot-protocol.md", "—", ""))
+        return listing("Bots", "bot", rows, "description", "parameters", "from", markup=("parameters",))
 
     emit(format, data, render)

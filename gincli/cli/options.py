@@ -10,20 +10,33 @@ from ..errors import UsageError
 from ..rules import parse_assignments
 from .render import OutputFormat
 
+QUIET_HELP = "Only errors on stderr: no progress bar, no summary line."
+
 VariantOpt = Annotated[str | None, typer.Option(
-    "--variant", "-V", metavar="NAME|FILE.toml",
-    help="Variant of play for records that do not name one (default: standard).")]
+    "--variant", metavar="NAME|FILE.toml",
+    show_default="standard",
+    help="Variant of play for records that do not name one.")]
 ScoringOpt = Annotated[str, typer.Option("--scoring", "-s", metavar="NAME",
-                                         help="Scoring system whose options apply (default: game).")]
+                                         help="Scoring system whose options apply.")]
 OptionOpt = Annotated[list[str] | None, typer.Option(
     "--option", "-o", metavar="KEY=VALUE", help="Set a rule option, e.g. big_gin_bonus=31; repeatable.")]
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
 InputFormatOpt = Annotated[str | None, typer.Option(
-    "--input-format", metavar="json|jsonl|toml", help="Container of standard input (default: sniffed).")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No summary line on stderr.")]
+    "--input-format", metavar="json|jsonl|toml", show_default="sniffed", help="Container of standard input.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)]
 WorkersOpt = Annotated[int | None, typer.Option(
     "--workers", "-j", min=1, metavar="N",
-    help="Worker processes for --format json on large inputs (default: all cores).")]
+    show_default="all cores", help="Worker processes, for large inputs.")]
+
+
+SEED_HELP = "The seed: the same seed plays the same deals."
+
+
+def random_seed() -> int:
+    """A seed for a run given none (printed, so that the run can be repeated)."""
+    import os
+
+    return int.from_bytes(os.urandom(8), "big") >> 1
 
 
 def overrides_from(option: list[str] | None) -> dict[str, Any]:
@@ -48,3 +61,22 @@ def bot_names(specs: list[str], reserved: tuple[str, ...] = ()) -> list[str]:
         else:
             out.append(b)
     return out
+
+
+def split_bots(text: str) -> list[str]:
+    """The bots of ``--bots``: separated by commas, but for commas inside quotes
+    (``exec:python3 -c "print('a', 'b')"``); a bots file names any command."""
+    parts, current, quote_char = [], [], ""
+    for ch in text:
+        if quote_char:
+            if ch == quote_char:
+                quote_char = ""
+        elif ch in "'\"":
+            quote_char = ch
+        elif ch == ",":
+            parts.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current).strip())
+    return parts

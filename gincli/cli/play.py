@@ -15,17 +15,19 @@ import typer
 
 from ..bots import Bot
 from ..cards import CARD_TABLE, card_str
-from ..engine import DISCARD, DRAW, OFFER, OVER, SPREAD, Hand
+from ..engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
+from ..external import configure
 from ..errors import RecordError, UsageError
 from ..melds import deadwood
 from ..moves import IllegalMove, Move
 from ..rng import SplitMix64
 from ..scoring import HandResult, check_meld
+from ..session import open_session
 from ..table import Table, take_turn
 from ..view import PlayerView
 from . import EXIT_INTERRUPTED, guard, settings
-from .options import OptionOpt, bot_names, overrides_from
-from .render import OutputFormat, card_markup
+from .options import SEED_HELP, OptionOpt, bot_names, overrides_from, random_seed, split_bots
+from .render import OutputFormat, card_markup, safe
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
 
@@ -127,6 +129,11 @@ def parse_command(text: str, view: PlayerView, order: list[int]) -> Command:
     head = words[0].lower()
     if head in _WORDS and len(words) == 1:
         return Command(_WORDS[head])
+    plugin_move = _plugin_move(head, view)
+    if plugin_move is not None:
+        return Command("move", plugin_move)
+    if _answer_due(view):
+        raise Reject(f"answer first: {legal_text(view)}")
     phase = view.phase
     top = view.discard_top
     if phase == OFFER:
@@ -200,8 +207,43 @@ def _over_limit(view: PlayerView, card: int, dw: int) -> str:
     return f"discarding {card_str(card)} leaves {dw} deadwood, over the knock limit of {view.knock_limit}"
 
 
+def _movesets(view: PlayerView) -> tuple[Any, ...]:
+    return tuple(getattr(view.rules, "movesets", ()))
+
+
+def _answer_due(view: PlayerView) -> bool:
+    return any(ms.answer_due(view) for ms in _movesets(view))
+
+
+def _plugin_move(word: str, view: PlayerView) -> Move | None:
+    """The legal move of a move set (doubling's) that ``word`` names: its
+    action, or the short key the move set gives it."""
+    for ms in _movesets(view):
+        for move in ms.legal(view):
+            if word in (move.action, ms.keys.get(move.action)):
+                return move
+    return None
+
+
+def _plugin_moves_text(view: PlayerView) -> str:
+    parts = []
+    for ms in _movesets(view):
+        for move in ms.legal(view):
+            key = ms.keys.get(move.action)
+            parts.append(f"{move.action} ({key})" if key else move.action)
+    return ", or ".join(parts)
+
+
 def legal_text(view: PlayerView) -> str:
     """The moves the player may make now, with what to type."""
+    extra = _plugin_moves_text(view)
+    if _answer_due(view):
+        return extra
+    text = _standard_text(view)
+    return f"{text}; or {extra}" if extra else text
+
+
+def _standard_text(view: PlayerView) -> str:
     top = card_markup(view.discard_top) if view.discard_top is not None else ""
     if view.phase == OFFER:
         return f"take the upcard {top} (d), or pass (p)"
@@ -231,7 +273,7 @@ def describe(move: Move, me: str) -> str:
     """A move in words, as the player ``me`` may know it (never a card drawn by
     the opponent from the stock)."""
     you = move.player == me
-    who = "you" if you else move.player
+    who = "you" if you else safe(move.player)
     s = "" if you else "s"
     if move.action == "pass":
         return f"{who} pass{'es' if s else ''} on the upcard"
@@ -245,7 +287,9 @@ def describe(move: Move, me: str) -> str:
         return f"{who} discard{s} {card_markup(move.card)}"
     if move.action == "knock":
         return f"{who} knock{s}" if move.card is not None else f"{who} go{'es' if s else ''} big gin"
-    return f"{who} spread{s}"
+    if move.action == "layoff":
+        return f"{who} spread{s}"
+    return f"{who} {safe(move.action)}{s}"  # a move set's move: "bob doubles", "you accept"
 
 
 def advice(move: Move, view: PlayerView) -> str:
@@ -366,7 +410,7 @@ class Game:
             if self.me in hand.players:
                 opening = f"{self._who(dealer)} deal{'' if dealer == self.me else 's'}"
             else:
-                opening = f"you sit out; {dealer} deals to {other}"
+                opening = f"you sit out; {safe(dealer)} deals to {safe(other)}"
             self.log = [f"hand {hand.number + 1}: {opening}; the upcard is {card_markup(hand.upcard)}"]
             self.save()
             self.play_hand()
@@ -382,7 +426,8 @@ class Game:
                 self.pause("Enter: next hand · q: quit")
 
     def _who(self, name: str) -> str:
-        return "you" if name == self.me else name
+        """A player as the screen names them (rich markup): "you", or their name."""
+        return "you" if name == self.me else safe(name)
 
     def play_hand(self) -> None:
         while True:
@@ -390,10 +435,14 @@ class Game:
             assert hand is not None
             if hand.phase in (SPREAD, OVER):
                 return
+            if len(hand.moves) >= MAX_HAND_MOVES:
+                hand.stall()
+                self.log.append(f"the hand stalled at {MAX_HAND_MOVES:,} moves: it is dead")
+                return
             player = hand.to_act
             if player == self.me:
                 view = hand.view(self.me)
-                if view.phase == DRAW and view.must_draw_stock:  # the only move: made for the player
+                if view.phase == DRAW and view.must_draw_stock and len(view.legal()) == 1:  # the only move
                     self.apply(hand, view.draw_stock())
                     continue
                 self.human_turn(hand, view)
@@ -403,7 +452,7 @@ class Game:
                 for move in hand.moves[before:]:
                     self.log.append(describe(move, self.me))
                 if hand.result is not None and hand.result.forfeit is not None:
-                    self.log.append(f"{player} forfeits the hand: {hand.result.forfeit['reason']}")
+                    self.log.append(f"{safe(player)} forfeits the hand: {safe(hand.result.forfeit['reason'])}")
                 self.save()
 
     def apply(self, hand: Hand, move: Move) -> None:
@@ -437,9 +486,9 @@ class Game:
                 self.apply(hand, command.move)
                 return
             except Reject as exc:
-                notice = f"[yellow]{exc}[/]"
+                notice = f"[yellow]{safe(exc)}[/]"
             except IllegalMove as exc:
-                notice = f"[yellow]{exc.message}[/]"
+                notice = f"[yellow]{safe(exc.message)}[/]"
 
     def hint(self, view: PlayerView) -> str:
         expert = self.registry.bots.get("expert")
@@ -479,7 +528,8 @@ class Game:
     def labels(self, hand: Hand) -> tuple[str, str]:
         opponent = hand.other(self.me)
         spec = self.bot_labels.get(opponent, opponent)
-        return (f"you ({self.me})" if self.me != "you" else "you"), (f"{opponent} ({spec})" if spec != opponent
+        opponent, spec = safe(opponent), safe(spec)
+        return (f"you ({safe(self.me)})" if self.me != "you" else "you"), (f"{opponent} ({spec})" if spec != opponent
                                                                       else opponent)
 
     def table_screen(self, view: PlayerView, notice: str) -> tuple[Any, list[int]]:
@@ -491,8 +541,11 @@ class Game:
         hand = table.hand
         assert hand is not None
         me_label, opp_label = self.labels(hand)
-        title = (f"[bold]gin[/] · {table.variant.name} · {table.system.name} · hand {hand.number + 1} · "
-                 f"{self._who(hand.dealer)} deal{'' if hand.dealer == self.me else 's'} · seed {table.seed}")
+        out = [p for p in table.players if p not in hand.players]
+        sitting = f" · {', '.join(safe(p) for p in out)} sit{'s' if len(out) == 1 else ''} out" if out else ""
+        title = (f"[bold]gin[/] · {safe(table.variant.name)} · {table.system.name} · hand {hand.number + 1} · "
+                 f"{safe(self._who(hand.dealer))} deal{'' if hand.dealer == self.me else 's'}{sitting} · "
+                 f"seed {table.seed}")
         prompt = (notice or "Your turn: " + legal_text(view) + ".") + "\n[dim]? moves · h hint · u undo · q quit[/]"
         info = TableInfo(title, me_label, opp_label, score_line(result, table.system.name, table.players,
                                                                 table.rules),
@@ -508,13 +561,18 @@ class Game:
         from .hands import headline, render_result
         from .sheets import session_sheet
 
-        why = None
-        if result.multiplier != 1 and self.table.rules["spade_doubles"]:
-            why = f"the upcard {card_markup(hand.upcard)} is a spade"
+        reasons = []
+        stake = (result.fields or {}).get("multiplier", 1)
+        if result.multiplier != stake:  # Oklahoma's spade doubling
+            reasons.append(f"the upcard {card_markup(hand.upcard)} is a spade")
+        if stake != 1:
+            reasons.append(f"the stake ×{stake}")
+        why = " and ".join(reasons) or None
         sat_out = "" if self.me in hand.players else " (you sat out)"
         title = f"[bold]hand {hand.number + 1} over{sat_out}[/] — {headline(result)}"
         parts: list[Any] = [*(Text.from_markup(line) for line in self.log[-3:]), Text(""),
-                            render_result(result, title=title, explained=True, multiplied_because=why)]
+                            render_result(result, title=title, explained=True, multiplied_because=why,
+                                          movesets=self.table.rules.movesets)]
         session = self.table.session.result()
         parts += [Text(""), session_sheet(session, self.table.system.name, self.table.players, self.screen.rows(22))]
         self.screen.show(Group(*parts))
@@ -526,13 +584,18 @@ class Game:
         path = self.file.path
         if quit:
             self.screen.say(f"You left after {len(table.results)} hand{'s' if len(table.results) != 1 else ''}. "
-                            f"The transcript so far is in {path} (valid, not complete).")
+                            f"The transcript so far is in {safe(path)} (valid, not complete).")
         else:
-            winner = session.get("winner")
-            scores = ", ".join(f"{p} {v}" for p, v in session.get("scores", {}).items())
-            verdict = ("you win" if winner == self.me else f"{winner} wins") if winner else "no winner"
-            self.screen.say(f"[bold]The {table.system.name} is over: {verdict}[/] ({scores}).")
-            self.screen.say(f"The transcript is in {path}; check it with: gin validate {path}")
+            from .sheets import winner_text
+
+            scores = ", ".join(f"{safe(p)} {v}" for p, v in session.get("scores", {}).items())
+            winner = winner_text(session)
+            verdict = "you win" if session.get("winner") == self.me else f"{winner} wins" if winner else "no winner"
+            if "winner" not in session:  # hand scoring: each hand settled alone, nobody wins the session
+                self.screen.say(f"[bold]The {table.system.name} is over[/] ({scores}).")
+            else:
+                self.screen.say(f"[bold]The {table.system.name} is over: {verdict}[/] ({scores}).")
+            self.screen.say(f"The transcript is in {safe(path)}; check it with: gin validate {safe(path)}")
         return {"transcript": str(path), "complete": table.finished, "hands": len(table.results),
                 "players": list(table.players), "seed": table.seed, "variant": table.variant.name,
                 "scoring": table.system.name, "result": session}
@@ -544,33 +607,43 @@ def play(
                                      help="Your opponent: a bot gin bots lists, or exec:COMMAND; with three or "
                                           "four players, the others, comma-separated.")] = "expert",
     name: Annotated[str | None, typer.Option("--name", metavar="NAME",
-                                             help="Your name in the transcript (default: your login name).")]
+                                             show_default="your login name", help="Your name in the transcript.")]
     = None,
-    variant: Annotated[str, typer.Option("--variant", "-V", metavar="NAME|FILE.toml",
+    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", help="Scoring system.")] = "game",
     option: OptionOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deals (default: random, shown).")]
+    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")]
     = None,
     dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME",
-                                               help="Who deals first (default: cut for it).")] = None,
+                                               show_default="cut for it", help="Who deals first.")] = None,
     transcript: Annotated[str | None, typer.Option(
         "--transcript", metavar="FILE",
-        help="Save the transcript here (default: a new file in gincli's data folder).")] = None,
+        show_default="a new file in gincli's data folder", help="Save the transcript here.")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
                                               help="Per decision, for an external bot.")] = 5.0,
+    start_time_limit: Annotated[float, typer.Option(
+        "--start-time-limit", min=0.01, metavar="SECONDS",
+        help="For an external bot to start and answer its handshake.")] = 30.0,
+    bots_file: Annotated[str | None, typer.Option(
+        "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
+    = None,
+    bot_log: Annotated[str | None, typer.Option(
+        "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")] = None,
     format: Annotated[OutputFormat, typer.Option(
         "--format", "-f", help="text; json also writes a summary of the session on stdout (the table then "
                                "goes to stderr).")] = OutputFormat.text,
 ) -> None:
     registry = settings(ctx).registry()
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
     me = (name if name is not None else default_name()).strip()
     if not me:
         raise UsageError("--name needs a name")
     v = registry.variant(variant)
     system = registry.scoring(scoring)
     overrides = overrides_from(option)
-    specs = [b.strip() for b in bot.split(",")]
+    specs = split_bots(bot)
     if not all(specs):
         raise UsageError(f"--bot takes bots separated by commas, not \"{bot}\"")
     if 1 + len(specs) not in system.players:
@@ -578,11 +651,12 @@ def play(
         raise UsageError(f"the scoring system {system.name} takes {' or '.join(map(str, system.players))} "
                          f"players: give {wanted} bot{'s' if system.players != (2,) else ''} with --bot, "
                          f"not {len(specs)}")
-    names = bot_names(specs, reserved=(me,))
+    names = bot_names([spec.partition(":")[0] if not spec.startswith("exec:") else spec for spec in specs],
+                      reserved=(me,))
     players = (me, *names)
     try:
         rules = registry.rules(v, system, overrides)
-        system.new_session(players, rules)
+        open_session(system, players, rules)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     factories = {n: registry.bot(spec) for n, spec in zip(names, specs)}
@@ -592,7 +666,7 @@ def play(
         if dealer not in players:
             raise UsageError(f"--dealer {dealer} is not one of the players {me} and {names[0]}")
     if seed is None:
-        seed = int.from_bytes(os.urandom(8), "big") >> 1
+        seed = random_seed()
     if transcript is not None:
         path = Path(transcript)
     else:
@@ -605,9 +679,9 @@ def play(
     bots = {}
     for i, n in enumerate(players[1:], 1):
         factory = factories[n]
-        if hasattr(factory, "time_limit"):
-            factory.time_limit = time_limit
+        configure(factory, time_limit, start_time_limit, bot_log)
         bots[n] = factory(SplitMix64(seed).derive(1 + i), n)
+        bots[n].players = players
     table = Table(players, v, rules, system, seed, dealer=dealer)
     game = Game(table, me, bots, screen, file, registry, overrides, seed ^ 0x5EED, dict(zip(names, specs)))
     quit = False

@@ -10,7 +10,7 @@ from . import guard, settings
 from .options import FormatOpt
 from .render import OutputFormat, emit, listing, safe
 
-HELP = """List the plugins that are loaded (built-in, installed through the gincli entry-point group, or from a plugins directory), the hooks each implements and what each registered; and any plugin left out, with why."""
+HELP = """List the plugins that are loaded, in order of precedence (plugin folders, the user's config folder, installed packages, the built-ins: the first to register a name keeps it), the hooks each implements and what each registered or replaced; and any plugin left out, with why."""
 
 
 def register(app: typer.Typer) -> None:
@@ -21,10 +21,14 @@ def describe(registry: Any) -> dict[str, Any]:
     """Everything ``gin plugins --format json`` prints."""
     registered: dict[str, dict[str, list[str]]] = {}
     for (kind, name), plugin in registry.owner.items():
-        registered.setdefault(plugin, {}).setdefault(kind + "s", []).append(name)
+        registered.setdefault(plugin, {}).setdefault(kind.replace(" ", "_") + "s", []).append(name)
+    replaced: dict[str, list[str]] = {}
+    for (kind, name), builtin in registry.replaced.items():
+        replaced.setdefault(registry.owner[(kind, name)], []).append(f"the {kind} {name} of {builtin}")
     return {
-        "plugins": [{"name": p.name, "source": p.source, "builtin": p.builtin, "hooks": p.hooks,
-                     "registered": {k: sorted(v) for k, v in registered.get(p.name, {}).items()}}
+        "plugins": [{"name": p.name, "source": p.source, "origin": p.origin, "builtin": p.builtin, "hooks": p.hooks,
+                     "registered": {k: sorted(v) for k, v in registered.get(p.name, {}).items()},
+                     "replaces": sorted(replaced.get(p.name, []))}
                     for p in registry.plugins],
         "problems": list(registry.problems),
     }
@@ -42,9 +46,13 @@ def render(data: dict[str, Any]) -> Any:
     from rich.text import Text
 
     def what(p: dict[str, Any]) -> str:
-        return "\n".join(f"{kind}: {', '.join(safe(n) for n in names)}"
-                         for kind, names in p["registered"].items()) or "—"
+        lines = [f"{kind.replace('_', ' ')}: {', '.join(safe(n) for n in names)}"
+                 for kind, names in p["registered"].items()]
+        lines += [f"replaces {safe(r)}" for r in p["replaces"]]
+        return "\n".join(lines) or "—"
 
     rows = ((p["name"], p["source"], "\n".join(safe(h) for h in p["hooks"]), what(p)) for p in data["plugins"])
+    order = Text("in order of precedence: the first to register a name keeps it", style="dim")
     problems = [Text.from_markup(f"[yellow]left out:[/] {safe(problem)}") for problem in data["problems"]]
-    return Group(listing("Plugins", "plugin", rows, "from", "hooks", "registered", markup=("hooks", "registered")), *problems)
+    return Group(listing("Plugins", "plugin", rows, "from", "hooks", "registered", markup=("hooks", "registered")),
+                 order, *problems)

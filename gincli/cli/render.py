@@ -6,14 +6,17 @@ Rich is imported only when something is rendered for people, so that
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from enum import Enum
 from typing import Any
 
 from ..cards import RANKS, SUIT_SYMBOLS, parse_card
+from ..errors import plural  # noqa: F401  (re-exported for the commands)
 from ..formats.jsonio import dumps
 
 
@@ -61,7 +64,7 @@ def emit(format: OutputFormat, data: Any, render: Any) -> None:
     if format is OutputFormat.json:
         write_json(data)
     else:
-        stdout_console().print(render(data))
+        show(render(data))
 
 
 def listing(title: str, first: str, rows: Iterable[tuple[str, ...]], *columns: str,
@@ -81,16 +84,77 @@ def listing(title: str, first: str, rows: Iterable[tuple[str, ...]], *columns: s
     return table
 
 
-def stdout_console() -> Any:
+#: How output for people is coloured: ``auto`` (on a terminal, unless NO_COLOR is
+#: set), ``always`` or ``never`` (``gin --color``).
+COLOR_MODES = ("auto", "always", "never")
+_color = "auto"
+
+
+def set_color(mode: str) -> None:
+    """The ``--color`` choice, for every console made from now on."""
+    global _color
+    _color = mode
+
+
+def color_mode() -> str:
+    if _color == "auto" and os.environ.get("NO_COLOR"):
+        return "never"
+    return _color
+
+
+def _console(file: Any) -> Any:
+    """A console for people on ``file``: on a terminal, its width and colours;
+    elsewhere (a file, a pipe) no colour and no wrapping (unless COLUMNS sets a width)."""
     from rich.console import Console
 
-    return Console(file=sys.stdout, highlight=False, soft_wrap=False)
+    terminal = _isatty(file)
+    mode = color_mode()
+    kwargs: dict[str, Any] = {"file": file, "highlight": False, "emoji": False}
+    if mode == "always":
+        kwargs["force_terminal"] = True
+    elif mode == "never":
+        kwargs["no_color"] = True
+        if not terminal:
+            kwargs["color_system"] = None
+    if not terminal:
+        columns = os.environ.get("COLUMNS", "")
+        kwargs["width"] = int(columns) if columns.isdigit() and int(columns) > 0 else 10_000
+    return Console(**kwargs)
+
+
+def _isatty(file: Any) -> bool:
+    try:
+        return bool(file.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def stdout_console() -> Any:
+    return _console(sys.stdout)
 
 
 def stderr_console() -> Any:
-    from rich.console import Console
+    console = _console(sys.stderr)
+    console.soft_wrap = True
+    return console
 
-    return Console(file=sys.stderr, highlight=False, soft_wrap=True)
+
+def show(renderable: Any, console: Any = None) -> None:
+    """Write something for people on stdout: as rich draws it on a terminal; in
+    a file or a pipe as plain lines, with no padding left at their ends."""
+    console = console or stdout_console()
+    if console.is_terminal:
+        console.print(renderable)
+        return
+    console.file.write(rendered(renderable, console))
+
+
+def rendered(renderable: Any, console: Any = None) -> str:
+    """What ``show`` writes in a file or a pipe: the lines, right-stripped."""
+    console = console or stdout_console()
+    with console.capture() as capture:
+        console.print(renderable)
+    return "".join(line.rstrip() + "\n" for line in capture.get().splitlines())
 
 
 _RED = (1, 2)  # hearts, diamonds
@@ -108,20 +172,64 @@ def cards_markup(cards: Iterable[int | str], sep: str = " ") -> str:
     return sep.join(card_markup(c) for c in cards)
 
 
+_CARD_TOKEN = re.compile(r"(?<![\w\"])(10|[2-9TJQKA])([shdc])(?![\w\"])")
+
+
+def message_markup(message: str) -> str:
+    """A message from the core (made safe for rich) with its card tokens
+    (``Tc``) drawn as cards are everywhere else for people (``10♣``), so that a
+    block shows one card style. Quoted input (``"Tc"``) is left as typed."""
+    return _CARD_TOKEN.sub(lambda m: card_markup(m.group(1) + m.group(2)), safe(message))
+
+
+#: Work shorter than this shows no progress bar at all.
+BAR_DELAY = 1.0
+
+
 @contextmanager
-def progress_bar(description: str, total: float | None, enabled: bool = True,
-                 unit: str = "bytes") -> Iterator[Any]:
-    """A progress bar on stderr (only when stderr is a terminal); yields a
-    function ``advance(completed)`` taking the absolute amount done, in
-    ``unit`` (bytes of input read, or items)."""
-    if not enabled or not sys.stderr.isatty():
+def progress_bar(description: str, total: float | None, enabled: bool = True, unit: str = "bytes",
+                 streaming: bool = False, status: Any = None) -> Iterator[Any]:
+    """A progress bar on stderr, for work that lasts (it appears after
+    :data:`BAR_DELAY` seconds) and clears itself when done. Yields a function
+    ``advance(completed)`` taking the absolute amount done, in ``unit`` (bytes
+    of input read, or items). None when stderr is not a terminal, nor when the
+    command writes its output (``streaming``) to the same terminal: a bar would
+    interleave with it. ``status()``, when given, is text shown beside the bar
+    (a match's running score), asked at each advance."""
+    if not enabled or not _isatty(sys.stderr) or (streaming and _isatty(sys.stdout)):
         yield lambda completed: None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
 
     columns: list[Any] = [TextColumn("{task.description}"), BarColumn()]
     columns.append(TextColumn("{task.percentage:>3.0f}%") if unit == "bytes" else MofNCompleteColumn())
-    columns.append(TimeElapsedColumn())
-    with Progress(*columns, console=stderr_console(), transient=True) as progress:
-        task = progress.add_task(description, total=total)
-        yield lambda completed: progress.update(task, completed=completed)
+    columns += [TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()] if total else [TimeElapsedColumn()]
+    if status is not None:
+        columns.append(TextColumn("{task.fields[status]}"))
+    progress = Progress(*columns, console=stderr_console(), transient=True)
+    task = progress.add_task(description, total=total, status="")
+    started = time.monotonic()
+    shown = False
+
+    def advance(completed: float) -> None:
+        nonlocal shown
+        if not shown:
+            if time.monotonic() - started < BAR_DELAY:
+                return
+            progress.start()
+            shown = True
+        progress.update(task, completed=completed, **({"status": status()} if status is not None else {}))
+
+    try:
+        yield advance
+    finally:
+        if shown:
+            progress.stop()
+
+
+def stdin_notice(command: str, what: str, path: str) -> None:
+    """Say so on stderr when ``-`` reads standard input from a terminal (else
+    gincli seems to hang): what it waits for, and how to end it."""
+    if path == "-" and _isatty(sys.stdin):
+        print(f"{command}: reading {what} from standard input (a terminal); end with Ctrl-D", file=sys.stderr)

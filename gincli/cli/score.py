@@ -15,17 +15,17 @@ from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, R
 from ..formats.jsonio import error_line, utf8_lines
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
-from ..parallel import chunked, default_workers, ordered_map, worker_state
+from ..parallel import WARMUP, chunked, default_workers, ordered_map, worker_state
 from ..scoring import HandResult
 from . import error, guard, record_failure, settings
 from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       overrides_from)
-from .hands import render_result
-from .render import OutputFormat, progress_bar, safe, stdout_console
+from .hands import hand_text
+from .render import OutputFormat, stdin_notice, color_mode, plural, progress_bar, safe
 
 HELP = """Score hands from their end positions (hand records).
 
-Reads .json, .jsonl (streamed), .toml files, or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, or JSON Lines with --format json.
+Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, or JSON Lines with --format json.
 
 Exit status: 0 all scored; 1 some record failed (its error is reported in its place); 2 an input could not be read at all.
 """
@@ -52,22 +52,34 @@ def score(
     failed = 0
     status = EXIT_OK
     gc.freeze()  # start-up objects never die: keep the collector off them
+    text = format is not OutputFormat.json
+    colour = text and (color_mode() == "always" or (color_mode() == "auto" and sys.stdout.isatty()))
+    state = {"scorer": scorer, "text": text, "colour": colour}
+    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, text, colour)
     for path in files:
         reader = Reader(path, input_format)
+        stdin_notice("gin score", "hand records", path)
         try:
-            with progress_bar(f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet) as advance:
-                if format is OutputFormat.json:
-                    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides)
-                    chunks = chunked(reader.items(parse=False), CHUNK)
-                    for text, counts, bad in ordered_map(_score_chunk, chunks, workers or default_workers(),
-                                                         setup, {"scorer": scorer}):
-                        sys.stdout.write(text)
-                        outcomes.update(counts)
-                        failed += bad
-                        advance(reader.position())
-                else:
-                    failed += _score_for_people(reader, scorer, outcomes, advance)
+            with progress_bar(f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet,
+                              streaming=True) as advance:
+                chunks = chunked(reader.items(parse=False), CHUNK)
+                for out, counts, bad, errors in ordered_map(_score_chunk, chunks, workers or default_workers(),
+                                                            setup, state, warmup=0.0 if workers else WARMUP):
+                    if errors:  # people: each bad record's sentence on stderr, in its place
+                        done = 0
+                        for at, line in errors:
+                            sys.stdout.write(out[done:at])
+                            sys.stdout.flush()
+                            error(line)
+                            done = at
+                        out = out[done:]
+                    sys.stdout.write(out)
+                    outcomes.update(counts)
+                    failed += bad
+                    advance(reader.position())
+            reader.check()  # gzip data cut short: the records before it are scored
         except InputError as exc:
+            sys.stdout.flush()  # what came before the error is written before it
             error(exc.message)
             status = EXIT_UNREADABLE
     sys.stdout.flush()
@@ -82,17 +94,24 @@ CHUNK = 1000  # records a worker scores at a time
 
 
 def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, scoring: str,
-           overrides: dict[str, Any]) -> dict[str, Any]:
+           overrides: dict[str, Any], text: bool, colour: bool) -> dict[str, Any]:
     """A worker's state when it cannot inherit the parent's (spawn start method)."""
     from ..plugins import load_registry
 
-    return {"scorer": HandScorer(load_registry(plugin_dirs, disabled), variant, scoring, overrides)}
+    return {"scorer": HandScorer(load_registry(plugin_dirs, disabled), variant, scoring, overrides), "text": text,
+            "colour": colour}
 
 
-def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int]:
-    """Score a chunk of records: their JSON lines, outcome counts, failures."""
-    scorer: HandScorer = worker_state()["scorer"]
+def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]]]:
+    """Score a chunk of records: what to write (JSON lines, or each hand for
+    people), outcome counts, failures, and for people each failure's sentence
+    with where it goes in the text (an offset)."""
+    state = worker_state()
+    scorer: HandScorer = state["scorer"]
+    text, colour = state["text"], state["colour"]
     lines = []
+    errors: list[tuple[int, str]] = []
+    written = 0  # characters of text so far: where a failure's sentence goes
     counts: Counter[str] = Counter()
     failed = 0
     for item in items:
@@ -100,14 +119,24 @@ def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int]:
         result, message = _score_one(scorer, item)
         if result is not None:
             try:
-                lines.append(result.to_json())
+                block = (("\n" if lines else "") + hand_text(result, colour, scorer.movesets(result))) if text \
+                    else result.to_json()
+                lines.append(block)
+                written += len(block)
                 counts[result.outcome] += 1
                 continue
             except Exception as exc:
-                message = record_failure(exc, "written")
+                message = record_failure(exc, "written" if not text else "shown")
         failed += 1
-        lines.append(error_line(_id_of(item), message))
-    return utf8_lines(lines), counts, failed
+        if text:
+            ident = _id_of(item)
+            label = f" ({shorten(safe(ident, markup=False))})" if ident is not None else ""
+            errors.append((written, f"{item.where}{label}: {message}"))
+        else:
+            lines.append(error_line(_id_of(item), message))
+    if text:
+        return "".join(lines), counts, failed, errors
+    return utf8_lines(lines), counts, failed, errors
 
 
 def _score_one(scorer: HandScorer, item: Item) -> tuple[HandResult | None, str]:
@@ -126,29 +155,6 @@ def _id_of(item: Item) -> Any:
     return item.record.get("id") if isinstance(item.record, dict) else None
 
 
-def _score_for_people(reader: Reader, scorer: HandScorer, outcomes: Counter[str], advance: Any) -> int:
-    console = stdout_console()
-    failed = 0
-    for n, item in enumerate(reader.items(), 1):
-        result, message = _score_one(scorer, item)
-        if result is not None:
-            try:
-                console.print(render_result(result))
-            except Exception as exc:
-                result, message = None, record_failure(exc, "shown")
-            else:
-                outcomes[result.outcome] += 1
-                console.print()
-        if result is None:
-            ident = _id_of(item)
-            label = f" ({shorten(safe(ident, markup=False))})" if ident is not None else ""
-            error(f"{item.where}{label}: {message}")
-            failed += 1
-        if n % 256 == 0:
-            advance(reader.position())
-    return failed
-
-
 def file_size(path: str) -> int | None:
     if path == "-":
         return None
@@ -160,11 +166,13 @@ def file_size(path: str) -> int | None:
 
 def summary(outcomes: Counter[str], failed: int) -> str:
     total = sum(outcomes.values())
-    parts = [f"{outcomes[o]} {o.replace('_', ' ')}{'s' if outcomes[o] != 1 else ''}"
-             for o in ("knock", "undercut", "gin", "big_gin", "dead") if outcomes[o]]
-    text = f"gin score: {total} hand{'s' if total != 1 else ''} scored"
+    standard = ("knock", "undercut", "gin", "big_gin", "dead")
+    order = [o for o in standard if outcomes[o]] + sorted(o for o in outcomes if o not in standard)
+    parts = [f"{outcomes[o]:,} {o.replace('_', ' ')}" + ("" if outcomes[o] == 1 or o.endswith("d") else "s")
+             for o in order]
+    text = f"gin score: {plural(total, 'hand')} scored"
     if parts:
         text += " (" + ", ".join(parts) + ")"
     if failed:
-        text += f"; {failed} record{'s' if failed != 1 else ''} could not be scored"
+        text += f"; {plural(failed, 'record')} could not be scored"
     return text

@@ -145,6 +145,10 @@ def render_table(view: PlayerView, info: TableInfo, width: int) -> tuple[Any, li
         pile.append("empty", style="dim")
     grid.add_row("discards", pile)
     grid.add_row("stock", Text(f"{view.stock_count} cards · {knock_text(view)}"))
+    for ms in getattr(view.rules, "movesets", ()):  # doubling's stake, and any plugin's
+        status = ms.status(view)
+        if status:
+            grid.add_row(ms.name, Text(status, style="magenta"))
     grid.add_row("", "")
     grid.add_row(info.me_label, cards_line)
     grid.add_row("", numbers)

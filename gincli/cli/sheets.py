@@ -317,3 +317,17 @@ def score_line(result: dict[str, Any], scoring: str, players: Sequence[str], rul
     if scoring == "hand":
         return f"{pair(result.get('scores', {}))} (each hand settled alone)"
     return pair(result.get("scores", {}))
+
+
+def winner_text(result: dict[str, Any], markup: bool = True) -> str | None:
+    """Who won a session, for people (rich markup, or plain text): a name, a team,
+    the box or the partners; None while nobody has."""
+    winner = result.get("winner")
+    if winner is None:
+        return None
+    show = safe if markup else str
+    if "teams" in result and isinstance(winner, int) and not isinstance(winner, bool):
+        return " & ".join(show(p) for p in result["teams"][winner])
+    if "box" in result:
+        return f"the box, {show(result['box'])}" if winner == "box" else "the partners"
+    return show(winner)

@@ -10,19 +10,20 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, quote
+from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, UsageError, quote
+from ..rules import resolve
 from ..formats.jsonio import utf8_lines
 from ..formats.containers import Item, Reader
-from ..parallel import chunked, default_workers, ordered_map, worker_state
+from ..parallel import WARMUP, chunked, default_workers, ordered_map, worker_state
 from ..validate import Defaults, Fault, Report, validate
 from . import error, guard, record_failure, settings
-from .render import OutputFormat, cards_markup, progress_bar, safe, stdout_console
+from .render import OutputFormat, message_markup, stdin_notice, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
 from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, overrides_from
 from .score import file_size
 
 HELP = """Replay transcripts move by move and check every rule and every claimed result.
 
-Reads .json, .jsonl (streamed), .toml files, or - for standard input. For each transcript: whether it is valid, whether it is complete (the session was settled), the first fault (hand, move, rule id, one sentence), each finished hand's score and the session's scores. A transcript's own variant, scoring and options are used; --variant, --scoring and --option fill in what a transcript leaves out.
+Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. For each transcript: whether it is valid, whether it is complete (the session was settled), the first fault (hand, move, rule id, one sentence), each finished hand's score and the session's scores. A transcript's own variant, scoring and options are used; --variant, --scoring and --option fill in what a transcript leaves out.
 
 Exit status: 0 every transcript valid; 1 some transcript invalid; 2 an input could not be read at all.
 """
@@ -37,9 +38,10 @@ def register(app: typer.Typer) -> None:
 def validate_command(
     ctx: typer.Context,
     files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Transcripts; - reads standard input.")],
-    variant: Annotated[str | None, typer.Option(
-        "--variant", "-V", metavar="NAME|FILE.toml",
-        help="Variant for transcripts that name none; a file also makes its variant known by name.")] = None,
+    variant: Annotated[list[str] | None, typer.Option(
+        "--variant", metavar="NAME|FILE.toml",
+        help="Variant for transcripts that name none (the first given); a file also makes its variant known by "
+             "name. Repeatable.")] = None,
     scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
                                                 help="Scoring system for transcripts that name none (game).")]
     = None,
@@ -48,51 +50,70 @@ def validate_command(
     input_format: InputFormatOpt = None,
     workers: WorkersOpt = None,
     quiet: QuietOpt = False,
+    brief: Annotated[bool, typer.Option("--brief", "-b", help="One line a transcript, for people.")] = False,
+    invalid_only: Annotated[bool, typer.Option("--invalid-only", help="Show only the transcripts that are not "
+                                                                      "valid.")] = False,
 ) -> None:
     s = settings(ctx)
     registry = s.registry()
-    if variant is not None:
-        registry.variant(variant)  # a bad --variant is a usage error for the whole run
+    for v in variant or []:
+        registry.variant(v)  # a bad --variant is a usage error for the whole run
     if scoring is not None:
         registry.scoring(scoring)
-    defaults = Defaults(variant, scoring, overrides_from(option))
+    overrides = overrides_from(option)
+    try:  # a bad --option value is a usage error for the whole run, not one per transcript (a key unknown
+        # here may be an option of the scoring system a transcript names)
+        known = registry.option_specs(registry.variant(variant[0] if variant else "standard"),
+                                      registry.scoring(scoring or "game"))
+        resolve(known, overrides if set(overrides) <= set(known) else
+                {k: v for k, v in overrides.items() if k in known})
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    defaults = Defaults(registry.variant(variant[0]).name if variant else None, scoring, overrides)
     counts = {"valid": 0, "invalid": 0, "complete": 0}
     status = EXIT_OK
     gc.freeze()
+    mode = "json" if format is OutputFormat.json else "brief" if brief else "text"
+    state = {"registry": registry, "defaults": defaults, "mode": mode, "invalid_only": invalid_only}
+    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, defaults, mode, invalid_only, color_mode())
     for path in files:
         reader = Reader(path, input_format)
+        stdin_notice("gin validate", "transcripts", path)
         try:
-            with progress_bar(f"validating {safe(reader.name)}", file_size(path), enabled=not quiet) as advance:
-                if format is OutputFormat.json:
-                    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, defaults)
-                    chunks = chunked(reader.items(parse=False), CHUNK)
-                    state = {"registry": registry, "defaults": defaults}
-                    for text, valid, invalid, complete in ordered_map(
-                            _validate_chunk, chunks, workers or default_workers(), setup, state):
-                        sys.stdout.write(text)
-                        counts["valid"] += valid
-                        counts["invalid"] += invalid
-                        counts["complete"] += complete
-                        advance(reader.position())
-                else:
-                    _validate_for_people(reader, registry, defaults, counts, advance)
+            with progress_bar(f"validating {safe(reader.name)}", file_size(path), enabled=not quiet,
+                              streaming=True) as advance:
+                chunks = chunked(reader.items(parse=False), CHUNK)
+                for text, valid, invalid, complete in ordered_map(
+                        _validate_chunk, chunks, workers or default_workers(), setup, state,
+                        warmup=0.0 if workers else WARMUP):
+                    sys.stdout.write(text)
+                    counts["valid"] += valid
+                    counts["invalid"] += invalid
+                    counts["complete"] += complete
+                    advance(reader.position())
+            reader.check()  # gzip data cut short: the transcripts before it are replayed
         except InputError as exc:
+            sys.stdout.flush()  # what came before the error is written before it
             error(exc.message)
             status = EXIT_UNREADABLE
     sys.stdout.flush()
     total = counts["valid"] + counts["invalid"]
     if not quiet and (total or status == EXIT_OK):
-        print(f"gin validate: {total} transcript{'s' if total != 1 else ''}: {counts['valid']} valid "
-              f"({counts['complete']} complete), {counts['invalid']} invalid", file=sys.stderr)
+        print(f"gin validate: {plural(total, 'transcript')}: {counts['valid']:,} valid "
+              f"({counts['complete']:,} complete), {counts['invalid']:,} invalid", file=sys.stderr)
     if status == EXIT_OK and counts["invalid"]:
         status = EXIT_RECORD_FAILED
     raise typer.Exit(status)
 
 
-def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults) -> dict[str, Any]:
+def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults, mode: str, invalid_only: bool,
+           color: str) -> dict[str, Any]:
     from ..plugins import load_registry
+    from .render import set_color
 
-    return {"registry": load_registry(plugin_dirs, disabled), "defaults": defaults}
+    set_color(color)
+    return {"registry": load_registry(plugin_dirs, disabled), "defaults": defaults, "mode": mode,
+            "invalid_only": invalid_only}
 
 
 def _check(item: Item, registry: Any, defaults: Defaults) -> Report:
@@ -111,43 +132,67 @@ def _failed(ident: Any, message: str) -> Report:
 
 
 def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int]:
+    """Validate a chunk of transcripts: what to write (JSON lines, a report for
+    people, or one line each), and the counts."""
     state = worker_state()
-    lines = []
+    mode, invalid_only = state["mode"], state["invalid_only"]
+    out = []
+    console = stdout_console() if mode != "json" else None
     valid = invalid = complete = 0
     for item in items:
         report = _check(item, state["registry"], state["defaults"])
         try:
-            lines.append(json.dumps(report.to_dict(), ensure_ascii=False))
+            text = _written(report, item.where, mode, console) if report.valid is False or not invalid_only else ""
         except Exception as exc:
-            report = _failed(None, record_failure(exc, "written"))
-            lines.append(json.dumps(report.to_dict(), ensure_ascii=False))
+            report = _failed(report.id, record_failure(exc, "written" if mode == "json" else "shown"))
+            text = _written(report, item.where, mode, console)
+        out.append(text)
         if report.valid:
             valid += 1
             complete += report.complete
         else:
             invalid += 1
-    return utf8_lines(lines), valid, invalid, complete
+    return "".join(out), valid, invalid, complete
 
 
-def _validate_for_people(reader: Reader, registry: Any, defaults: Defaults, counts: dict[str, int],
-                         advance: Any) -> None:
-    console = stdout_console()
-    for n, item in enumerate(reader.items(parse=False), 1):
-        report = _check(item, registry, defaults)
-        try:
-            shown = render_report(report, item.where)
-            console.print(shown)
-        except Exception as exc:
-            report = _failed(report.id, record_failure(exc, "shown"))
-            console.print(render_report(report, item.where))
-        if report.valid:
-            counts["valid"] += 1
-            counts["complete"] += report.complete
-        else:
-            counts["invalid"] += 1
-        console.print()
-        if n % 16 == 0:
-            advance(reader.position())
+def _written(report: Report, where: str, mode: str, console: Any) -> str:
+    if mode == "json":
+        return utf8_lines([json.dumps(report.to_dict(), ensure_ascii=False)])
+    if mode == "brief":
+        return rendered(brief_line(report, where), console)
+    return rendered(render_report(report, where), console) + "\n"
+
+
+def brief_line(report: Report, where: str) -> Any:
+    """A transcript on one line, for people: valid or not, the first fault where
+    there is one, else the session so far."""
+    from rich.text import Text
+
+    name = safe(report.id if report.id is not None else where)
+    if report.valid:
+        state = "complete" if report.complete else "not complete"
+        scores = ", ".join(f"{safe(p)} {v}" for p, v in report.result.get("scores", {}).items())
+        text = (f"[bold green]✓[/] [bold]{name}[/]: valid, {state} · {safe(report.variant)} · {report.scoring} · "
+                f"{_hands(len(report.hands))}" + (f" · {scores}" if scores else ""))
+    else:
+        fault = report.errors[0]
+        text = (f"[bold red]✗[/] [bold]{name}[/]: invalid · {_where(fault)}: {message_markup(fault.message)} "
+                f"[dim]({fault.rule})[/]")
+    return Text.from_markup(text)
+
+
+def _hands(n: int) -> str:
+    return plural(n, "hand")
+
+
+def _where(fault: Any) -> str:
+    """Where a fault is, for people: hands and moves counted from 1."""
+    parts = []
+    if fault.hand is not None:
+        parts.append(f"hand {fault.hand + 1}")
+    if fault.move is not None:
+        parts.append(f"move {fault.move + 1}")
+    return ", ".join(parts) or "the transcript"
 
 
 def render_report(report: Report, where: str) -> Any:
@@ -166,10 +211,10 @@ def render_report(report: Report, where: str) -> Any:
         parts.append(Text.from_markup(f"[bold red]✗[/] [bold]{name}[/]: invalid"))
     if report.variant:
         scores = ", ".join(f"{p} {v}" for p, v in report.result.get("scores", {}).items())
-        winner = report.result.get("winner")
-        if isinstance(winner, int) and not isinstance(winner, bool) and "teams" in report.result:
-            winner = " & ".join(report.result["teams"][winner])
-        line = f"  {report.variant} · {report.scoring} · {len(report.hands)} hand{'s' if len(report.hands) != 1 else ''} scored"
+        from .sheets import winner_text
+
+        winner = winner_text(report.result, markup=False)
+        line = f"  {report.variant} · {report.scoring} · {plural(len(report.hands), 'hand')} scored"
         if scores:
             line += f" · scores: {scores}"
         if winner:
@@ -180,17 +225,12 @@ def render_report(report: Report, where: str) -> Any:
 
         parts.append(session_sheet(report.result, report.scoring, report.players))
     for fault in report.errors:
-        where_text = []
-        if fault.hand is not None:
-            where_text.append(f"hand {fault.hand}")
-        if fault.move is not None:
-            where_text.append(f"move {fault.move}")
-        loc = ", ".join(where_text) or "transcript"
+        loc = _where(fault)
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
         grid.add_column()
         grid.add_row(Text.from_markup(f"  [red]{loc}[/]"),
-                     Text.from_markup(f"{safe(fault.message)} [dim]({fault.rule})[/]"))
+                     Text.from_markup(f"{message_markup(fault.message)} [dim]({fault.rule})[/]"))
         parts.append(grid)
         if fault.context:
             parts.append(_context_table(fault.context))

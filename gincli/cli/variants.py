@@ -24,18 +24,21 @@ def describe(registry: Any) -> dict[str, Any]:
     for name, v in sorted(registry.variants.items()):
         if name.endswith(".toml"):
             continue
-        own = {k: val for k, val in v.defaults.items() if k in v.options}
-        values = {o.name: own.get(o.name, o.default) for o in v.options.values()}
+        specs = registry.play_options(v)  # the rule book's, the variant's own, the move sets'
+        own = {k: val for k, val in v.defaults.items() if k in specs}
         variants.append({
             "name": name, "description": v.description, "plugin": registry.owner.get(("variant", name)),
             "source": v.source,
-            "options": [{"name": o.name, "default": values[o.name], "allowed": o.allowed(),
-                         "description": o.description} for o in v.options.values()],
+            "options": [{"name": o.name, "default": own.get(o.name, o.default), "allowed": o.allowed(),
+                         "description": o.description} for o in specs.values()],
+            # what it sets of the scoring systems' options (the variant doubling plays to 200)
+            "scoring_options": {k: val for k, val in v.defaults.items() if k not in specs},
         })
     systems = []
     for name, s in sorted(registry.scoring_systems.items()):
         systems.append({
             "name": name, "description": s.description, "plugin": registry.owner.get(("scoring system", name)),
+            "players": list(s.players),
             "options": [{"name": o.name, "default": o.default, "allowed": o.allowed(),
                          "description": o.description} for o in s.options],
         })
@@ -63,7 +66,12 @@ def render(data: dict[str, Any]) -> Any:
             text = safe(f"{o['name']} = {format_value(o['default'])}")
             changed = o["name"] in base and o["default"] != base[o["name"]]
             lines.append(f"[bold yellow]{text}[/]" if changed else text)
+        for key, value in v.get("scoring_options", {}).items():
+            lines.append(f"[bold yellow]{safe(f'{key} = {format_value(value)}')}[/] [dim](scoring)[/]")
         return "\n".join(lines) or "—"
+
+    def players(counts: list[int]) -> str:
+        return " or ".join(str(n) for n in counts) + " players"
 
     columns = ("description", "options (default)", "from")
     return Group(
@@ -71,7 +79,7 @@ def render(data: dict[str, Any]) -> Any:
                 ((v["name"], v["description"], options(v), v["plugin"] or "") for v in data["variants"]),
                 *columns, markup=columns[1:2]),
         listing("Scoring systems", "scoring",
-                ((s["name"], s["description"], options(s), s["plugin"] or "") for s in data["scoring_systems"]),
-                *columns, markup=columns[1:2]),
+                ((s["name"], f"{s['description']} [{players(s['players'])}]", options(s), s["plugin"] or "")
+                 for s in data["scoring_systems"]), *columns, markup=columns[1:2]),
         Text.from_markup("[dim]Options are set with --option key=value; changed defaults are highlighted.[/]"),
     )

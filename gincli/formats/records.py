@@ -12,6 +12,7 @@ from operator import or_
 from typing import Any
 
 from ..cards import CARD_BITS, card_str, parse_card, parse_cards
+from .. import moveset
 from ..errors import GinError, RecordError, quote
 from ..plugins import Registry
 from ..scoring import HandResult, Position, check_meld, score_position
@@ -23,6 +24,8 @@ def parse_position(record: Mapping[str, Any]) -> Position:
     """Read a hand record's end position; :class:`RecordError` if it is malformed."""
     hands = record.get("hands")
     if not isinstance(hands, dict):
+        if isinstance(record.get("format"), str) and record["format"].startswith("gincli-transcript"):
+            raise RecordError("this is a transcript, not a hand record: replay and check it with gin validate")
         raise RecordError("a hand record needs \"hands\": an object of two players, name -> list of cards")
     if len(hands) != 2:
         raise RecordError(f"a hand record needs exactly two players in \"hands\", not {len(hands)}")
@@ -96,7 +99,7 @@ class HandScorer:
         self.registry = registry
         self.default_variant = variant or "standard"
         self.scoring: ScoringSystem = registry.scoring(scoring)
-        self.overrides = dict(overrides or {})
+        self.overrides = overrides if isinstance(overrides, dict) else dict(overrides or {})
         self._cache: dict[str, tuple[Variant, Any]] = {}
         # Fail early, for the whole run, on a bad --variant or --option.
         self._rules_for(self.default_variant, usage=True)
@@ -131,15 +134,20 @@ class HandScorer:
         self._check_fields(record, rules)
         if not rules.movesets:
             return score_position(pos, variant, rules, record.get("id"))
-        states = {ms.name: ms.from_record(record, pos, rules) for ms in rules.movesets}
+        states = {ms.name: moveset.from_record(ms, record, pos, rules) for ms in rules.movesets}
         for ms in rules.movesets:  # a hand ended by a move set's move (a declined double)
-            ended = ms.score_record(states[ms.name], record, pos, variant, rules)
+            ended = moveset.score_record(ms, states[ms.name], record, pos, variant, rules)
             if ended is not None:
                 return ended
         result = score_position(pos, variant, rules, record.get("id"))
         for ms in rules.movesets:
-            result = ms.finish(states[ms.name], result, rules)
+            result = moveset.finish(ms, states[ms.name], result, rules)
         return result
+
+    def movesets(self, result: HandResult) -> tuple[Any, ...]:
+        """The move sets in play where ``result`` was scored (to explain its outcome)."""
+        cached = self._cache.get(result.variant)
+        return tuple(cached[1].movesets) if cached else ()
 
     def _check_fields(self, record: Mapping[str, Any], rules: Any) -> None:
         """A record holding a field or outcome of a move set that is off is an

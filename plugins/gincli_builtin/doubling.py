@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gincli import OFF, HandResult, IllegalMove, Move, MoveSet, Option, RecordError, Rules, hookimpl
+from gincli.errors import plural, quote
 from gincli.melds import deadwood
 
 OFFERING = ("offer", "draw")  # the phases of a turn's start: the first upcard, or the draw
@@ -46,6 +47,8 @@ class Doubling(MoveSet):
         "answer-expected": "a move other than accept or decline while an offer to double waits for its answer",
         "no-offer-pending": "an accept or decline with no offer to double to answer",
     }
+
+    keys = {"double": "x", "accept": "y", "decline": "n"}
 
     def enabled(self, rules: Rules) -> bool:
         return bool(rules.get("doubling"))
@@ -139,7 +142,7 @@ class Doubling(MoveSet):
         state = self.start(rules)
         m = record.get("multiplier", 1)
         if type(m) is not int or m < 1 or m & (m - 1):
-            raise RecordError(f"\"multiplier\" must be 1, 2, 4, 8… (a stake doubled whole times), not {m!r}"[:160])
+            raise RecordError(f"\"multiplier\" must be 1, 2, 4, 8… (a stake doubled whole times), not {quote(m)}")
         if state["max_multiplier"] is not None and m > state["max_multiplier"]:
             raise RecordError(f"\"multiplier\" {m} is past max_multiplier {state['max_multiplier']}")
         state["multiplier"] = m
@@ -166,12 +169,23 @@ class Doubling(MoveSet):
         decliner = next(p for p in pos.players if p != offerer)
         for name in pos.players:
             if pos.hands[name].bit_count() != 10:
-                raise RecordError(f"{name} holds {pos.hands[name].bit_count()} cards; a double is offered and "
+                raise RecordError(f"{name} holds {plural(pos.hands[name].bit_count(), 'card')}; a double is offered and "
                                   "declined with 10 each", rule="hand-size")
         m = state["multiplier"]
         points = declined_points(deadwood(pos.hands[offerer]), deadwood(pos.hands[decliner]), m, rules)
         return HandResult("declined", offerer, points, None, None, variant.name, record.get("id"), multiplier=m,
                           fields={"multiplier": m, "offerer": offerer})
+
+    def status(self, view: Any) -> str | None:
+        state = view.extensions[self.name]
+        text = f"stake ×{state['multiplier']}"
+        if state["offer"] is not None:
+            text += f" · {state['offer']} offers to double"
+        elif state["holder"] is not None:
+            text += f" · only {state['holder']} may double next"
+        if state["max_multiplier"] is not None:
+            text += f" (at most ×{state['max_multiplier']})"
+        return text
 
     def explain(self, result: HandResult) -> str | None:
         if result.outcome != "declined":

@@ -194,6 +194,12 @@ class CutthroatSession(Session):
         box = {p: r["box_bonus"] * self.wins[p] for p in self.players}
         return {"game": game, "box": box}
 
+    def scores_so_far(self) -> dict[str, Any]:
+        if self.winner is not None:
+            return self.result()["scores"]
+        total = sum(self.points.values())
+        return {p: len(self.players) * self.points[p] - total for p in self.players}
+
     def result(self) -> dict[str, Any]:
         totals = dict(self.points)
         bonuses = self.bonuses()
@@ -257,15 +263,21 @@ class ChouetteSession(Session):
     def finished(self) -> bool:
         return self.game.closed
 
-    def result(self) -> dict[str, Any]:
-        g = self.game.result()
-        totals = g["scores"]
+    def _settle(self, totals: dict[str, int]) -> dict[str, int]:
         diff = totals["box"] - totals["partners"]
         partners = [p for p in self.players if p != self.box]
         scores = {p: -diff for p in partners}
         if self.box is not None:
             scores[self.box] = diff * len(partners)
-        scores = {p: scores.get(p, 0) for p in self.players}
+        return {p: scores.get(p, 0) for p in self.players}
+
+    def scores_so_far(self) -> dict[str, Any]:
+        return self._settle(self.game.totals())
+
+    def result(self) -> dict[str, Any]:
+        g = self.game.result()
+        totals = g["scores"]
+        scores = self._settle(totals)
         out: dict[str, Any] = {"box": self.box, "totals": totals, "winner": g["winner"], "scores": scores,
                                "points": g["points"], "hands_won": g["hands_won"],
                                "hands": [list(e) for e in self.entries]}
@@ -277,6 +289,8 @@ class ChouetteSession(Session):
 class PartnershipSession(Session):
     """RULES.md "partnership": first and third against second and fourth, two
     tables a deal."""
+
+    tables = 2  # hands a deal has, played at once: the first player's table first
 
     def __init__(self, players: Sequence[str], rules: Rules):
         super().__init__(players, rules)
@@ -295,14 +309,14 @@ class PartnershipSession(Session):
     def cutters(self) -> tuple[str, ...]:
         return (self.players[0], self.players[1])  # the first player of each team
 
-    def tables(self, deal: int) -> tuple[tuple[str, str], tuple[str, str]]:
+    def pairings(self, deal: int) -> tuple[tuple[str, str], tuple[str, str]]:
         """The two pairs of a deal: first v second and third v fourth, then first v fourth
         and third v second, and back again."""
         a, b, c, d = self.players
         return ((a, b), (c, d)) if deal % 2 == 0 else ((a, d), (c, b))
 
     def _seat(self) -> Seating:
-        pair = self.tables(self.deal)[self.table]
+        pair = self.pairings(self.deal)[self.table]
         return Seating(pair, next(p for p in pair if self.team_of(p) == self.dealing))
 
     def first_seating(self, cut: Mapping[str, int]) -> Seating:
@@ -333,6 +347,10 @@ class PartnershipSession(Session):
     @property
     def finished(self) -> bool:
         return self.game.closed
+
+    def scores_so_far(self) -> dict[str, Any]:
+        t = self.game.totals()
+        return {p: (t["0"] - t["1"]) * (1 if self.team_of(p) == 0 else -1) for p in self.players}
 
     def result(self) -> dict[str, Any]:
         g = self.game.result()

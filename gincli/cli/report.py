@@ -1,0 +1,356 @@
+"""A match you can look at: one self-contained HTML page (``gin match --report
+FILE.html``, and ``gin report`` over the transcripts a match wrote) with the
+summary, the win rate and its interval as the games went, the SPRT's
+log-likelihood ratio against its bounds, points per hand and how each
+player's hands ended. The charts are Plotly's (the optional extra
+``gincli[report]``), its library inlined so that the page opens offline.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import os
+import sys
+from collections import Counter
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, GinError, InputError, UsageError, quote
+from ..formats.containers import Reader
+from ..match import MatchSpec, SessionOutcome, Tally, differences
+from ..stats import Running, Sprt, parse_sprt
+from ..validate import TRANSCRIPT_FORMAT
+from . import error, guard, record_failure, settings
+from .match import render_summary
+from .options import FormatOpt, InputFormatOpt
+from .render import OutputFormat, progress_bar, safe, show, stdin_notice, write_json
+from .options import QuietOpt
+from .score import file_size
+
+HELP = """Draw a match as one HTML page, from the transcripts gin match --transcripts wrote.
+
+The page opens offline: the summary, the first player's win rate with its 95% interval after every game (with three or four players, each one's mean net result a game), with --sprt the test's log-likelihood ratio against its bounds, points per hand and how each player's hands ended. The summary also goes to stdout (--format json for programs). Needs the extra: pip install 'gincli[report]'.
+
+Exit status: 0 every transcript used; 1 some record could not be used (the page shows the others); 2 an input could not be read, or holds no session of a match.
+"""
+
+EXTRA = "pip install 'gincli[report]'"
+MOST_POINTS = 5_000  # a line drawn with more points only makes the page heavier
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")  # one a player, the same on every chart
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report", help=HELP, no_args_is_help=True)(guard(report))
+
+
+def check_page(path: str) -> None:
+    """Fail before any work when the page cannot be made: Plotly missing (the
+    sentence names the extra), a name that is not an ``.html`` file, a folder
+    that is not there. :class:`UsageError`."""
+    try:
+        import plotly  # noqa: F401
+    except ImportError:
+        raise UsageError(f"the report page draws its charts with Plotly, which is not installed: {EXTRA}") from None
+    if not path.lower().endswith((".html", ".htm")):
+        raise UsageError(f"the report is an HTML page: give a file name ending in .html, not {quote(path)}")
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path) or not os.path.isdir(folder):
+        raise UsageError(f"cannot write the report to {quote(path)}: "
+                         + ("it is a folder" if os.path.isdir(path) else "its folder does not exist"))
+
+
+class History(Tally):
+    """A match's tally that also keeps what its page draws: after every sample
+    (a game, a hand, or a duplicate deal's pair) the first player's score so far
+    with its 95% interval and the SPRT's log-likelihood ratio; after every
+    session each player's points per hand played and mean net result a game;
+    and how each player's hands ended. Linear in the number of sessions."""
+
+    def __init__(self, spec: MatchSpec, sprt: Sprt | None = None, variant: str | None = None):
+        super().__init__(spec, sprt, variant)
+        self._running = Running()
+        self.rate: list[tuple[float, float, float]] = []  # (score, low, high)
+        self.llr: list[float] = []
+        self.per_hand: dict[str, list[float]] = {n: [] for n in spec.names}
+        self.net: dict[str, list[tuple[int, float]]] = {n: [] for n in spec.names}  # (session, mean so far)
+        self._net_total = dict.fromkeys(spec.names, 0.0)
+        self.ends: dict[str, Counter[str]] = {n: Counter() for n in spec.names}
+
+    def add(self, out: SessionOutcome) -> None:
+        super().add(out)
+        for x in self.samples[len(self.rate):]:
+            self._running.add(x)
+            e = self._running.estimate()
+            self.rate.append((e.mean, e.low, e.high))
+            if self.sprt is not None:
+                self.llr.append(self.sprt.llr_running(self._running))
+        for name, p in self.players.items():
+            self.per_hand[name].append(p["points"] / p["hands_played"] if p["hands_played"] else 0.0)
+        for name, net in out.scores.items():
+            if name in self._net_total:
+                self._net_total[name] += net
+                self.net[name].append((self.sessions, self._net_total[name] / len(self.nets[name])))
+        for outcome, winner, _points, forfeiter, pair in out.hands:
+            if forfeiter is not None:
+                self.ends[forfeiter]["forfeit"] += 1  # counted against who forfeited, as the summary does
+            elif winner is None:
+                for name in pair:
+                    self.ends[name]["dead"] += 1
+            else:
+                self.ends[winner][outcome] += 1
+
+
+# The page
+
+def _text(value: object) -> str:
+    """Text from input, fit for the page (and for Plotly's labels, which read HTML)."""
+    return html.escape(safe(value, markup=False), quote=False)  # Plotly shows &quot; as itself; no attribute holds it
+
+
+def _picks(n: int) -> list[int]:
+    """Which of ``n`` points a line draws: all, or evenly spread ones and the last."""
+    if n <= MOST_POINTS:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (MOST_POINTS - 1)) for i in range(MOST_POINTS)})
+
+
+def _line(xs: list[float], ys: list[float], **trace: Any) -> dict[str, Any]:
+    keep = _picks(len(xs))
+    return {"type": "scatter", "mode": "lines", "x": [xs[i] for i in keep], "y": [ys[i] for i in keep], **trace}
+
+
+def _level(y: float, colour: str = "#888") -> dict[str, Any]:
+    return {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": y, "y1": y,
+            "line": {"dash": "dash", "width": 1, "color": colour}}
+
+
+def _figure(traces: list[dict[str, Any]], x_title: str, y_title: str, **layout: Any) -> dict[str, Any]:
+    return {"data": traces, "layout": {"xaxis": {"title": {"text": x_title}}, "yaxis": {"title": {"text": y_title}},
+                                       "margin": {"t": 30}, "legend": {"orientation": "h"}, "template": "plotly_white",
+                                       **layout}}
+
+
+def charts(h: History) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """The page's charts: (div id, heading, what it shows, Plotly figure)."""
+    names = list(h.spec.names)
+    colour = dict(zip(names, COLOURS))
+    unit = "deal" if h.spec.duplicate else h.spec.unit[:-1]
+    out = []
+    if h.two_players:
+        first = _text(names[0])
+        xs = list(range(1, len(h.rate) + 1))
+        low, high = [r[1] for r in h.rate], [r[2] for r in h.rate]
+        band = {"line": {"width": 0}, "hoverinfo": "skip", "showlegend": False}
+        out.append(("win-rate", "Win rate", f"{first}'s share of the {unit}s so far (a draw counts a half) and "
+                                            "its 95% interval (Wilson's), after each "
+                                            + (f"{unit} (played twice, seats swapped: one sample)" if h.spec.duplicate else unit),
+                    _figure([_line(xs, low, name="95% low", **band),
+                             _line(xs, high, name="95% interval", fill="tonexty", fillcolor="rgba(31,119,180,0.2)",
+                                   **band),
+                             _line(xs, [r[0] for r in h.rate], name=f"{first}'s score", line={"color": colour[names[0]]})],
+                            f"{unit}s", "score", yaxis={"range": [0, 1], "tickformat": ".0%"},
+                            shapes=[_level(0.5)])))
+        if h.sprt is not None:
+            lower, upper = h.sprt.bounds
+            out.append(("sprt", "SPRT", f"the log-likelihood ratio of H1 (elo {h.sprt.elo1:g}) to H0 (elo "
+                                        f"{h.sprt.elo0:g}) after each {unit}: the test accepts H1 at the upper bound "
+                                        f"({upper:.2f}), H0 at the lower ({lower:.2f})",
+                        _figure([_line(xs, h.llr, name="LLR", line={"color": colour[names[0]]})], f"{unit}s", "LLR",
+                                shapes=[_level(lower, "#d62728"), _level(upper, "#2ca02c")])))
+    elif h.spec.unit == "games":
+        out.append(("net-per-game", "Net result a game",
+                    "each player's mean net result a game so far, after each game",
+                    _figure([_line([s for s, _ in h.net[n]], [m for _, m in h.net[n]], name=_text(n),
+                                   line={"color": colour[n]}) for n in names], "games", "mean net a game",
+                            shapes=[_level(0)])))
+    sessions = list(range(1, h.sessions + 1))
+    out.append(("points-per-hand", "Points per hand",
+                "each player's points won per hand played so far, after each "
+                + ("game" if h.spec.unit == "games" else "hand"),
+                _figure([_line(sessions, h.per_hand[n], name=_text(n), line={"color": colour[n]}) for n in names],
+                        h.spec.unit, "points per hand")))
+    kinds = ["knock", "undercut", "gin", "big_gin"]
+    kinds += sorted({k for c in h.ends.values() for k in c} - {*kinds, "dead", "forfeit"}) + ["dead", "forfeit"]
+    out.append(("outcomes", "How the hands ended",
+                "each player's hands won by knock, undercut, gin, big gin (and any other way), the dead hands it "
+                "played and the hands it forfeited",
+                _figure([{"type": "bar", "name": _text(n), "x": [k.replace("_", " ") for k in kinds],
+                          "y": [h.ends[n][k] for k in kinds], "marker": {"color": colour[n]}} for n in names],
+                        "", "hands", barmode="group")))
+    return out
+
+
+STYLE = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
+h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin:1.5em 0 .2em}p{margin:.3em 0}
+.note{color:#555}pre{background:#f6f6f6;padding:1em;overflow-x:auto;line-height:1.25}"""
+
+
+def summary_text(summary: dict[str, Any]) -> str:
+    """``gin match``'s summary for people, as plain text."""
+    from rich.console import Console
+
+    buf = io.StringIO()
+    Console(file=buf, width=110, color_system=None, highlight=False, soft_wrap=False).print(render_summary(summary))
+    return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
+
+
+def page(h: History, summary: dict[str, Any]) -> str:
+    """The whole page, self-contained: Plotly's library is inlined once."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    title = (f"{_text(summary['variant'])} · {_text(summary['scoring'])} · seed {summary['seed']}"
+             + (" · duplicate deals" if summary["duplicate"] else ""))
+    players = ", ".join(_text(p["name"]) + (f" ({_text(p['bot'])})" if p["bot"] != p["name"] else "")
+                        for p in summary["players"])
+    options = ", ".join(f"{_text(k)}={_text(v)}" for k, v in summary["options"].items())
+    parts = [f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+             f"<title>gin match: {title}</title><style>{STYLE}</style></head><body>",
+             f"<h1>{title}</h1>", f"<p>{players}</p>"]
+    if options:
+        parts.append(f"<p class=\"note\">options: {options}</p>")
+    parts.append(f"<pre class=\"summary\">{html.escape(summary_text(summary))}</pre>")
+    for i, (div, heading, note, figure) in enumerate(charts(h)):
+        parts += [f"<h2>{heading}</h2>", f"<p class=\"note\">{note}</p>",
+                  pio.to_html(go.Figure(figure), full_html=False, include_plotlyjs=i == 0, div_id=div,
+                              default_height="420px", config={"displaylogo": False})]
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
+
+
+def write_page(path: str, h: History, summary: dict[str, Any], command: str, quiet: bool = False) -> None:
+    """Write the page to ``path`` and say where on stderr (``gin COMMAND: ...``)
+    unless ``quiet``; :class:`UsageError` when it cannot be written."""
+    text = page(h, summary)
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write the report to {path}: {exc.strerror or exc}") from None
+    if quiet:
+        return
+    sys.stdout.flush()  # the summary, then where the page went
+    print(f"gin {command}: report written to {safe(path, markup=False)}", file=sys.stderr)
+
+
+# gin report
+
+def report(
+    ctx: typer.Context,
+    files: Annotated[list[str], typer.Argument(metavar="FILE...",
+                                               help="Transcripts of one match, in order; - reads standard input.")],
+    output: Annotated[str, typer.Option("--output", metavar="FILE.html", help="The page to write.")]
+    = "report.html",
+    sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1",
+                                             help="Draw the SPRT of H0 elo0 against H1 elo1.")] = None,
+    format: FormatOpt = OutputFormat.text,
+    input_format: InputFormatOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    check_page(output)
+    registry = settings(ctx).registry()
+    try:
+        test = parse_sprt(sprt) if sprt else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    history: History | None = None
+    header: dict[str, Any] = {}
+    status = EXIT_OK
+    for path in files:
+        reader = Reader(path, input_format)
+        stdin_notice("gin report", "transcripts", path)
+        try:
+            with progress_bar(f"reading {safe(reader.name)}", file_size(path), enabled=not quiet) as advance:
+                for item in reader.items():
+                    problem = item.error
+                    if problem is None:
+                        try:
+                            if history is None:
+                                history, header, problem = _begin(item.record, test, reader.name, registry)
+                            if history is not None and problem is None:
+                                problem = _add(history, item.record, header)
+                        except UsageError:
+                            raise
+                        except Exception as exc:
+                            problem = record_failure(exc, "read")
+                    if problem is not None:
+                        error(f"{item.where}: {problem}")
+                        status = max(status, EXIT_RECORD_FAILED)
+                    if item.index % 64 == 0:
+                        advance(reader.position())
+        except InputError as exc:
+            error(exc.message)
+            status = EXIT_UNREADABLE
+    if history is None:
+        if status == EXIT_UNREADABLE:  # said already
+            raise typer.Exit(status)
+        raise UsageError("no session of a gin match to report (gin match --transcripts FILE writes them); "
+                         "no page written")
+    summary = history.summary()
+    if format is OutputFormat.json:
+        write_json(summary)
+    else:
+        show(render_summary(summary))
+    write_page(output, history, summary, "report", quiet)
+    raise typer.Exit(status)
+
+
+NOT_A_MATCH = "not a transcript written by gin match (it has no \"match\" field)"
+
+
+def _begin(doc: dict[str, Any], test: Sprt | None, source: str,
+           registry: Any) -> tuple[History | None, dict[str, Any], str | None]:
+    """The match a first transcript starts, or why it cannot start one."""
+    match = doc.get("match")
+    if doc.get("format") != TRANSCRIPT_FORMAT or not isinstance(match, dict):
+        return None, {}, NOT_A_MATCH
+    bots, names, seed, duplicate, unit = (match.get(k) for k in ("bots", "names", "seed", "duplicate", "unit"))
+    header = {k: doc.get(k) for k in ("variant", "scoring", "options")}
+    if not (isinstance(bots, list) and isinstance(names, list) and 2 <= len(names) == len(bots) <= 4
+            and all(isinstance(x, str) for x in bots + names) and len(set(names)) == len(names)
+            and type(seed) is int and isinstance(duplicate, bool) and unit in ("games", "hands")
+            and isinstance(header["variant"], str) and isinstance(header["scoring"], str)
+            and isinstance(header["options"], dict)):
+        return None, {}, "its \"match\" field is not one gin match writes"
+    if test is not None and len(names) > 2:
+        raise UsageError(f"--sprt is for two players: the SPRT compares two bots head to head, and {len(names)} "
+                         f"play in {source}")
+    spec = MatchSpec(tuple(bots), tuple(names), unit, 0, seed, header["variant"], header["scoring"],
+                     _overrides(header, registry), duplicate)
+    return History(spec, test), header, None
+
+
+def _overrides(header: dict[str, Any], registry: Any) -> dict[str, Any]:
+    """The options a match set (as its --option did): those that differ from
+    the defaults of its variant and scoring system; every one when these are
+    not loaded here."""
+    try:
+        defaults = registry.rules(registry.variant(header["variant"], files=False), registry.scoring(header["scoring"]))
+    except (GinError, ValueError):
+        return dict(header["options"])
+    return {k: v for k, v in header["options"].items() if k not in defaults or defaults[k] != v}
+
+
+def _add(h: History, doc: dict[str, Any], header: dict[str, Any]) -> str | None:
+    """Add the transcript of the match's next session, or say why it is not."""
+    index = h.sessions
+    if doc.get("format") != TRANSCRIPT_FORMAT or not isinstance(doc.get("match"), dict):
+        return NOT_A_MATCH
+    differs = differences(doc, h.spec, index, header)
+    if differs:
+        return f"not the match's next session (s{index}): its {differs}"
+    try:
+        out = SessionOutcome.from_transcript(index, doc)
+        names = set(h.spec.names) | {None}
+        plausible = (all(isinstance(outcome, str) and {winner, forfeiter, *pair} <= names and type(points) is int
+                         for outcome, winner, points, forfeiter, pair in out.hands)
+                     and all(type(v) in (int, float) for v in out.scores.values()))
+    except (AttributeError, TypeError):  # a list or a number where gin match writes an object
+        plausible = False
+    if not plausible:
+        return f"session s{index} holds results that gin match does not write (gin validate says where)"
+    h.add(out)
+    return None
