@@ -1,6 +1,6 @@
 """``python -m gincli``: the same as the ``gin`` command."""
 
-from .cli import main
+from .entry import main
 
 if __name__ == "__main__":
     main()

@@ -96,3 +96,22 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     if n == 1:
         return f"1 {word}"
     return f"{n:,} {many or word + 's'}"
+
+
+def click_sentence(message: str) -> str:
+    """Click's message as one of gincli's sentences: lower-case start, no full
+    stop, one line."""
+    parts = [part for part in " ".join(message.split()).rstrip(".").split(". ") if part]
+    for i, part in enumerate(parts):
+        if part[:1].isupper() and not part[1:2].isupper():
+            parts[i] = part[0].lower() + part[1:]
+    text = "; ".join(parts).replace("(Possible options:", "(possible options:")
+    for click_words, ours in (("is not a valid int range", "is not a whole number"),
+                              ("is not a valid integer range", "is not a whole number"),
+                              ("is not a valid integer", "is not a whole number"),
+                              ("is not a valid float range", "is not a number"),
+                              ("is not a valid float", "is not a number")):
+        text = text.replace(click_words, ours)
+    import re
+
+    return re.sub(r"is not in the range x>=([-\d.]+)", r"must be at least \1", text)

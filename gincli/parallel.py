@@ -137,14 +137,23 @@ class _Orphaned:
         return getattr(self._stream, name)
 
 
+#: With the default number of workers, how long work runs in this process
+#: before worker processes are started for the rest: starting them costs about
+#: a tenth of a second, which small inputs would not win back.
+WARMUP = 0.4  # seconds
+
+
 def ordered_map(fn: Callable[[T], R], chunks: Iterable[T], workers: int,
                 setup: Callable[[], dict[str, Any]] | None = None,
-                state: dict[str, Any] | None = None) -> Iterator[R]:
+                state: dict[str, Any] | None = None, warmup: float = 0.0) -> Iterator[R]:
     """``map(fn, chunks)`` in input order, over ``workers`` processes.
 
     ``fn`` must be a module-level function; it reads shared, read-only state
     from :func:`worker_state`, given here as ``state`` (inherited by forked
-    workers) or rebuilt in each worker by ``setup``.
+    workers) or rebuilt in each worker by ``setup``. With ``warmup``, chunks
+    are handled here, one after another, for that many seconds; only the
+    rest, if any, goes to the workers (so that a small input never pays for
+    starting them).
     """
     _state.clear()
     if state:
@@ -152,6 +161,14 @@ def ordered_map(fn: Callable[[T], R], chunks: Iterable[T], workers: int,
     elif setup is not None:
         _state.update(setup())
     it = iter(chunks)
+    if workers > 1 and warmup > 0:
+        import time
+
+        deadline = time.perf_counter() + warmup
+        for chunk in it:
+            yield fn(chunk)
+            if time.perf_counter() >= deadline:
+                break
     first = next(it, None)
     if first is None:
         return

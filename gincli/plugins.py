@@ -38,6 +38,7 @@ import pluggy
 from . import hookspecs
 from .backends import MatchBackend, check_backend
 from .bots import Bot
+from .config import ENTRY_POINT_GROUP, ENV_CONFIG_DIR, ENV_PLUGINS_DIR, config_dir  # noqa: F401  (one place)
 from .errors import ConfigError, PluginError, UsageError, quote
 from .moves import ACTIONS
 from .moveset import MoveSet
@@ -54,10 +55,7 @@ DEFAULT_PLUGINS: dict[str, str] = {
     "gincli_builtin.doubling": "gincli-doubling",
     "gincli_builtin.backends": "gincli-backends",
 }
-ENTRY_POINT_GROUP = "gincli"
 ENV_DISABLE = "GINCLI_DISABLE_PLUGINS"
-ENV_PLUGINS_DIR = "GINCLI_PLUGINS_DIR"
-ENV_CONFIG_DIR = "GINCLI_CONFIG_DIR"
 
 #: What each kind of item is registered through, and must be an instance of.
 KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
@@ -69,7 +67,8 @@ KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
 }
 
 #: gincli's own commands: a plugin may not take their names.
-BUILTIN_COMMANDS = ("score", "deal", "validate", "variants", "match", "bots", "play", "plugins")
+BUILTIN_COMMANDS = ("score", "deal", "validate", "variants", "match", "bots", "report", "play", "plugins", "config",
+                    "completion")
 
 #: Where plugins come from, in order of precedence (``PluginInfo.origin``).
 ORIGINS = ("--plugins-dir", "GINCLI_PLUGINS_DIR", "user config", "package", "built-in")
@@ -86,16 +85,6 @@ class PluginInfo:
     hooks: list[str] = field(default_factory=list)
     builtin: bool = False
     origin: str = "built-in"
-
-
-def config_dir() -> Path:
-    """The user's gincli configuration directory (``GINCLI_CONFIG_DIR``, else
-    ``$XDG_CONFIG_HOME/gincli``, else ``~/.config/gincli``)."""
-    env = os.environ.get(ENV_CONFIG_DIR)
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "gincli"
 
 
 def split_names(text: str | None) -> list[str]:

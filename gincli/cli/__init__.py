@@ -18,7 +18,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from typer.core import TyperGroup
 
-from ..errors import EXIT_UNREADABLE, GinError, unexpected
+from ..errors import EXIT_UNREADABLE, GinError, click_sentence, unexpected
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -33,6 +33,12 @@ class Settings:
     plugin_dirs: list[str] = field(default_factory=list)
     disabled: list[str] = field(default_factory=list)
     _registry: Any = None
+    #: ``config.toml``: where it is, what it holds, and what is wrong with it
+    #: (reported once the command line is parsed, so that --help still works).
+    config_file: Any = None
+    config: dict[str, Any] = field(default_factory=dict)
+    config_error: GinError | None = None
+    _fitted: set[str] = field(default_factory=set)
 
     def registry(self) -> Any:
         if self._registry is None:
@@ -138,6 +144,10 @@ def _root(
 
         print(f"gincli {__version__}")
         raise typer.Exit(0)
+    problem = settings(ctx).config_error
+    if problem is not None:
+        error(problem.message)
+        raise typer.Exit(problem.exit_code)
     from .render import COLOR_MODES, set_color
 
     if color not in COLOR_MODES:
@@ -148,10 +158,92 @@ def _root(
     s.disabled = list(disable_plugin or [])
 
 
+#: gincli's own commands: the module of this package that registers each (its
+#: ``register(app)``), and its summary for ``gin --help``, which lists them
+#: without importing them (tests/test_startup.py checks that the summaries match).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("score", "Score hands from their end positions (hand records)."),
+    "deal": ("deal", "Deal one hand, reproducibly: the same seed gives the same deal on every machine."),
+    "validate": ("validate", "Replay transcripts move by move and check every rule and every claimed result."),
+    "variants": ("variants", "List the variants of play and the scoring systems that are loaded, with their options "
+                             "and defaults."),
+    "match": ("match", "Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N "
+                       "(N sessions of the scoring system, game by default)."),
+    "bots": ("match", "List the bots: those plugins register, with their parameters (gin match --bots expert:k=v), "
+                      "the named external bots of bots files, and exec:COMMAND."),
+    "report": ("report", "Draw a match as one HTML page, from the transcripts gin match --transcripts wrote."),
+    "play": ("play", "Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by "
+                     "default)."),
+    "plugins": ("plugins", "List the plugins that are loaded, in order of precedence (plugin folders, the user's "
+                           "config folder, installed packages, the built-ins: the first to register a name keeps "
+                           "it), the hooks each implements and what each registered or replaced; and any plugin "
+                           "left out, with why."),
+    "config": ("config", "Show the config file (config.toml in the config folder) and the defaults in effect."),
+    "completion": ("completion", "Print the shell completion script for bash, zsh or fish."),
+}
+
+
+def _sub_app() -> typer.Typer:
+    return typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+
+
 class GinGroup(TyperGroup):
-    """``gin``: its own commands, then those plugins add (the
+    """``gin``: its own commands, each imported when it is run (``gin --help``
+    lists them from :data:`COMMANDS`), then those plugins add (the
     ``gincli_register_commands`` hook), found only when a name is not one of
-    gincli's, so that plugins load only when needed."""
+    gincli's, so that plugins load only when needed. Reads ``config.toml`` for
+    the defaults of the options (click's ``default_map``)."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        try:
+            return self._make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:  # while the command line and the config file are read
+            print("gin: interrupted", file=sys.stderr)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+
+    def _make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        if parent is None and "default_map" not in extra:
+            from ..config import config_path, default_map, read_config
+            from ..errors import GinError
+
+            s = Settings()
+            s.config_file = config_path()
+            try:
+                s.config = read_config(s.config_file, tuple(COMMANDS))
+            except GinError as exc:
+                s.config_error = exc
+            if s.config:
+                extra["default_map"] = default_map(s.config, tuple(COMMANDS))
+            extra.setdefault("obj", s)
+        return super().make_context(info_name, args, parent=parent, **extra)
+
+    def _load(self, module: str) -> None:
+        """Import the module of a command of gincli's and add the commands it registers."""
+        import importlib
+
+        sub = _sub_app()
+        importlib.import_module(f"{__name__}.{module}").register(sub)
+        for name, command in typer.main.get_group(sub).commands.items():
+            self.add_command(command, name)
+
+    def _fit_defaults(self, ctx: Any, name: str, command: Any) -> None:
+        """Check the config file's defaults for a command against its options, once."""
+        root = ctx.find_root()
+        s = settings(root)
+        defaults = root.default_map.get(name) if root.default_map else None
+        if not isinstance(defaults, dict) or name in s._fitted:
+            return
+        from ..config import command_defaults
+        from ..errors import GinError
+
+        s._fitted.add(name)
+        try:
+            root.default_map[name] = command_defaults(s.config_file, name, command, root, defaults,
+                                                      s.config.get(name))
+        except GinError as exc:
+            root.default_map[name] = {}
+            if s.config_error is None:
+                s.config_error = exc
 
     def _plugin_commands(self, ctx: Any) -> dict[str, Any]:
         root = ctx.find_root()
@@ -159,21 +251,80 @@ class GinGroup(TyperGroup):
         if s._registry is None:  # the global options are parsed, the root callback has not run yet
             s.plugin_dirs = list(root.params.get("plugins_dir") or [])
             s.disabled = list(root.params.get("disable_plugin") or [])
+            if not _plugins_may_add_commands(s.plugin_dirs):
+                return {}
         commands = {}
         for name, (function, help_text, _plugin) in s.registry().commands.items():
-            sub = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+            sub = _sub_app()
             sub.command(name, help=help_text)(guard(function))
             commands[name] = typer.main.get_command(sub)
         return commands
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name in COMMANDS and cmd_name not in self.commands:
+            self._load(COMMANDS[cmd_name][0])
         found = super().get_command(ctx, cmd_name)
-        if found is not None or cmd_name.startswith("-"):
+        if found is not None:
+            if cmd_name in COMMANDS:
+                self._fit_defaults(ctx, cmd_name, found)
             return found
+        if cmd_name.startswith("-"):
+            return None
         return self._plugin_commands(ctx).get(cmd_name)
 
     def list_commands(self, ctx: Any) -> list[str]:
-        return list(super().list_commands(ctx)) + sorted(self._plugin_commands(ctx))
+        return list(COMMANDS) + sorted(self._plugin_commands(ctx))
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The commands for ``gin --help``: gincli's from their summaries (none is imported), then plugins'."""
+        from typer._click.utils import make_default_short_help
+
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            if name in COMMANDS:
+                rows.append((name, make_default_short_help(COMMANDS[name][1], limit)))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        from typer._click.exceptions import UsageError as ClickUsageError
+
+        try:
+            return super().resolve_command(ctx, args)
+        except ClickUsageError as exc:  # suggest among all of gincli's commands, loaded or not
+            if args and "Did you mean" not in exc.message:
+                from difflib import get_close_matches
+
+                matches = get_close_matches(args[0], self.list_commands(ctx))
+                if matches:
+                    exc.message = exc.message.rstrip(".") + ". Did you mean " + ", ".join(map(repr, matches)) + "?"
+            raise
+
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None = None) -> None:
+        """Shell completion (``_GIN_COMPLETE=bash_complete``, or typer's order,
+        ``complete_bash``), looked at only when the variable is set."""
+        complete_var = complete_var or f"_{prog_name}_COMPLETE".replace("-", "_").upper()
+        instruction = os.environ.get(complete_var)
+        if not instruction:
+            return
+        from .completion import complete
+
+        sys.exit(complete(self, ctx_args, prog_name, complete_var, instruction))
+
+    def invoke(self, ctx: Any) -> Any:
+        """A Ctrl-C while a command loads (or outside its guard) is the same one
+        line as inside it (typer would end with exit 130 and say nothing)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            print("gin: interrupted", file=sys.stderr)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
@@ -188,10 +339,10 @@ class GinGroup(TyperGroup):
         except usage_error as exc:
             ctx = getattr(exc, "ctx", None)
             path = ctx.command_path if ctx is not None else "gin"
-            error(f"{_sentence(exc.format_message())}; see '{path} --help'")
+            error(f"{click_sentence(exc.format_message())}; see '{path} --help'")
             code = exc.exit_code
         except click_exception as exc:
-            error(_sentence(exc.format_message()))
+            error(click_sentence(exc.format_message()))
             code = exc.exit_code
         except abort:
             print("gin: interrupted", file=sys.stderr)
@@ -201,6 +352,19 @@ class GinGroup(TyperGroup):
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def _plugins_may_add_commands(plugin_dirs: list[str]) -> bool:
+    """Whether any plugin could add a command: the built-ins add none, so only
+    plugin folders (given, in the environment, in the config folder) or installed
+    plugin packages can. Spares ``gin --help`` loading every plugin."""
+    from ..config import ENTRY_POINT_GROUP, ENV_PLUGINS_DIR, config_dir
+
+    if plugin_dirs or os.environ.get(ENV_PLUGINS_DIR) or (config_dir() / "plugins").is_dir():
+        return True
+    from importlib.metadata import entry_points
+
+    return bool(entry_points(group=ENTRY_POINT_GROUP))
 
 
 def _click_class(name: str) -> type:
@@ -214,27 +378,9 @@ def _click_class(name: str) -> type:
     raise LookupError(name)
 
 
-def _sentence(message: str) -> str:
-    """Click's message as one of gincli's sentences: lower-case start, no full
-    stop, one line."""
-    parts = [part for part in " ".join(message.split()).rstrip(".").split(". ") if part]
-    for i, part in enumerate(parts):
-        if part[:1].isupper() and not part[1:2].isupper():
-            parts[i] = part[0].lower() + part[1:]
-    text = "; ".join(parts).replace("(Possible options:", "(possible options:")
-    for click_words, ours in (("is not a valid int range", "is not a whole number"),
-                              ("is not a valid integer range", "is not a whole number"),
-                              ("is not a valid integer", "is not a whole number"),
-                              ("is not a valid float range", "is not a number"),
-                              ("is not a valid float", "is not a number")):
-        text = text.replace(click_words, ours)
-    import re
-
-    return re.sub(r"is not in the range x>=([-\d.]+)", r"must be at least \1", text)
-
 
 def make_app() -> typer.Typer:
-    """Build the ``gin`` app: global options, then one command per module."""
+    """Build the ``gin`` app: global options; each command is imported when it is run."""
     app = typer.Typer(
         name="gin",
         cls=GinGroup,
@@ -242,27 +388,17 @@ def make_app() -> typer.Typer:
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
+        rich_markup_mode=None,  # click's plain help: rich's costs more than the 0.15 s start-up budget
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     app.callback(invoke_without_command=True)(_root)
-    from . import deal, match, play, plugins, report, score, validate, variants
-
-    score.register(app)
-    deal.register(app)
-    validate.register(app)
-    variants.register(app)
-    match.register(app)
-    report.register(app)
-    play.register(app)
-    plugins.register(app)
     return app
 
 
 def main() -> None:
-    """Entry point of the ``gin`` console script and ``python -m gincli``."""
-    app = make_app()
+    """The command line (the console script enters through :mod:`gincli.entry`)."""
     try:
-        app()
+        make_app()()
     except SystemExit:
         raise
     except KeyboardInterrupt:

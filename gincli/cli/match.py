@@ -98,7 +98,7 @@ def match(
     = None,
     report: Annotated[str | None, typer.Option(
         "--report", metavar="FILE.html",
-        help="Also draw the match as an HTML page that opens offline (needs gincli\\[report]).")] = None,
+        help="Also draw the match as an HTML page that opens offline (needs gincli[report]).")] = None,
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
                                            help="Stop a session still unsettled after N hands (it is reported).")]
     = 10_000,

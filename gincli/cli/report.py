@@ -31,7 +31,7 @@ from .score import file_size
 
 HELP = """Draw a match as one HTML page, from the transcripts gin match --transcripts wrote.
 
-The page opens offline: the summary, the first player's win rate with its 95% interval after every game (with three or four players, each one's mean net result a game), with --sprt the test's log-likelihood ratio against its bounds, points per hand and how each player's hands ended. The summary also goes to stdout (--format json for programs). Needs the extra: pip install 'gincli\\[report]'.
+The page opens offline: the summary, the first player's win rate with its 95% interval after every game (with three or four players, each one's mean net result a game), with --sprt the test's log-likelihood ratio against its bounds, points per hand and how each player's hands ended. The summary also goes to stdout (--format json for programs). Needs the extra: pip install 'gincli[report]'.
 
 Exit status: 0 every transcript used; 1 some record could not be used (the page shows the others); 2 an input could not be read, or holds no session of a match.
 """

@@ -15,7 +15,7 @@ from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, R
 from ..formats.jsonio import error_line, utf8_lines
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
-from ..parallel import chunked, default_workers, ordered_map, worker_state
+from ..parallel import WARMUP, chunked, default_workers, ordered_map, worker_state
 from ..scoring import HandResult
 from . import error, guard, record_failure, settings
 from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
@@ -25,7 +25,7 @@ from .render import OutputFormat, stdin_notice, color_mode, plural, progress_bar
 
 HELP = """Score hands from their end positions (hand records).
 
-Reads .json, .jsonl (streamed), .toml files, or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, or JSON Lines with --format json.
+Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, or JSON Lines with --format json.
 
 Exit status: 0 all scored; 1 some record failed (its error is reported in its place); 2 an input could not be read at all.
 """
@@ -64,7 +64,7 @@ def score(
                               streaming=True) as advance:
                 chunks = chunked(reader.items(parse=False), CHUNK)
                 for out, counts, bad, errors in ordered_map(_score_chunk, chunks, workers or default_workers(),
-                                                            setup, state):
+                                                            setup, state, warmup=0.0 if workers else WARMUP):
                     if errors:  # people: each bad record's sentence on stderr, in its place
                         done = 0
                         for at, line in errors:
@@ -77,7 +77,9 @@ def score(
                     outcomes.update(counts)
                     failed += bad
                     advance(reader.position())
+            reader.check()  # gzip data cut short: the records before it are scored
         except InputError as exc:
+            sys.stdout.flush()  # what came before the error is written before it
             error(exc.message)
             status = EXIT_UNREADABLE
     sys.stdout.flush()

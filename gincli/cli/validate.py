@@ -14,7 +14,7 @@ from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, U
 from ..rules import resolve
 from ..formats.jsonio import utf8_lines
 from ..formats.containers import Item, Reader
-from ..parallel import chunked, default_workers, ordered_map, worker_state
+from ..parallel import WARMUP, chunked, default_workers, ordered_map, worker_state
 from ..validate import Defaults, Fault, Report, validate
 from . import error, guard, record_failure, settings
 from .render import OutputFormat, message_markup, stdin_notice, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
@@ -23,7 +23,7 @@ from .score import file_size
 
 HELP = """Replay transcripts move by move and check every rule and every claimed result.
 
-Reads .json, .jsonl (streamed), .toml files, or - for standard input. For each transcript: whether it is valid, whether it is complete (the session was settled), the first fault (hand, move, rule id, one sentence), each finished hand's score and the session's scores. A transcript's own variant, scoring and options are used; --variant, --scoring and --option fill in what a transcript leaves out.
+Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. For each transcript: whether it is valid, whether it is complete (the session was settled), the first fault (hand, move, rule id, one sentence), each finished hand's score and the session's scores. A transcript's own variant, scoring and options are used; --variant, --scoring and --option fill in what a transcript leaves out.
 
 Exit status: 0 every transcript valid; 1 some transcript invalid; 2 an input could not be read at all.
 """
@@ -84,13 +84,16 @@ def validate_command(
                               streaming=True) as advance:
                 chunks = chunked(reader.items(parse=False), CHUNK)
                 for text, valid, invalid, complete in ordered_map(
-                        _validate_chunk, chunks, workers or default_workers(), setup, state):
+                        _validate_chunk, chunks, workers or default_workers(), setup, state,
+                        warmup=0.0 if workers else WARMUP):
                     sys.stdout.write(text)
                     counts["valid"] += valid
                     counts["invalid"] += invalid
                     counts["complete"] += complete
                     advance(reader.position())
+            reader.check()  # gzip data cut short: the transcripts before it are replayed
         except InputError as exc:
+            sys.stdout.flush()  # what came before the error is written before it
             error(exc.message)
             status = EXIT_UNREADABLE
     sys.stdout.flush()

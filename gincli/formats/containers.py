@@ -1,7 +1,10 @@
 """Reading records from the containers of FORMATS.md: ``.json`` (one object or
 an array), ``.jsonl`` (one object a line, streamed in constant memory),
 ``.toml`` (one table, or ``[[records]]``) and ``-`` for standard input (the
-container from ``--input-format``, else sniffed).
+container from ``--input-format``, else sniffed). Any of them may be gzip
+compressed: a name ending ``.gz`` (``hands.jsonl.gz``), or data starting with
+gzip's magic bytes (standard input too), is decompressed as it is read, still
+in constant memory for JSON Lines.
 
 A record that cannot be read (a line that is not JSON, an array element that
 is not an object) becomes an :class:`Item` with an ``error``; only an input
@@ -10,21 +13,24 @@ that cannot be read at all raises :class:`InputError`.
 
 from __future__ import annotations
 
+import io
 import json
 from itertools import chain
 import os
 import re
 import sys
 import tomllib
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from ..errors import InputError, quote
+from ..errors import InputError, quote, shorten
 from .jsonio import Marking, holds_non_finite, loads, strip_bom, too_deep
 
 FORMATS = ("json", "jsonl", "toml")
 EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".toml": "toml"}
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 @dataclass(slots=True)
@@ -68,21 +74,36 @@ class Reader:
         self.path = path
         self.name = input_name(path)
         self.size: int | None = None
-        self._stream: IO[bytes] | None = None
+        self._stream: IO[bytes] | None = None  # the bytes as stored (compressed or not): position() reads it
         self._stdin = stdin
+        #: Whether the input is gzip data (known once it is opened).
+        self.gzipped = False
+        #: Why the input stopped before its end, once the records before were
+        #: yielded (a truncated or corrupt gzip stream); see :meth:`check`.
+        self.failure: InputError | None = None
         fmt = input_format
         if fmt is not None and fmt not in FORMATS:
             raise InputError(f"unknown input format {quote(fmt)}; use json, jsonl or toml")
         if path != "-" and fmt is None:
-            fmt = EXTENSIONS.get(os.path.splitext(path)[1].lower())
+            base, ext = os.path.splitext(path)
+            if ext.lower() == ".gz":
+                ext = os.path.splitext(base)[1]
+            fmt = EXTENSIONS.get(ext.lower())
         self.format = fmt
 
     def position(self) -> int:
-        """Bytes read so far (the whole size once the input is closed)."""
+        """Bytes read so far (the whole size once the input is closed); of the
+        compressed data for a gzip input."""
         try:
             return self._stream.tell() if self._stream is not None else 0
         except (OSError, ValueError):
             return self.size or 0
+
+    def check(self) -> None:
+        """Raise the :class:`InputError` that ended the input early, if any,
+        once the records read before it were handled."""
+        if self.failure is not None:
+            raise self.failure
 
     def _open(self) -> IO[bytes]:
         if self.path == "-":
@@ -107,23 +128,72 @@ class Reader:
         ``parse=False``, JSON Lines records come raw, to be parsed by
         :meth:`Item.load` (in a worker process). A UTF-8 byte-order mark at the
         start is skipped."""
-        stream = self._open()
-        self._stream = stream
+        raw = self._open()
+        self._stream = raw
+        self.failure = None
         try:
+            stream = self._decompressed(raw)
             fmt = self.format
-            first = strip_bom(stream.readline())
-            if fmt is None:
-                fmt, head, skipped = _sniff(first, stream)
-            else:
-                head, skipped = [first], 0
+            try:
+                first = strip_bom(stream.readline())
+                if fmt is None:
+                    fmt, head, skipped = _sniff(first, stream)
+                else:
+                    head, skipped = [first], 0
+            except (EOFError, OSError, zlib.error) as exc:
+                raise self._unreadable(exc) from None
             if fmt == "jsonl":
-                yield from self._jsonl(chain(head, stream), skipped, parse)
+                try:
+                    yield from self._jsonl(chain(head, stream), skipped, parse)
+                except (EOFError, OSError, zlib.error) as exc:
+                    # The records before were read whole and yielded: they stay processed.
+                    self.failure = self._unreadable(exc)
             else:
-                data = b"\n" * skipped + b"".join(head) + stream.read()
+                try:
+                    data = b"\n" * skipped + b"".join(head) + stream.read()
+                except (EOFError, OSError, zlib.error) as exc:
+                    raise self._unreadable(exc) from None
                 yield from self._whole(data, fmt)
         finally:
-            if stream is not self._stdin and stream is not sys.stdin.buffer:
-                stream.close()
+            if raw is not self._stdin and raw is not sys.stdin.buffer:
+                raw.close()
+
+    def _decompressed(self, raw: IO[bytes]) -> IO[bytes]:
+        """The input's bytes, decompressed as they are read when it is gzip data:
+        a name ending ``.gz``, or gzip's magic bytes at the start."""
+        stream = raw
+        if self.path != "-" and self.path.lower().endswith(".gz"):
+            self.gzipped = True
+        else:
+            try:
+                if self.path == "-":  # a pipe: read the first two bytes, then put them back
+                    head = raw.read(2)
+                    stream = io.BufferedReader(_Prefixed(head, raw))
+                else:
+                    head = raw.peek(2)[:2]  # type: ignore[attr-defined]
+            except OSError as exc:
+                raise self._unreadable(exc) from None
+            self.gzipped = head == GZIP_MAGIC
+        if not self.gzipped:
+            return stream
+        import gzip
+
+        return gzip.GzipFile(fileobj=stream, mode="rb")  # type: ignore[return-value]
+
+    def _unreadable(self, exc: BaseException) -> InputError:
+        """One sentence for an input that cannot be read on (a read failing, gzip
+        data cut short or corrupt), naming it."""
+        name = self.name
+        if isinstance(exc, EOFError):
+            return InputError(f"cannot read {name}: its gzip data is truncated")
+        if isinstance(exc, zlib.error) or type(exc).__name__ == "BadGzipFile":
+            reason = str(exc)
+            if reason.startswith("Not a gzipped file"):
+                return InputError(f"cannot read {name}: it is not gzip data")
+            return InputError(f"cannot read {name}: its gzip data is corrupt ({shorten(reason)})")
+        if isinstance(exc, OSError):
+            return InputError(f"cannot read {name}: {exc.strerror or exc}")
+        return InputError(f"cannot read {name}: {shorten(str(exc))}")
 
     def _jsonl(self, lines: Iterator[bytes], skipped: int, parse: bool) -> Iterator[Item]:
         name = self.name
@@ -171,6 +241,29 @@ class Reader:
                                                     "not allow")
             else:
                 yield Item(name, index, None, record)
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream with bytes already read from it put back in front (standard
+    input, once its first bytes were looked at); closing it leaves the stream open."""
+
+    def __init__(self, prefix: bytes, stream: IO[bytes]):
+        self._prefix = prefix
+        self._stream = stream
+        self._read1 = getattr(stream, "read1", stream.read)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._prefix:
+            n = min(len(buffer), len(self._prefix))
+            buffer[:n] = self._prefix[:n]
+            self._prefix = self._prefix[n:]
+            return n
+        data = self._read1(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
 
 
 def _parse_line(raw: bytes, lineno: int) -> tuple[Any, str | None]:

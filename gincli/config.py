@@ -1,0 +1,164 @@
+"""The user's configuration folder, and ``config.toml`` in it: defaults for the
+command line.
+
+The folder is ``$GINCLI_CONFIG_DIR``, else ``$XDG_CONFIG_HOME/gincli``, else
+``~/.config/gincli``; it also holds ``plugins/``, ``variants/`` and
+``bots.toml``. ``config.toml`` gives defaults that any option given on the
+command line overrides::
+
+    variant = "oklahoma"     # every command with a --variant
+    scoring = "hollywood"    # every command with a --scoring
+    workers = 2              # every command with a --workers
+    color = "never"          # the global --color: auto, always or never
+
+    [match]                  # a command's own options, by their long name
+    games = 100
+    bots = "expert,simple"
+
+This module is light on purpose (no engine, no pluggy): ``gin`` reads it at
+every start.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError, click_sentence, quote
+
+ENV_CONFIG_DIR = "GINCLI_CONFIG_DIR"
+ENV_PLUGINS_DIR = "GINCLI_PLUGINS_DIR"
+ENTRY_POINT_GROUP = "gincli"  # installed plugin packages
+CONFIG_FILE = "config.toml"
+
+#: The keys of the top level: what each must be, in words, and its check.
+COLOR_MODES = ("auto", "always", "never")
+TOP_KEYS: dict[str, str] = {
+    "variant": "a variant's name or a variant file (a string)",
+    "scoring": "a scoring system's name (a string)",
+    "workers": "a whole number of worker processes, 1 or more",
+    "color": "auto, always or never",
+}
+
+
+def config_dir() -> Path:
+    """The user's gincli configuration directory (``GINCLI_CONFIG_DIR``, else
+    ``$XDG_CONFIG_HOME/gincli``, else ``~/.config/gincli``)."""
+    env = os.environ.get(ENV_CONFIG_DIR)
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "gincli"
+
+
+def config_path() -> Path:
+    return config_dir() / CONFIG_FILE
+
+
+def read_config(path: Path | None = None, commands: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The settings of ``config.toml`` (``{}`` when there is none), checked at
+    the top level: the four keys of :data:`TOP_KEYS`, and a table for each of
+    ``commands`` (their keys are checked against the command's options by
+    :func:`command_defaults`). :class:`ConfigError` naming the file and the key."""
+    path = path or config_path()
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except IsADirectoryError:
+        raise ConfigError(f"cannot read the config file {path}: it is a directory") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config file {path}: {exc.strerror or exc}") from None
+    import tomllib
+
+    from .formats.jsonio import strip_bom
+
+    try:
+        doc = tomllib.loads(strip_bom(data).decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"the config file {path} is not UTF-8 text") from None
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
+        raise ConfigError(f"the config file {path} is not valid TOML: {exc}") from None
+    for key, value in doc.items():
+        if isinstance(value, dict):
+            if key not in commands:
+                raise ConfigError(f"the config file {path}: [{key}] is not a gin command; tables are for "
+                                  f"{', '.join(commands)}")
+            continue
+        if key not in TOP_KEYS:
+            raise ConfigError(f"the config file {path}: unknown key {quote(key)}; the top level has "
+                              f"{', '.join(TOP_KEYS)}, and [COMMAND] tables")
+        if not _fits(key, value):
+            raise ConfigError(f"the config file {path}: {key} must be {TOP_KEYS[key]}, not {quote(value)}")
+    return doc
+
+
+def _fits(key: str, value: Any) -> bool:
+    if key == "workers":
+        return type(value) is int and value >= 1
+    if key == "color":
+        return value in COLOR_MODES
+    return isinstance(value, str) and value != ""
+
+
+def default_map(doc: dict[str, Any], commands: tuple[str, ...]) -> dict[str, Any]:
+    """Click's ``default_map`` for the root command: ``color`` for the global
+    option, and for each command the top-level keys overlaid by its table."""
+    top = {k: v for k, v in doc.items() if not isinstance(v, dict)}
+    out: dict[str, Any] = {}
+    if "color" in top:
+        out["color"] = top["color"]
+    shared = {k: v for k, v in top.items() if k != "color"}
+    for name in commands:
+        table = doc.get(name)
+        out[name] = {**shared, **table} if isinstance(table, dict) else dict(shared)
+    return out
+
+
+def command_defaults(path: Path, name: str, command: Any, ctx: Any, defaults: dict[str, Any],
+                     table: dict[str, Any] | None) -> dict[str, Any]:
+    """A command's defaults fitted to its options: a key of its table that is
+    not one of its options, or a value its option refuses, is a
+    :class:`ConfigError` naming the file, the table and the key; a top-level
+    key the command has no option for is left out; one value for an option
+    that takes several becomes a list."""
+    options = {}  # each option by its long name, with - or _ alike
+    for param in command.params:
+        if getattr(param, "param_type_name", "") != "option" or param.hidden or param.name in ("help", "version"):
+            continue
+        for opt in param.opts:
+            if opt.startswith("--"):
+                options[opt[2:].replace("-", "_")] = param
+    given = set(table or {})
+    out: dict[str, Any] = {}
+    for key, value in defaults.items():
+        param = options.get(key.replace("-", "_"))
+        where = f"[{name}] {key}" if key in given else key
+        if param is None:
+            if key in given:
+                raise ConfigError(f"the config file {path}: unknown key {where}; gin {name} has no "
+                                  f"--{key.replace('_', '-')} option")
+            continue
+        if param.multiple and not isinstance(value, list):
+            value = [value]
+        if isinstance(value, (dict, list)) and not param.multiple or param.multiple and not all(
+                isinstance(v, (str, int, float, bool)) for v in value):
+            raise ConfigError(f"the config file {path}: {where} must be {_kind(param)}, not {quote(value)}")
+        if param.is_flag and not isinstance(value, bool):
+            raise ConfigError(f"the config file {path}: {where} must be true or false, not {quote(value)}")
+        if not param.is_flag and isinstance(value, bool):
+            raise ConfigError(f"the config file {path}: {where} takes a value, not {quote(value)}")
+        try:
+            param.type_cast_value(ctx, value)
+        except Exception as exc:  # click's BadParameter: the option refuses the value
+            reason = click_sentence(getattr(exc, "message", None) or str(exc))
+            raise ConfigError(f"the config file {path}: {where} is not accepted: {reason}") from None
+        out[param.name] = value
+        if isinstance(param.show_default, str):  # "all cores", "random, printed": the config's value instead
+            param.show_default = True
+    return out
+
+
+def _kind(param: Any) -> str:
+    return "a list of values" if param.multiple else "a single value"

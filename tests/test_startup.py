@@ -1,0 +1,175 @@
+"""What ``gin`` loads to start: ``gin --help`` and ``gin --version`` import no
+command's module, no engine, no pluggy and no rich; ``gin --help`` lists
+gincli's commands with the summaries their modules give; shell completion."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+GIN = str(Path(sys.executable).with_name("gin"))
+
+HEAVY = ("gincli.engine", "gincli.session", "gincli.plugins", "gincli.melds", "pluggy", "rich", "typer.rich_utils",
+         "gincli.cli.score", "gincli.cli.match", "gincli.cli.play", "gincli.cli.deal")
+
+PROBE = """
+import sys
+sys.argv = ["gin", *sys.argv[1:]]
+from gincli.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+heavy = {heavy!r}
+print("LOADED", sorted(m for m in heavy if m in sys.modules), file=sys.stderr)
+"""
+
+
+def loaded(tmp_path: Path, *args: str) -> tuple[str, list[str]]:
+    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"))
+    env.pop("GINCLI_PLUGINS_DIR", None)
+    res = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *args], capture_output=True, text=True,
+                         env=env, timeout=300)
+    line = [ln for ln in res.stderr.splitlines() if ln.startswith("LOADED")][-1]
+    return res.stdout, eval(line[len("LOADED "):])
+
+
+@pytest.mark.parametrize("args", [("--help",), ("--version",), ("-h",)])
+def test_help_and_version_load_nothing_heavy(tmp_path, args):
+    out, modules = loaded(tmp_path, *args)
+    assert out.strip()
+    assert modules == []
+
+
+def test_a_command_loads_only_what_it_needs(tmp_path):
+    _, modules = loaded(tmp_path, "deal", "--seed", "1", "-f", "json")
+    assert "gincli.cli.deal" in modules and "gincli.cli.match" not in modules and "gincli.cli.play" not in modules
+
+
+def test_help_lists_every_command_with_its_own_summary(run):
+    from typer.main import get_group
+
+    from gincli.cli import COMMANDS, GinGroup, _sub_app
+
+    res = run("--help")
+    assert res.exit_code == 0
+    listed = [line.split()[0] for line in res.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    assert listed == list(COMMANDS)
+    group = GinGroup()
+    for name, (module, summary) in COMMANDS.items():
+        group._load(module)
+        command = group.commands[name]
+        assert command.help.split("\n\n")[0].strip() == summary, name
+    sub = _sub_app()
+    assert get_group(sub).commands == {}
+
+
+def test_a_mistyped_command_is_suggested_among_all_commands(run):
+    res = run("scroe")
+    assert res.exit_code == 2 and "did you mean 'score'?" in res.stderr
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_prints_the_script(shell):
+    res = subprocess.run([GIN, "completion", shell], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert "_GIN_COMPLETE" in res.stdout and "gin" in res.stdout
+
+
+def test_completion_of_an_unknown_shell_is_a_usage_error():
+    res = subprocess.run([GIN, "completion", "tcsh"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 2 and "Traceback" not in res.stderr and "tcsh" in res.stderr
+
+
+@pytest.mark.parametrize("instruction", ["complete_bash", "bash_complete"])
+def test_completing_gin_sc_gives_score(tmp_path, instruction):
+    env = dict(os.environ, COMP_WORDS="gin sc", COMP_CWORD="1", _GIN_COMPLETE=instruction,
+               GINCLI_CONFIG_DIR=str(tmp_path / "config"))
+    res = subprocess.run([GIN], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["score"]
+
+
+def test_completing_options_and_choices(tmp_path):
+    env = dict(os.environ, _GIN_COMPLETE="complete_bash", GINCLI_CONFIG_DIR=str(tmp_path / "config"))
+
+    def complete(words: str) -> list[str]:
+        res = subprocess.run([GIN], capture_output=True, text=True, timeout=300,
+                             env=dict(env, COMP_WORDS=words, COMP_CWORD=str(len(words.split(" ")) - 1)))
+        assert res.returncode == 0, res.stderr
+        return res.stdout.split()
+
+    assert "--workers" in complete("gin score --w")
+    assert complete("gin score --format j") == ["json"]
+    assert set(complete("gin completion ")) == {"bash", "zsh", "fish"}
+
+
+def test_completion_lists_plugin_commands(tmp_path):
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "hello.py").write_text("from gincli import hookimpl\n\n"
+                                     "def hello():\n    print('hello')\n\n"
+                                     "@hookimpl\ndef gincli_register_commands(register):\n    register(hello)\n")
+    env = dict(os.environ, COMP_WORDS="gin he", COMP_CWORD="1", _GIN_COMPLETE="complete_bash",
+               GINCLI_CONFIG_DIR=str(tmp_path / "config"), GINCLI_PLUGINS_DIR=str(folder))
+    res = subprocess.run([GIN], capture_output=True, text=True, env=env, timeout=300)
+    assert res.stdout.split() == ["hello"]
+    del env["_GIN_COMPLETE"]
+    res = subprocess.run([GIN, "--help"], capture_output=True, text=True, env=env, timeout=300)
+    assert "hello" in res.stdout.split("Commands:")[1]
+
+
+
+# -- Ctrl-C while gin is still starting ---------------------------------------------------------------
+
+INTERRUPT_AT_IMPORT = """
+import sys
+
+class CtrlC:  # the key pressed while {module} is being imported
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["gin", "score", "--help"]
+from gincli.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize("module", ["typer", "gincli.cli", "gincli.cli.score", "gincli.plugins"])
+def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path, module):
+    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"))
+    res = subprocess.run([sys.executable, "-c", INTERRUPT_AT_IMPORT.format(module=module)], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert res.returncode == 130 and res.stderr == "gin: interrupted\n", res.stderr
+    assert res.stdout == ""
+
+
+def test_ctrl_c_at_any_moment_of_start_up_gives_no_traceback(tmp_path):
+    """A real SIGINT, sent at moments spread over gin's start-up."""
+    import signal
+    import time
+
+    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"))
+    for delay in (0.02, 0.04, 0.06, 0.08, 0.1, 0.15, 0.2):
+        proc = subprocess.Popen([GIN, "variants"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=300)
+        # Python's own start (its site module, finding gincli: before any line of gincli runs) is the one
+        # time a Ctrl-C is still Python's to answer, with its own traceback; from gincli's first line on:
+        # finished first (0), or interrupted with one line (130)
+        if re.search(r'File "[^"]*[/\\]gincli[/\\]', err) is None and "gin: interrupted" not in err \
+                and proc.returncode not in (0, 130):
+            continue
+        assert proc.returncode in (0, 130), (delay, proc.returncode, err)
+        assert "Traceback" not in err, (delay, err)
+        if proc.returncode == 130:
+            assert err.endswith("gin: interrupted\n"), err
