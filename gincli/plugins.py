@@ -38,7 +38,7 @@ import pluggy
 from . import hookspecs
 from .backends import MatchBackend, check_backend
 from .bots import Bot
-from .config import ENTRY_POINT_GROUP, ENV_CONFIG_DIR, ENV_PLUGINS_DIR, config_dir  # noqa: F401  (one place)
+from .config import ENTRY_POINT_GROUP, ENV_CONFIG_DIR, ENV_DISABLE, ENV_PLUGINS_DIR, config_dir  # noqa: F401  (one place)
 from .errors import ConfigError, PluginError, UsageError, quote
 from .moves import ACTIONS
 from .moveset import MoveSet
@@ -55,7 +55,6 @@ DEFAULT_PLUGINS: dict[str, str] = {
     "gincli_builtin.doubling": "gincli-doubling",
     "gincli_builtin.backends": "gincli-backends",
 }
-ENV_DISABLE = "GINCLI_DISABLE_PLUGINS"
 
 #: What each kind of item is registered through, and must be an instance of.
 KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
