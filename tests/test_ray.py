@@ -50,7 +50,8 @@ def one_sentence(res: subprocess.CompletedProcess, code: int = 2) -> str:
 @pytest.mark.parametrize("args", [
     ("--bots", "simple,simple", "--hands", "3000", "--seed", "11"),
     ("--bots", "expert,simple", "--games", "8", "--seed", "9", "--duplicate"),
-], ids=["hands", "duplicate-games"])
+    ("--bots", "exec:python3 examples/bot.py,simple", "--games", "2", "--seed", "1"),
+], ids=["hands", "duplicate-games", "external-bot"])
 def test_same_summary_and_transcripts_as_a_local_run_whatever_the_workers(ray_address, tmp_path, args):
     common = ("match", *args, "--format", "json", "-q")
     local = gin(*common, "--workers", "2", "--transcripts", str(tmp_path / "local.jsonl"))
@@ -252,6 +253,23 @@ def test_an_external_bot_missing_on_the_nodes_is_one_sentence(ray_address, tmp_p
     assert "cannot run exec:gincli-test-bot: gincli-test-bot is not a program on the PATH or a path" in line
     assert "on the Ray node" in line and "docs/distributed.md" in line
     assert res.stdout == ""
+
+
+def test_a_bot_shipped_to_the_nodes_with_working_dir_plays_there(ray_address, tmp_path):
+    """--backend-option working_dir=DIR: Ray ships the folder to the nodes and the
+    tasks run in it, so a bot named relative to it is found (the driver runs
+    elsewhere); the match is the one a local run in that folder plays."""
+    shipped = tmp_path / "bots"
+    shipped.mkdir()
+    (shipped / "mybot.py").write_text((ROOT / "examples" / "bot.py").read_text())
+    args = ("match", "--bots", "exec:python3 mybot.py,simple", "--games", "2", "--seed", "4", "--format", "json",
+            "-q")
+    local = gin(*args, "--workers", "1", cwd=shipped)
+    assert local.returncode == 0, local.stderr
+    res = gin(*on_ray(ray_address, *args, "--backend-option", f"working_dir={shipped}"), cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == local.stdout
+    assert json.loads(res.stdout)["players"][0]["forfeits"] == 0
 
 
 def test_a_cluster_out_of_reach_is_one_sentence(tmp_path):
