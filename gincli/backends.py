@@ -262,10 +262,10 @@ class BackendRun:
             raise UsageError(f"--backend-option: {' '.join(str(exc).split())}") from None
         except GinError:
             raise
-        except Exception as exc:
+        except Exception as exc:  # said as any other failure of the backend's code: naming its plugin
             call(backend, f"the match backend {backend.name}'s start()", _raise, exc)
         if type(got) is not int or got < 1:
-            self._stop()
+            self.stop()
             raise breach(backend, f"the match backend {backend.name}'s start()", got, "a whole number of 1 or more")
         self.workers = got
 
@@ -324,9 +324,6 @@ class BackendRun:
                 except Exception:
                     pass
 
-    def _stop(self) -> None:
-        self.stop()
-
     def stop(self) -> str | None:
         """Release the backend. A failure to is returned as one sentence (to
         warn of), never raised over the match's result."""
@@ -345,11 +342,6 @@ def check_backend(item: Any) -> None:
         raise TypeError(f"the match backend {item.name}'s options must map names to descriptions (text)")
     if type(item).map is MatchBackend.map:
         raise TypeError(f"the match backend {item.name} does not implement map()")
-
-
-def describe(registry: Any) -> list[dict[str, Any]]:
-    return [{"name": n, "description": b.description, "plugin": registry.owner.get(("match backend", n)),
-             "options": dict(b.options)} for n, b in sorted(registry.backends.items())]
 
 
 __all__ = ["BackendError", "BackendFault", "BackendRun", "ChunkFault", "DEFAULT_BACKEND", "MatchBackend", "MatchWork",
