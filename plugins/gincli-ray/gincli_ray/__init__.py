@@ -26,6 +26,7 @@ from typing import Any
 from gincli import BackendError, MatchBackend, MatchWork, hookimpl
 from gincli.backends import ChunkFault
 from gincli.errors import quote
+from gincli.parallel import default_workers
 
 #: Times a chunk is run again when the worker (or node) running it dies.
 MAX_RETRIES = 3
@@ -92,7 +93,7 @@ class RayBackend(MatchBackend):
                 kwargs["runtime_env"] = {"working_dir": self.working_dir}
             try:
                 if address is None:
-                    ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, **kwargs)
+                    ray.init(address="local", num_cpus=workers or default_workers(), **kwargs)
                 else:
                     ray.init(address=address, **kwargs)
             except Exception as exc:  # ray raises ConnectionError, RuntimeError, ValueError... each one sentence here
