@@ -167,8 +167,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("validate", "Replay transcripts move by move and check every rule and every claimed result."),
     "variants": ("variants", "List the variants of play and the scoring systems that are loaded, with their options "
                              "and defaults."),
-    "match": ("match", "Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N "
-                       "(N sessions of the scoring system, game by default)."),
+    "match": ("match", "Play a match between bots, headless (two; three or four for cutthroat, chouette and "
+                       "partnership): --hands N (N hands, each settled alone) or --games N (N sessions of the "
+                       "scoring system, game by default)."),
     "bots": ("match", "List the bots: those plugins register, with their parameters (gin match --bots expert:k=v), "
                       "the named external bots of bots files, and exec:COMMAND."),
     "report": ("report", "Draw a match as one HTML page, from the transcripts gin match --transcripts wrote."),
