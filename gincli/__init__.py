@@ -28,6 +28,7 @@ _LAZY = {
     "MoveSet": "moveset",
     "HandResult": "scoring",
     "PlayerView": "view",
+    "BackendError": "backends", "MatchBackend": "backends", "MatchWork": "backends",
 }
 
 
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
 
     import pluggy
 
+    from .backends import BackendError, MatchBackend, MatchWork
     from .bots import Bot
     from .errors import RecordError
     from .moves import IllegalMove, Move
@@ -83,5 +85,5 @@ def variant_from_file(path: str) -> PendingVariant:
     return PendingVariant.from_file(Path(path))
 
 
-__all__ = ["Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "RecordError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
+__all__ = ["BackendError", "MatchBackend", "MatchWork", "Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "RecordError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
            "variant_from_file", "__version__"]

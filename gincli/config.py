@@ -30,6 +30,7 @@ from .errors import ConfigError, click_sentence, quote
 ENV_CONFIG_DIR = "GINCLI_CONFIG_DIR"
 ENV_PLUGINS_DIR = "GINCLI_PLUGINS_DIR"
 ENTRY_POINT_GROUP = "gincli"  # installed plugin packages
+ENV_DISABLE = "GINCLI_DISABLE_PLUGINS"  # plugins not to load, by name
 CONFIG_FILE = "config.toml"
 
 #: The keys of the top level: what each must be, in words, and its check.

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
+    from .backends import MatchBackend
     from .bots import Bot
     from .moveset import MoveSet
     from .session import ScoringSystem
@@ -88,4 +89,22 @@ def gincli_register_commands(register: Callable[..., None]) -> None:
     command like its own: a :class:`gincli.errors.GinError` it raises is one
     sentence and its exit status. Returns nothing; every plugin's
     implementation is called.
+    """
+
+
+@hookspec
+def gincli_register_match_backends(register: Callable[[MatchBackend], None]) -> None:
+    """Register match backends: where ``gin match`` runs its sessions
+    (``--backend NAME``; ``local``, worker processes on this machine, is the
+    built-in one).
+
+    Call ``register(backend)`` once per backend, with an instance of a
+    :class:`gincli.MatchBackend` subclass: a ``name``, a ``description``, the
+    ``options`` of ``--backend-option KEY=VALUE`` (name -> description),
+    ``start(options, workers)`` returning how many chunks may run at once, and
+    ``map(work, chunks)`` yielding ``work(chunk)`` for every chunk of session
+    indices, in the order of the chunks. gincli checks every result (the
+    chunk asked for, in order) and writes, counts and stops in session order,
+    so results never depend on the backend. Names must be unique, as for
+    variants. Returns nothing; every plugin's implementation is called.
     """

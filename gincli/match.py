@@ -25,7 +25,7 @@ from .engine import Hand
 from .rng import GOLDEN, MASK64, SplitMix64
 from .scoring import HandResult
 from .formats.jsonio import dumps, loads
-from .stats import Z95, Estimate, Sprt
+from .stats import Z95, Estimate, Running, Sprt
 from .table import play_session
 from .validate import TRANSCRIPT_FORMAT
 
@@ -192,6 +192,7 @@ class Tally:
         self.dead = 0
         self.sessions = 0
         self.samples: list[float] = []  # two players: the first player's score per unit (or duplicate pair)
+        self.sums = Running()  # the samples' sums, for the SPRT's check after every session in constant time
         self._pair: list[float] = []
         self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
         self.capped = 0  # sessions stopped by the hand cap, unsettled
@@ -257,12 +258,23 @@ class Tally:
             self._pair.extend(unit_scores)
             if out.index % 2 == 1:
                 self.samples.append(sum(self._pair) / len(self._pair) if self._pair else 0.5)
+                self.sums.add(self.samples[-1])
                 self._pair = []
         else:
             self.samples.extend(unit_scores)
+            for x in unit_scores:
+                self.sums.add(x)
 
     def decided(self) -> bool:
-        return self.sprt is not None and self.sprt.decided(self.samples)
+        """Whether the SPRT has decided: asked after every session, so in
+        constant time (running sums) while the ratio is clearly between its
+        bounds; at or near one, from the samples themselves, as the summary's."""
+        if self.sprt is None:
+            return False
+        lower, upper = self.sprt.bounds
+        if lower + 1e-6 < self.sprt.llr_running(self.sums) < upper - 1e-6:
+            return False
+        return self.sprt.decided(self.samples)
 
     def summary(self) -> dict[str, Any]:
         """The match summary (``gin match --format json``)."""

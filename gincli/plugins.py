@@ -11,7 +11,7 @@ the first to win a name to the last:
 4. installed packages (the ``gincli`` entry-point group), by name;
 5. the built-ins (``DEFAULT_PLUGINS``), which go through the very same hooks.
 
-The first to register a name (a variant, a scoring system, a bot, a move set)
+The first to register a name (a variant, a scoring system, a bot, a move set, a match backend)
 keeps it. A plugin that replaces a built-in's item does so on purpose (it is
 listed by ``gin plugins``); any other clash is a warning naming what was left
 out. Variant files (the ``variants/`` folder of the configuration folder) come
@@ -36,8 +36,9 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
+from .backends import MatchBackend, check_backend
 from .bots import Bot
-from .config import ENTRY_POINT_GROUP, ENV_CONFIG_DIR, ENV_PLUGINS_DIR, config_dir  # noqa: F401  (one place)
+from .config import ENTRY_POINT_GROUP, ENV_CONFIG_DIR, ENV_DISABLE, ENV_PLUGINS_DIR, config_dir  # noqa: F401  (one place)
 from .errors import ConfigError, PluginError, UsageError, quote
 from .moves import ACTIONS
 from .moveset import MoveSet
@@ -52,8 +53,8 @@ DEFAULT_PLUGINS: dict[str, str] = {
     "gincli_builtin.scoring": "gincli-scoring",
     "gincli_builtin.bots": "gincli-bots",
     "gincli_builtin.doubling": "gincli-doubling",
+    "gincli_builtin.backends": "gincli-backends",
 }
-ENV_DISABLE = "GINCLI_DISABLE_PLUGINS"
 
 #: What each kind of item is registered through, and must be an instance of.
 KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
@@ -61,6 +62,7 @@ KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
     "scoring system": ("gincli_register_scoring_systems", (ScoringSystem,)),
     "bot": ("gincli_register_bots", (type,)),
     "move set": ("gincli_register_moves", (MoveSet,)),
+    "match backend": ("gincli_register_match_backends", (MatchBackend,)),
 }
 
 #: gincli's own commands: a plugin may not take their names.
@@ -226,6 +228,8 @@ class Registry:
         self.scoring_systems: dict[str, ScoringSystem] = {}
         self.bots: dict[str, type[Bot]] = {}
         self.movesets: dict[str, MoveSet] = {}
+        #: Where a match's sessions may run (``gin match --backend``).
+        self.backends: dict[str, MatchBackend] = {}
         #: External bots named in a bots file: name -> how to run it.
         self.named_bots: dict[str, Any] = {}
         self._bot_cache: dict[str, Any] = {}
@@ -277,7 +281,7 @@ class Registry:
     def _registrar(self, kind: str, types: tuple[type, ...], plugin: str,
                    pending: list[tuple[str, PendingVariant]]) -> Callable[[Any], None]:
         table: dict[str, Any] = {"variant": self.variants, "scoring system": self.scoring_systems,
-                                 "bot": self.bots, "move set": self.movesets}[kind]
+                                 "bot": self.bots, "move set": self.movesets, "match backend": self.backends}[kind]
 
         def register(item: Any) -> None:
             if not isinstance(item, types) or (kind == "bot" and not issubclass(item, Bot)):
@@ -360,6 +364,8 @@ class Registry:
         """What a registered item must be, beyond its type: TypeError when not."""
         if kind == "move set":
             self._check_moveset(item)
+        elif kind == "match backend":
+            check_backend(item)
         elif kind == "scoring system":
             counts = getattr(item, "players", None)
             if (not isinstance(counts, tuple) or not counts

@@ -34,3 +34,50 @@ def run(tmp_path, monkeypatch):
         return runner.invoke(app, list(args), input=input)
 
     return invoke
+
+
+#: A local Ray instance for the whole test session: ``ray.init`` with 2 CPUs in a
+#: process of its own, which keeps it until its standard input closes. The tests'
+#: ``gin match --backend ray --address`` runs connect to it; pytest's own process
+#: never becomes a Ray driver (the other tests fork worker pools, which Ray's
+#: threads would not survive).
+RAY_HEAD = """
+import logging, sys
+import ray
+ctx = ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+print(ctx.address_info["gcs_address"], flush=True)
+sys.stdin.read()
+ray.shutdown()
+"""
+
+
+@pytest.fixture(scope="session")
+def ray_address(tmp_path_factory):
+    """The address of a local Ray instance (2 CPUs), started once per test session.
+    Skipped, saying why, only where ray cannot be imported."""
+    import importlib.util
+    import os
+    import subprocess
+
+    missing = [m for m in ("ray", "gincli_ray") if importlib.util.find_spec(m) is None]
+    if missing:
+        pytest.skip(f"{' and '.join(missing)} cannot be imported here: pip install ./plugins/gincli-ray installs "
+                    "them (the README's test command does)")
+    env = dict(os.environ, RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0")
+    env.pop("RAY_ADDRESS", None)
+    log = tmp_path_factory.mktemp("ray") / "head.log"
+    with open(log, "w") as err:
+        head = subprocess.Popen([sys.executable, "-c", RAY_HEAD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=err, text=True, env=env)
+    address = head.stdout.readline().strip()
+    if not address:
+        head.kill()
+        head.wait()
+        pytest.fail(f"the local Ray instance did not start: {log.read_text()[-2000:]}")
+    yield address
+    head.stdin.close()
+    try:
+        head.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        head.kill()
+        head.wait()

@@ -31,7 +31,12 @@ print("LOADED", sorted(m for m in heavy if m in sys.modules), file=sys.stderr)
 
 
 def loaded(tmp_path: Path, *args: str) -> tuple[str, list[str]]:
-    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"))
+    from importlib.metadata import entry_points
+
+    # An installed plugin package (gincli-ray, which the test command installs) may add a command:
+    # gin --help then loads the plugins to list it. Disabled, it cannot.
+    packages = ",".join(ep.name for ep in entry_points(group="gincli"))
+    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"), GINCLI_DISABLE_PLUGINS=packages)
     env.pop("GINCLI_PLUGINS_DIR", None)
     res = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *args], capture_output=True, text=True,
                          env=env, timeout=300)

@@ -84,3 +84,22 @@ def test_running_statistics_equal_those_of_the_whole_prefix():
                 assert a == pytest.approx(b, abs=1e-12)
             assert test.llr_running(running) == pytest.approx(test.llr(samples[:i]), abs=1e-9)
     assert Running().estimate() == Estimate.of([])
+
+
+def test_the_match_asks_the_sprt_in_constant_time_with_the_same_answer():
+    """gin match asks after every session whether the SPRT has decided (on Ray too,
+    where sessions come fast): from running sums, with the very answer the
+    samples themselves give, step by step."""
+    import random
+
+    from gincli.match import MatchSpec, Tally
+
+    spec = MatchSpec(("simple", "random"), ("a", "b"), "hands", 10_000, 1, "standard", "hand")
+    for elo0, elo1, p in ((0, 100, 0.6), (0, 20, 0.5), (-10, 10, 0.45), (0, 5, 0.52)):
+        tally = Tally(spec, Sprt(elo0, elo1))
+        rng = random.Random(elo1)
+        for _ in range(4_000):
+            x = rng.choice((0.0, 0.5, 1.0)) if rng.random() < 0.1 else float(rng.random() < p)
+            tally.samples.append(x)
+            tally.sums.add(x)
+            assert tally.decided() == tally.sprt.decided(tally.samples)

@@ -167,8 +167,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("validate", "Replay transcripts move by move and check every rule and every claimed result."),
     "variants": ("variants", "List the variants of play and the scoring systems that are loaded, with their options "
                              "and defaults."),
-    "match": ("match", "Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N "
-                       "(N sessions of the scoring system, game by default)."),
+    "match": ("match", "Play a match between bots, headless (two; three or four for cutthroat, chouette and "
+                       "partnership): --hands N (N hands, each settled alone) or --games N (N sessions of the "
+                       "scoring system, game by default)."),
     "bots": ("match", "List the bots: those plugins register, with their parameters (gin match --bots expert:k=v), "
                       "the named external bots of bots files, and exec:COMMAND."),
     "report": ("report", "Draw a match as one HTML page, from the transcripts gin match --transcripts wrote."),
@@ -251,7 +252,7 @@ class GinGroup(TyperGroup):
         if s._registry is None:  # the global options are parsed, the root callback has not run yet
             s.plugin_dirs = list(root.params.get("plugins_dir") or [])
             s.disabled = list(root.params.get("disable_plugin") or [])
-            if not _plugins_may_add_commands(s.plugin_dirs):
+            if not _plugins_may_add_commands(s.plugin_dirs, s.disabled):
                 return {}
         commands = {}
         for name, (function, help_text, _plugin) in s.registry().commands.items():
@@ -354,17 +355,18 @@ class GinGroup(TyperGroup):
         return code
 
 
-def _plugins_may_add_commands(plugin_dirs: list[str]) -> bool:
+def _plugins_may_add_commands(plugin_dirs: list[str], disabled: list[str] | tuple[str, ...] = ()) -> bool:
     """Whether any plugin could add a command: the built-ins add none, so only
     plugin folders (given, in the environment, in the config folder) or installed
-    plugin packages can. Spares ``gin --help`` loading every plugin."""
-    from ..config import ENTRY_POINT_GROUP, ENV_PLUGINS_DIR, config_dir
+    plugin packages not disabled can. Spares ``gin --help`` loading every plugin."""
+    from ..config import ENTRY_POINT_GROUP, ENV_DISABLE, ENV_PLUGINS_DIR, config_dir
 
     if plugin_dirs or os.environ.get(ENV_PLUGINS_DIR) or (config_dir() / "plugins").is_dir():
         return True
     from importlib.metadata import entry_points
 
-    return bool(entry_points(group=ENTRY_POINT_GROUP))
+    blocked = set(disabled) | {n.strip() for n in os.environ.get(ENV_DISABLE, "").split(",")}
+    return any(ep.name not in blocked for ep in entry_points(group=ENTRY_POINT_GROUP))
 
 
 def _click_class(name: str) -> type:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import os
@@ -11,20 +12,21 @@ from typing import Annotated, Any
 
 import typer
 
+from ..backends import DEFAULT_BACKEND, BackendRun, MatchWork, backend_named, backend_options
 from ..engine import MAX_HAND_MOVES
 from ..errors import UsageError, quote
-from ..match import MatchSpec, SessionOutcome, Tally, open_transcripts, play_match_session, recorded_seed
+from ..match import MatchSpec, Tally, open_transcripts, recorded_seed
 from ..formats.jsonio import dumps
-from ..parallel import chunked, default_workers, ordered_map, worker_state
+from ..parallel import chunked
 from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings, warn
 from .render import OutputFormat, emit, stderr_console, listing, plural, progress_bar, safe, show, write_json
 from .options import SEED_HELP, FormatOpt, OptionOpt, QuietOpt, bot_names, overrides_from, random_seed, split_bots
 
-HELP = """Play a match between two bots, headless: --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
+HELP = """Play a match between bots, headless (two; three or four for cutthroat, chouette and partnership): --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
 
-Reproducible by --seed whatever --workers is. --duplicate plays every deal twice with the seats swapped. --transcripts FILE writes each session as it finishes (JSON Lines); after Ctrl-C, --resume finishes the match without replaying what is done. --sprt elo0,elo1 stops once the sequential test decides. Bots: the names of gin bots, or exec:COMMAND for an external program (docs/bot-protocol.md).
+Reproducible by --seed whatever --workers and --backend are (--backend ray runs the sessions on a Ray cluster: docs/distributed.md). --duplicate plays every deal twice with the seats swapped. --transcripts FILE writes each session as it finishes (JSON Lines); after Ctrl-C, --resume finishes the match without replaying what is done. --sprt elo0,elo1 stops once the sequential test decides. Bots: the names of gin bots, or exec:COMMAND for an external program (docs/bot-protocol.md).
 """
 
 BOTS_HELP = ("List the bots: those plugins register, with their parameters (gin match --bots expert:k=v), the "
@@ -58,7 +60,17 @@ def match(
                                               help="Play N sessions of the scoring system.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, metavar="W",
-                                                show_default="all cores", help="Worker processes.")] = None,
+                                                show_default="all cores", help="Worker processes (on a cluster: CPUs used at most).")] = None,
+    backend: Annotated[str, typer.Option(
+        "--backend", metavar="NAME",
+        help="Where the sessions run: local (worker processes here), or a backend a plugin adds, such as ray "
+             "(gin plugins lists them).")] = DEFAULT_BACKEND,
+    address: Annotated[str | None, typer.Option(
+        "--address", metavar="ADDR", show_default="RAY_ADDRESS, else a local instance",
+        help="The cluster a backend such as ray connects to (HOST:PORT of its head, or auto).")] = None,
+    backend_option: Annotated[list[str] | None, typer.Option(
+        "--backend-option", metavar="KEY=VALUE",
+        help="An option of the backend (repeatable): ray takes max_retries=N, working_dir=DIR.")] = None,
     variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
@@ -117,6 +129,8 @@ def match(
         registry.add_bots_file(bots_file)
     for b in specs:
         registry.bot(b)
+    where = backend_named(registry, backend)
+    chosen = backend_options(where, backend_option, address)
     if seed is None:
         seed = (recorded_seed(transcripts) if resume and transcripts else None)
         if seed is None:
@@ -157,38 +171,45 @@ def match(
         tally = Tally(spec, test, the_variant.name)
     done = 0
     out = None
-    if transcripts == "-":  # the transcripts are the data on stdout: the summary goes to stderr
-        out, earlier = _StdoutTranscripts(), []
-    elif transcripts:
-        out, earlier = open_transcripts(transcripts, spec, header, resume)
-        for o in earlier:
-            tally.add(o)
-        done = len(earlier)
+    run = BackendRun(where, chosen, workers)  # before the file: a cluster out of reach leaves nothing behind
+    try:
+        if transcripts == "-":  # the transcripts are the data on stdout: the summary goes to stderr
+            out, earlier = _StdoutTranscripts(), []
+        elif transcripts:
+            out, earlier = open_transcripts(transcripts, spec, header, resume)
+            for o in earlier:
+                tally.add(o)
+            done = len(earlier)
+    except BaseException:
+        run.stop()
+        raise
     hands_before = tally.hands
     gc.freeze()
     started = time.perf_counter()
     interrupted = False
     record = out is not None
-    w = workers or default_workers()
-    size = max(1, min(64 if unit == "hands" else 4, (count - done) // (4 * w) or 1))
-    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, spec, record, bots_file)
-    state = {"registry": registry, "spec": spec, "record": record}
+    w = run.workers
+    work = MatchWork.of(spec, record, s.plugin_dirs, s.disabled, bots_file, registry)
     try:
+        size = run.chunk_size(unit, count - done)
         with progress_bar(" v ".join(safe(n) for n in spec.names), count, enabled=not quiet,
                           unit="items", status=functools.partial(scoreline, tally)) as advance:
             advance(done)
             if not tally.decided():
-                for results in ordered_map(_play_chunk, chunked(range(done, count), size), w, setup, state):
-                    for o in results:
-                        if out is not None and o.transcript is not None:
-                            out.write(o.transcript.encode() + b"\n")
-                            out.flush()
-                        tally.add(o)
+                # results come in session order, whatever the backend: written, counted and tested in that order
+                stream = contextlib.closing(run.results(work, chunked(range(done, count), size)))
+                with stream as chunks:
+                    for results in chunks:
+                        for o in results:
+                            if out is not None and o.transcript is not None:
+                                out.write(o.transcript.encode() + b"\n")
+                                out.flush()
+                            tally.add(o)
+                            if tally.decided():
+                                break
+                        advance(tally.sessions)
                         if tally.decided():
                             break
-                    advance(tally.sessions)
-                    if tally.decided():
-                        break
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -197,6 +218,7 @@ def match(
         from ..external import close_all
 
         close_all()
+        stopped = run.stop()  # a backend that fails to let go is said after the result, never over it
     elapsed = time.perf_counter() - started
     summary = tally.summary()
     if transcripts == "-":
@@ -212,13 +234,17 @@ def match(
     if tally.capped:
         sys.stdout.flush()  # the summary, then the warning
         warn(capped_note(summary))
+    if stopped:
+        sys.stdout.flush()
+        warn(stopped)
     if not quiet:
         played = tally.hands - hands_before  # what this run played: a resumed match's earlier hands cost nothing now
         rate = played / elapsed if elapsed > 0 else 0.0
         earlier = f" ({plural(done, 'session')} from {safe(transcripts, markup=False)})" if done else ""
         now = " now" if done else ""
         print(f"gin match: {plural(tally.sessions, 'session')}{earlier}; {plural(played, 'hand')} played{now} in "
-              f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(w, 'worker')})", file=sys.stderr)
+              f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(w, 'worker')}"
+              + (f", backend {safe(where.name, markup=False)})" if where.name != DEFAULT_BACKEND else ")"), file=sys.stderr)
     if report is not None:  # after Ctrl-C too: the page of what was played
         from .report import History, write_page
 
@@ -243,21 +269,6 @@ class _StdoutTranscripts:
         sys.stdout.buffer.flush()
 
 
-def _setup(plugin_dirs: list[str], disabled: list[str], spec: MatchSpec, record: bool,
-           bots_file: str | None) -> dict[str, Any]:
-    from ..plugins import load_registry
-
-    registry = load_registry(plugin_dirs, disabled)
-    if bots_file is not None:
-        registry.add_bots_file(bots_file)
-    return {"registry": registry, "spec": spec, "record": record}
-
-
-def _play_chunk(indices: list[int]) -> list[SessionOutcome]:
-    state = worker_state()
-    return [play_match_session(state["spec"], i, state["registry"], state["record"]) for i in indices]
-
-
 def scoreline(tally: Tally) -> str:
     """The running score beside the match's progress bar: each player's games
     (or hands) won, with two players the first one's score and, under --sprt,
@@ -265,11 +276,11 @@ def scoreline(tally: Tally) -> str:
     key = "games_won" if tally.spec.unit == "games" else "hands_won"
     parts = [f"{safe(name)} {p[key]:,}" for name, p in tally.players.items()]
     text = " · ".join(parts)
-    if tally.two_players and tally.samples:
-        text += f" · {sum(tally.samples) / len(tally.samples):.1%}"
+    if tally.two_players and tally.sums.n:  # running sums: asked at every chunk of a long match
+        text += f" · {tally.sums.total / tally.sums.n:.1%}"
         if tally.sprt is not None:
-            st = tally.sprt.status(tally.samples)
-            text += f" · LLR {st['llr']:+.2f} ({st['lower']:.2f}, {st['upper']:.2f})"
+            lower, upper = tally.sprt.bounds
+            text += f" · LLR {tally.sprt.llr_running(tally.sums):+.2f} ({lower:.2f}, {upper:.2f})"
     return text
 
 

@@ -10,14 +10,18 @@ the discard pile, the cards the opponent took from the pile and discarded.
 
 from __future__ import annotations
 
+import math
+
 from gincli.bots import Bot
 from gincli.cards import CARD_VALUES
 from gincli.layoffs import best_defence
-from gincli.melds import best_arrangement, deadwood, forms_meld
+from gincli.melds import best_arrangement, deadwood
 from gincli.moves import Move
 from gincli.view import PlayerView
 
 FULL = (1 << 52) - 1
+SUIT = 0x1FFF
+VAL = CARD_VALUES
 
 
 def _neighbours() -> list[int]:
@@ -36,7 +40,22 @@ def _neighbours() -> list[int]:
     return out
 
 
+def _pairs() -> list[tuple[tuple[int, int], ...]]:
+    """For each card, the pairs of other cards that make a meld with it."""
+    out = []
+    for c in range(52):
+        r, s = c % 13, c // 13
+        others = [t * 13 + r for t in range(4) if t != s]
+        pairs = [(others[i], others[j]) for i in range(3) for j in range(i + 1, 3)]
+        for a, b in ((-2, -1), (-1, 1), (1, 2)):
+            if 0 <= r + a < 13 and 0 <= r + b < 13:
+                pairs.append((s * 13 + r + a, s * 13 + r + b))
+        out.append(tuple(pairs))
+    return out
+
+
 NEIGHBOURS = _neighbours()
+PAIRS = _pairs()
 
 
 def _cards(mask: int) -> list[int]:
@@ -48,108 +67,263 @@ def _cards(mask: int) -> list[int]:
     return out
 
 
+def wanted(hand: int) -> int:
+    """The cards that would make a meld with two cards of ``hand`` (a mask):
+    the third of a rank held twice, or a run's third card."""
+    a = hand & SUIT
+    b = (hand >> 13) & SUIT
+    c = (hand >> 26) & SUIT
+    d = hand >> 39
+    out = 0
+    for shift, x, y, z, w in ((0, a, b, c, d), (13, b, a, c, d), (26, c, a, b, d), (39, d, a, b, c)):
+        m = (y & z) | (y & w) | (z & w)  # the rank is held in two other suits
+        m |= (x << 1 & x << 2) | (x << 1 & x >> 1) | (x >> 1 & x >> 2)
+        out |= (m & SUIT) << shift
+    return out & ~hand
+
+
+def best_after_discard(cards: int, dw: int | None = None) -> int:
+    """The least deadwood of ``cards`` (11 cards) after discarding one."""
+    if dw is None:
+        dw = deadwood(cards)
+    best = 999
+    for c in sorted(_cards(cards), key=VAL.__getitem__, reverse=True):
+        if dw - VAL[c] >= best:
+            break
+        v = deadwood(cards ^ (1 << c))
+        if v < best:
+            best = v
+    return best
+
+
 class ExpertBot(Bot):
     name = "expert"
     description = ("Tracks discards and the opponent's pickups, discards for the best expected hand without "
                    "feeding the opponent, and times its knock against simulated opponent hands.")
 
-    #: How many deadwood points feeding the opponent a card they want is worth avoiding.
-    DANGER = 4.0
+    #: How many deadwood points feeding the opponent a card they can meld is worth avoiding.
+    DANGER = 2.5
     #: Opponent hands simulated for a knock decision.
-    SAMPLES = 24
+    SAMPLES = 12
+    #: Discards leaving more than this much more deadwood than the least are not weighed.
+    PRUNE = 5
+    #: Likelihood factors of a card being in the opponent's hand: a neighbour
+    #: (same rank, or same suit within two) of a card they refused or discarded,
+    #: of a card they took.
+    F_REFUSED = 1.0
+    F_DISCARDED = 1.0
+    #: Whether pairs that would have melded with a card the opponent refused or discarded are ruled out.
+    EXCLUDE = True
+    F_TOOK = 2.0
+    #: Take a discard that melds when it leaves at most this much more deadwood
+    #: than the expected stock draw (other discards are never taken).
+    TAKE_MARGIN = 0.0
+    #: The knock model: expected points of waiting a turn minus those of knocking
+    #: now, linear in the features of :meth:`knock_features`. Fitted by least
+    #: squares on 6,333 knock-able decisions of expert against simple (12,000
+    #: hands): for each, the exact points of knocking now and one playout of the
+    #: hand after the best discard instead.
+    KNOCK_MODEL = {"1": 21.493, "k": 4.341, "stock": 0.144, "ev": -0.448, "outs": 11.354, "e_kept": -6.421,
+                   "nd": 0.598, "last": -1.076, "pu": -0.147, "md": 0.222}
+    #: Doubling: offer when the chance of winning the hand is at least this.
+    OFFER_P = 0.6
+    #: ... but not when this many points at the present stake would reach the target.
+    ENOUGH = 20
+    #: The stake model (doubling): the chance of winning the hand (logistic) and
+    #: the points expected from it (linear) in the features of :meth:`stake_features`.
+    STAKE_WIN = {"1": -1.56, "dw": 0.1355, "e1": -0.2001, "stock": 0.05828, "to_act": 0.153, "opp_took": 0.1243,
+                 "opp_held": -0.2533, "last": 0.03165, "le10": 0.489, "le5": 0.4171, "e1*stock": 0.0286}
+    STAKE_POINTS = {"1": -9.248, "dw": 1.834, "e1": -2.813, "stock": 0.4191, "to_act": 2.232, "opp_took": 4.377,
+                    "opp_held": -7.239, "last": 1.024, "le10": 4.311, "le5": 5.284, "e1*stock": 0.4879}
+    #: How many of its discards the opponent is assumed to have chosen from (simulation).
+    EXTRA = 6
+    #: Tries to draw an opponent hand with which they could not have knocked.
+    NO_KNOCK = 5
 
     def choose(self, view: PlayerView) -> Move:
         stake = self._stake(view)
         if stake is not None:
             return stake
-        pile = 0
-        for c in view.discard_pile:
-            pile |= 1 << c
-        hand = view.hand
-        opp_known = 0
-        for c in view.opponent_took:
-            opp_known |= 1 << c
-        opp_known &= ~pile & ~hand
-        opp_discarded = 0
-        for c in view.opponent_discards:
-            opp_discarded |= 1 << c
-        unknown = FULL & ~hand & ~pile & ~opp_known
+        k = _Knowledge(view, self)
         if view.phase == "discard":
-            return self._discard(view, hand, unknown, opp_known, opp_discarded)
-        return self._draw(view, hand, unknown)
+            return self._discard(view, k)
+        return self._draw(view, k)
 
     # -- the stake (doubling) -----------------------------------------------------------------
 
     def _stake(self, view: PlayerView) -> Move | None:
-        """Under doubling: answer an offer (decline only a lost cause late in the
-        hand), or offer when the hand is close to a knock."""
+        """Under doubling (RULES.md "Doubling"): answer an offer, or offer one.
+
+        From the view, the stake model estimates our chance of winning the hand
+        and the points we expect from it at the present stake (:meth:`stake`).
+        We decline when accepting (twice the expected points) costs more than
+        declining: the decline bonus plus the deadwood difference in the
+        offerer's favour (their deadwood estimated from simulated hands). We
+        offer in the doubling window: when our chance of winning is at least
+        ``OFFER_P``, unless we are too good to double (an opponent who
+        declines would pay less than we expect to win by playing on)."""
         state = view.extensions.get("doubling")
         if state is None:
             return None
-        dw = deadwood(view.hand)
-        if state["offer"] is not None and state["offer"] != view.me:
-            lost = dw >= 30 and view.stock_count < 16
-            return Move(view.me, "decline" if lost else "accept")
-        if view.phase in ("offer", "draw") and dw <= 6 and view.stock_count < 26:
-            double = Move(view.me, "double")
-            if double in view.legal():
-                return double
-        return None
+        answering = state["offer"] is not None and state["offer"] != view.me
+        if answering:
+            k = _Knowledge(view, self)
+            p_win, points = self.stake(view, k, False)
+            cost = self.decline_cost(view, k)
+            return Move(view.me, "accept" if 2 * points >= -cost else "decline")
+        if view.phase not in ("offer", "draw"):
+            return None
+        double = Move(view.me, "double")
+        if double not in view.legal():
+            return None
+        if self._enough(view, state["multiplier"]):
+            return None
+        k = _Knowledge(view, self)
+        p_win, points = self.stake(view, k, True)
+        if p_win < self.OFFER_P:
+            return None
+        if points > self.decline_value(view, k):  # too good: play on for more
+            return None
+        return double
+
+    def _enough(self, view: PlayerView, multiplier: int) -> bool:
+        """Whether an ordinary win at the present stake (``ENOUGH`` points) would
+        already take us to the session's target: doubling would then only raise
+        what we lose."""
+        target = view.rules.get("target")
+        score = view.scores.get(view.me)
+        if not self.ENOUGH or not isinstance(target, int) or not isinstance(score, (int, float)):
+            return False
+        return target - score <= self.ENOUGH * multiplier
+
+    def stake(self, view: PlayerView, k: _Knowledge, to_act: bool) -> tuple[float, float]:
+        """Our chance of winning the hand and the points we expect from it (per
+        unit of stake, negative when losing), from :meth:`stake_features`."""
+        f = self.stake_features(view, k, to_act)
+        z = self.STAKE_WIN["1"]
+        e = self.STAKE_POINTS["1"]
+        for name, value in f.items():
+            z += self.STAKE_WIN.get(name, 0.0) * value
+            e += self.STAKE_POINTS.get(name, 0.0) * value
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))), e
+
+    def _opponent_deadwood(self, view: PlayerView, k: _Knowledge) -> float:
+        hands = self.opponent_hands(view, k)
+        return sum(deadwood(h) for h in hands) / len(hands) if hands else 30.0
+
+    def decline_cost(self, view: PlayerView, k: _Knowledge) -> float:
+        """What declining costs us (per unit of stake): the decline bonus plus
+        our deadwood's excess over the opponent's (estimated)."""
+        excess = deadwood(view.hand) - self._opponent_deadwood(view, k)
+        return view.rules["decline_bonus"] + max(0.0, excess)
+
+    def decline_value(self, view: PlayerView, k: _Knowledge) -> float:
+        """What the opponent's decline would bring us (per unit of stake)."""
+        excess = self._opponent_deadwood(view, k) - deadwood(view.hand)
+        return view.rules["decline_bonus"] + max(0.0, excess)
+
+    def stake_features(self, view: PlayerView, k: _Knowledge, to_act: bool) -> dict[str, float]:
+        """What the stake model (doubling) reads in a view at the start of a turn,
+        ``to_act`` telling whose turn it is: our deadwood now (and whether it is
+        at most 10, or 5) and expected after the next draw, how far the hand has
+        gone, and what the opponent has shown (pickups, cards known in their
+        hand, the value of their last discard)."""
+        hand = view.hand
+        dw = deadwood(hand)
+        e1 = self.expected_after_draw(hand, k)
+        last = VAL[view.opponent_discards[-1]] if view.opponent_discards else 10
+        stock = view.stock_count
+        return {"dw": dw, "e1": e1, "stock": stock, "to_act": 1.0 if to_act else 0.0,
+                "opp_took": len(view.opponent_took), "opp_held": k.opp_known.bit_count(), "last": last,
+                "le10": 1.0 if dw <= 10 else 0.0,
+                "le5": 1.0 if dw <= 5 else 0.0, "e1*stock": e1 * stock / 31}
+
+    # -- evaluation -------------------------------------------------------------------------
+
+    def expected_after_draw(self, hand: int, k: _Knowledge) -> float:
+        """Mean, over the cards the next stock draw may bring (weighted by how
+        likely each is still in the stock), of the least deadwood after drawing
+        it and discarding the best card (10-card ``hand``)."""
+        arr = best_arrangement(hand)
+        dw = arr.deadwood
+        dead = arr.deadwood_mask
+        worst = 0
+        while dead:
+            low = dead & -dead
+            dead ^= low
+            v = VAL[low.bit_length() - 1]
+            if v > worst:
+                worst = v
+        order = sorted(_cards(hand), key=VAL.__getitem__, reverse=True)
+        touch = 0
+        for c in order:
+            touch |= NEIGHBOURS[c]
+        weights = k.stock_weight
+        total = 0.0
+        wsum = 0.0
+        for u in k.unknown_cards:
+            w = weights[u]
+            if not w:
+                continue
+            wsum += w
+            vu = VAL[u]
+            if touch >> u & 1:
+                x = hand | 1 << u
+                dx = deadwood(x)
+                if dx < dw + vu:  # u melds: find the best discard
+                    best = dw  # discarding u itself
+                    for c in order:
+                        if dx - VAL[c] >= best:
+                            break
+                        v = deadwood(x ^ (1 << c))
+                        if v < best:
+                            best = v
+                    total += w * best
+                    continue
+            total += w * (dw - (worst - vu if worst > vu else 0))
+        return total / wsum if wsum else float(dw)
 
     # -- drawing ---------------------------------------------------------------------------
 
-    def _draw(self, view: PlayerView, hand: int, unknown: int) -> Move:
+    def _draw(self, view: PlayerView, k: _Knowledge) -> Move:
         top = view.discard_top
         stock = view.pass_() if view.phase == "offer" else view.draw_stock()
         if view.must_draw_stock or top is None:
             return stock
+        hand = view.hand
         with_top = hand | 1 << top
-        after_take = min(deadwood(with_top & ~(1 << d)) for d in _cards(hand))
-        expected_stock = self._expected_after_draw(hand, unknown)
-        if after_take < expected_stock - 0.5 or (forms_meld(hand, top) and after_take <= expected_stock):
+        dw_top = deadwood(with_top)
+        # the best discard other than the top card itself
+        after_take = 999
+        for c in sorted(_cards(hand), key=VAL.__getitem__, reverse=True):
+            if dw_top - VAL[c] >= after_take:
+                break
+            v = deadwood(with_top ^ (1 << c))
+            if v < after_take:
+                after_take = v
+        if after_take >= deadwood(hand) or dw_top >= deadwood(hand) + VAL[top]:
+            return stock  # no better, or no meld with the card: the stock
+        if after_take <= self.expected_after_draw(hand, k) + self.TAKE_MARGIN:
             return view.take()
         return stock
 
-    def _expected_after_draw(self, hand: int, unknown: int) -> float:
-        """Mean, over the unknown cards, of the least deadwood after drawing that card
-        and discarding the best one (10-card ``hand``)."""
-        dw = deadwood(hand)
-        arr = best_arrangement(hand)
-        dead_values = [CARD_VALUES[c] for c in _cards(arr.deadwood_mask)]
-        worst = max(dead_values) if dead_values else 0
-        total = 0.0
-        n = 0
-        for u in _cards(unknown):
-            n += 1
-            if NEIGHBOURS[u] & hand:
-                with_u = hand | 1 << u
-                best = dw
-                rest = with_u
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    v = deadwood(with_u ^ low)
-                    if v < best:
-                        best = v
-                total += best
-            else:  # a card that melds with nothing: keep it only in place of a worse one
-                total += dw - max(0, worst - CARD_VALUES[u])
-        return total / n if n else float(dw)
-
     # -- discarding and knocking -------------------------------------------------------------
 
-    def _danger(self, card: int, opp_known: int, opp_discarded: int, unknown: int) -> float:
-        """How likely the opponent wants the card: melds with cards they took, or
-        near cards they might hold; less if they threw away its neighbours."""
-        near = NEIGHBOURS[card]
-        score = 0.04 * (near & unknown).bit_count()
-        if near & opp_known:
-            score += 1.0 if forms_meld(opp_known, card) else 0.45
-        if near & opp_discarded:
-            score -= 0.3
-        return max(score, 0.0)
+    def _danger(self, card: int, k: _Knowledge) -> float:
+        """The chance the opponent can meld ``card``: that they hold one of the
+        pairs of cards that make a meld with it (a pair that would have melded
+        with a card they refused or threw away counts for nothing)."""
+        p = k.p_opp
+        excluded = k.excluded
+        miss = 1.0
+        for a, b in PAIRS[card]:
+            q = p[a] * p[b]
+            if q and (a * 52 + b) not in excluded:
+                miss *= 1.0 - q
+        return 1.0 - miss
 
-    def _discard(self, view: PlayerView, hand: int, unknown: int, opp_known: int, opp_discarded: int) -> Move:
+    def _discard(self, view: PlayerView, k: _Knowledge) -> Move:
+        hand = view.hand
         if view.big_gin and deadwood(hand) == 0:
             return view.knock(None)
         options = []
@@ -163,45 +337,201 @@ class ExpertBot(Bot):
             gin = next(c for dw, c, _ in options if dw == 0)
             return view.knock(gin)
         if least <= view.knock_limit:
-            card = min((o for o in options if o[0] == least),
-                       key=lambda o: self._danger(o[1], opp_known, opp_discarded, unknown))[1]
-            if self._knock_pays(view, hand & ~(1 << card), least, unknown, opp_known):
+            card = self.knock_card(options, least, k)
+            if self.should_knock(view, hand & ~(1 << card), least, k):
                 return view.knock(card)
+        return view.discard(self.discard_card(options, least, k))
+
+    def knock_card(self, options: list[tuple[int, int, int]], least: int, k: _Knowledge) -> int:
+        """The card to knock with: of those leaving the least deadwood, the one the
+        opponent is least likely to want."""
+        return min((o for o in options if o[0] == least), key=lambda o: self._danger(o[1], k))[1]
+
+    def discard_card(self, options: list[tuple[int, int, int]], least: int, k: _Knowledge) -> int:
+        """The discard leaving the best expected hand after the next draw, less
+        the danger of feeding the opponent."""
         best = None
         for dw, c, rest in options:
-            if dw > least + 12:  # far worse now: not worth weighing
+            if dw > least + self.PRUNE:  # far worse now: not worth weighing
                 continue
-            score = self._expected_after_draw(rest, unknown & ~(1 << c)) \
-                + self.DANGER * self._danger(c, opp_known, opp_discarded, unknown)
+            score = self.expected_after_draw(rest, k) + self.DANGER * self._danger(c, k)
             if best is None or score < best[0]:
                 best = (score, c)
         assert best is not None
-        return view.discard(best[1])
+        return best[1]
 
-    def _knock_pays(self, view: PlayerView, kept: int, dw: int, unknown: int, opp_known: int) -> bool:
-        """Simulate the opponent's likely hands (the known cards they took, the rest
-        drawn from the unknown cards, kept as a careful player would keep them) and
-        knock when the expected points of knocking now are positive."""
-        arr = best_arrangement(kept)
-        unknown_cards = _cards(unknown)
-        need = 10 - opp_known.bit_count()
-        if need < 0 or len(unknown_cards) < need:
+    def should_knock(self, view: PlayerView, kept: int, dw: int, k: _Knowledge) -> bool:
+        """Knock when waiting a turn is expected to be worth less than knocking now:
+        a linear model of (waiting - knocking) over features of the view,
+        fitted on simulated play (see ``KNOCK_MODEL``)."""
+        f = self.knock_features(view, kept, dw, k)
+        if f is None:
             return True
-        # The longer the hand, the more the opponent has chosen their cards.
-        extra = min(len(view.opponent_discards), 6, len(unknown_cards) - need)
+        model = self.KNOCK_MODEL
+        d = model["1"]
+        for name, value in f.items():
+            d += model.get(name, 0.0) * value
+        return d < 0
+
+    def knock_features(self, view: PlayerView, kept: int, dw: int, k: _Knowledge) -> dict[str, float] | None:
+        melds = best_arrangement(kept).melds
+        hands = self.opponent_hands(view, k)
+        if not hands:
+            return None
         bonus = view.rules["undercut_bonus"]
         total = 0
+        under = 0
+        dsum = 0
+        for opp in hands:
+            d_dw = best_defence(opp, melds)[0]
+            dsum += d_dw
+            if d_dw > dw:
+                total += d_dw - dw
+            else:
+                total -= dw - d_dw + bonus
+                under += 1
+        n = len(hands)
+        w = k.stock_weight
+        outs = 0.0
+        wsum = 0.0
+        for u in k.unknown_cards:
+            wsum += w[u]
+            if w[u] and NEIGHBOURS[u] & kept and best_after_discard(kept | 1 << u) == 0:
+                outs += w[u]
+        last = VAL[view.opponent_discards[-1]] if view.opponent_discards else 10
+        return {"k": dw, "stock": view.stock_count, "ev": total / n, "outs": outs / wsum if wsum else 0.0,
+                "e_kept": self.expected_after_draw(kept, k), "nd": len(view.opponent_discards), "last": last,
+                "pu": under / n, "md": dsum / n}
+
+    def opponent_hands(self, view: PlayerView, k: _Knowledge) -> list[int]:
+        """The opponent's likely hands: the cards they took and still hold, the
+        rest dealt from the unknown cards; then, as many times as they have
+        discarded (at most ``EXTRA``, and half the unknown cards left over),
+        one more unknown card drawn and their worst card dropped, as a player
+        keeping the least deadwood would. Hands with which they could have
+        knocked are redrawn (``NO_KNOCK`` tries each), since a player who can
+        knock mostly does."""
+        cards = k.unknown_cards
+        known = k.opp_known
+        need = 10 - known.bit_count()
+        if need < 0 or len(cards) < need:
+            return []
+        extra = min(len(view.opponent_discards), self.EXTRA, (len(cards) - need) // 2)
+        limit = view.knock_limit
         rng = self.rng
+        n = len(cards)
+        take = need + extra
+        out = []
+        tries = self.NO_KNOCK
         for _ in range(self.SAMPLES):
-            pool = unknown_cards[:]
-            opp = opp_known
-            for i in range(need + extra):
-                j = i + rng.below(len(pool) - i)
-                pool[i], pool[j] = pool[j], pool[i]
-                opp |= 1 << pool[i]
-            for _ in range(extra):  # drop the card whose loss leaves the least deadwood
-                opp &= ~(1 << min(_cards(opp & ~opp_known) or _cards(opp),
-                                   key=lambda c: deadwood(opp & ~(1 << c))))
-            d_dw = best_defence(opp, arr.melds)[0]
-            total += (d_dw - dw) if d_dw > dw else -(dw - d_dw + bonus)
-        return total > 0
+            for _ in range(tries):
+                pool = cards[:]
+                bits = 0
+                nbits = 0
+                for i in range(take):  # a partial Fisher-Yates shuffle, 16 random bits a step
+                    if nbits < 16:
+                        bits = rng.next64()
+                        nbits = 64
+                    j = i + (((bits & 0xFFFF) * (n - i)) >> 16)
+                    bits >>= 16
+                    nbits -= 16
+                    pool[i], pool[j] = pool[j], pool[i]
+                opp = known
+                for c in pool[:need]:
+                    opp |= 1 << c
+                dw = -1
+                for c in pool[need:take]:
+                    opp |= 1 << c
+                    dw = deadwood(opp)
+                    best, drop = 999, c
+                    for d in sorted(_cards(opp & ~known), key=VAL.__getitem__, reverse=True):
+                        if dw - VAL[d] >= best:
+                            break
+                        x = deadwood(opp ^ (1 << d))
+                        if x < best:
+                            best, drop = x, d
+                    opp ^= 1 << drop
+                    dw = best
+                if dw < 0:
+                    dw = deadwood(opp)
+                if dw > limit:
+                    break
+            out.append(opp)
+        return out
+
+
+class _Knowledge:
+    """What the view tells about the cards: where each known card is, the
+    cards the opponent refused, took and discarded, and for each unknown card
+    how likely it is in the opponent's hand (else in the stock)."""
+
+    __slots__ = ("hand", "pile", "opp_known", "unknown", "unknown_cards", "p_opp", "stock_weight", "refused",
+                 "excluded")
+
+    def __init__(self, view: PlayerView, bot: ExpertBot):
+        hand = view.hand
+        pile = 0
+        for c in view.discard_pile:
+            pile |= 1 << c
+        opp_known = 0
+        for c in view.opponent_took:
+            opp_known |= 1 << c
+        opp_known &= ~pile & ~hand
+        unknown = FULL & ~hand & ~pile & ~opp_known
+        # the cards the opponent saw on top of the pile and did not take
+        took = set(view.opponent_took)
+        refused = [c for c in view.my_discards if c not in took]
+        if view.opponent in view.passes:
+            refused.append(view.upcard)
+        self.hand = hand
+        self.pile = pile
+        self.opp_known = opp_known
+        self.unknown = unknown
+        self.refused = refused
+        cards = _cards(unknown)
+        self.unknown_cards = cards
+        weight = [0.0] * 52
+        for c in cards:
+            weight[c] = 1.0
+        excluded = set()
+        if bot.EXCLUDE:
+            for x in refused + list(view.opponent_discards):
+                for a, b in PAIRS[x]:
+                    excluded.add(a * 52 + b)
+        self.excluded = excluded
+        for f, xs in ((bot.F_REFUSED, refused), (bot.F_DISCARDED, view.opponent_discards)):
+            if f == 1.0:
+                continue
+            for x in xs:
+                m = NEIGHBOURS[x] & unknown
+                while m:
+                    low = m & -m
+                    m ^= low
+                    weight[low.bit_length() - 1] *= f
+        f = bot.F_TOOK
+        m = 0
+        for x in _cards(opp_known):
+            m = NEIGHBOURS[x] & unknown
+            while m:
+                low = m & -m
+                m ^= low
+                weight[low.bit_length() - 1] *= f
+        need = 10 - opp_known.bit_count()
+        total = sum(weight)
+        p = [0.0] * 52
+        stock_weight = [0.0] * 52
+        if total > 0 and need > 0:
+            scale = need / total
+            for c in cards:
+                q = weight[c] * scale
+                if q > 0.95:
+                    q = 0.95
+                p[c] = q
+                stock_weight[c] = 1.0 - q
+        else:
+            for c in cards:
+                stock_weight[c] = 1.0
+        for c in _cards(opp_known):
+            p[c] = 1.0
+        self.p_opp = p
+        self.stock_weight = stock_weight

@@ -1,0 +1,42 @@
+"""Built-in plugin: the match backend ``local``, worker processes on this
+machine (:func:`gincli.parallel.ordered_map`), registered through the same
+hook a backend of a third party uses (``gincli_register_match_backends``)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from gincli import hookimpl
+from gincli.backends import MatchBackend, MatchWork
+from gincli.parallel import default_workers, ordered_map, worker_state
+
+
+class LocalBackend(MatchBackend):
+    name = "local"
+    description = ("Worker processes on this machine (--workers, default all cores); chunks of sessions in "
+                   "flight at most twice the workers.")
+
+    workers = 1
+
+    def start(self, options: Mapping[str, str], workers: int | None) -> int:
+        self.workers = workers or default_workers()
+        return self.workers
+
+    def map(self, work: MatchWork, chunks: Iterator[list[int]]) -> Iterator[Any]:
+        work.registry()  # loaded here, once: forked workers inherit it (spawned ones load their own)
+        yield from ordered_map(_play_chunk, chunks, self.workers, functools.partial(_setup, work), {"work": work})
+
+
+def _setup(work: MatchWork) -> dict[str, Any]:
+    return {"work": work}
+
+
+def _play_chunk(indices: list[int]) -> Any:
+    return worker_state()["work"](indices)
+
+
+@hookimpl(trylast=True)
+def gincli_register_match_backends(register):
+    register(LocalBackend())

@@ -1,0 +1,240 @@
+"""How the ``expert`` bot's fitted constants were made: simulated play, and
+small least-squares and logistic fits in pure Python (no numpy).
+
+Two models, both stored as constants in :mod:`gincli_builtin.expert`:
+
+* ``KNOCK_MODEL``: at each of expert's decisions where it may knock (not gin),
+  the exact points of knocking now (the engine knows the opponent's hand) and
+  the points of one playout of the hand after the best discard instead, on the
+  real deck; the model is a least-squares line through (waiting - knocking)
+  over :meth:`ExpertBot.knock_features`. Expert then waits when the line says
+  waiting pays. Refitting on play with the new model (a few rounds) settles it.
+* ``STAKE_WIN`` and ``STAKE_POINTS`` (doubling): at the start of every turn, the
+  features of :meth:`ExpertBot.stake_features` of expert's seat (its turn or
+  the opponent's), labelled with how the hand ended for it: won or not
+  (logistic fit) and the points it won or lost (least squares).
+
+Run ``python -m gincli_builtin.expert_fit knock --hands 12000 --seed 41`` or
+``python -m gincli_builtin.expert_fit stake --hands 8000 --seed 5``; they print
+the coefficients to paste into expert.py. Play is reproducible by seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from gincli.bots import Bot
+from gincli.engine import Hand, Move
+from gincli.match import session_seed
+from gincli.melds import deadwood
+from gincli.plugins import load_registry
+from gincli.rng import SplitMix64
+from gincli.table import play_hand, play_session
+
+from .expert import ExpertBot, _cards, _Knowledge
+
+KNOCK_FEATURES = ("k", "stock", "ev", "outs", "e_kept", "nd", "last", "pu", "md")
+STAKE_FEATURES = ("dw", "e1", "stock", "to_act", "opp_took", "opp_held", "last", "le10", "le5",
+                  "e1*stock")
+
+
+def _value(hand: Hand, me: str) -> int:
+    r = hand.result
+    if r is None or r.winner is None:
+        return 0
+    return r.points if r.winner == me else -r.points
+
+
+def play(hands: int, seed: int, opponent: str, watch: Callable[[Hand, dict[str, Bot]], None],
+         bot: type[Bot] = ExpertBot) -> None:
+    """Play ``hands`` hands of expert (seat "A") against ``opponent`` (seat "B"),
+    seats alternating, calling ``watch(hand, bots)`` before every move."""
+    registry = load_registry()
+    variant = registry.variant("standard")
+    system = registry.scoring("hand")
+    rules = registry.rules(variant, system, {})
+    for i in range(hands):
+        s = session_seed(seed, i)
+        seats = ("A", "B") if i % 2 == 0 else ("B", "A")
+        bots = {"A": bot(SplitMix64(s).derive(1), "A"), "B": registry.bot(opponent)(SplitMix64(s).derive(2), "B")}
+
+        def choose(hand: Hand) -> Move:
+            watch(hand, bots)
+            p = hand.to_act
+            return bots[p].choose(hand.view(p))
+
+        play_session(seats, variant, rules, system, choose, s, record=False)
+
+
+def knock_rows(hands: int, seed: int, opponent: str = "simple") -> list[dict[str, float]]:
+    """At each of expert's knock-able decisions (not gin): its knock features,
+    ``vk`` (the points of knocking now) and ``vw`` (one playout of waiting)."""
+    rows: list[dict[str, float]] = []
+    registry = load_registry()
+
+    def watch(hand: Hand, bots: dict[str, Bot]) -> None:
+        if hand.to_act != "A" or hand.phase != "discard":
+            return
+        view = hand.view("A")
+        me = bots["A"]
+        assert isinstance(me, ExpertBot)
+        held = view.hand
+        options = [(deadwood(held & ~(1 << c)), c, held & ~(1 << c)) for c in _cards(held) if c != view.taken]
+        least = min(o[0] for o in options)
+        if not 0 < least <= view.knock_limit:
+            return
+        k = _Knowledge(view, me)
+        card = me.knock_card(options, least, k)
+        f = me.knock_features(view, held & ~(1 << card), least, k)
+        if f is None:
+            return
+        knock = hand.rewound(len(hand.moves))
+        knock.apply(Move("A", "knock", card=card))
+        knock.record_spread()
+        wait = hand.rewound(len(hand.moves))
+        wait.apply(Move("A", "discard", card=me.discard_card(options, least, k)))
+        n = len(hand.moves)
+        rollout = {"A": ExpertBot(SplitMix64(seed ^ n).derive(len(rows) + 1), "A"),
+                   "B": registry.bot(opponent)(SplitMix64(seed ^ n).derive(len(rows) + 2), "B")}
+        play_hand(wait, lambda h: rollout[h.to_act].choose(h.view(h.to_act)))
+        rows.append({**f, "vk": _value(knock, "A"), "vw": _value(wait, "A")})
+
+    play(hands, seed, opponent, watch)
+    return rows
+
+
+def stake_rows(hands: int, seed: int, opponent: str = "simple") -> list[dict[str, float]]:
+    """At the start of every turn, expert's stake features (its turn or the
+    opponent's), with ``win`` (1 if expert won the hand) and ``points`` (what it
+    won, negative when it lost; 0 for a dead hand)."""
+    rows: list[dict[str, float]] = []
+    pending: list[dict[str, float]] = []
+    seen = [-1]
+
+    def watch(hand: Hand, bots: dict[str, Bot]) -> None:
+        if id(hand) != seen[0]:
+            flush()
+            seen[0] = id(hand)
+            current[0] = hand
+        if hand.phase not in ("offer", "draw"):
+            return
+        view = hand.view("A")
+        me = bots["A"]
+        assert isinstance(me, ExpertBot)
+        pending.append(me.stake_features(view, _Knowledge(view, me), hand.to_act == "A"))
+
+    current: list[Any] = [None]
+
+    def flush() -> None:
+        h = current[0]
+        if h is not None and pending:
+            v = _value(h, "A")
+            for f in pending:
+                rows.append({**f, "win": 1.0 if v > 0 else 0.0, "points": float(v)})
+        pending.clear()
+
+    play(hands, seed, opponent, watch)
+    flush()
+    return rows
+
+
+# -- fits, in pure Python ----------------------------------------------------------------------------
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """Solve ``a x = b`` (Gaussian elimination with partial pivoting)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(m[r][col]))
+        m[col], m[piv] = m[piv], m[col]
+        p = m[col][col]
+        if abs(p) < 1e-12:
+            continue
+        for r in range(n):
+            if r != col:
+                f = m[r][col] / p
+                if f:
+                    for c in range(col, n + 1):
+                        m[r][c] -= f * m[col][c]
+    return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-12 else 0.0 for i in range(n)]
+
+
+def _design(rows: Sequence[dict[str, float]], names: Sequence[str]) -> list[list[float]]:
+    return [[1.0] + [float(r[n]) for n in names] for r in rows]
+
+
+def fit_linear(rows: Sequence[dict[str, float]], names: Sequence[str], target: Callable[[dict[str, float]], float],
+               ridge: float = 1e-6) -> dict[str, float]:
+    """Least squares: the coefficients (``"1"`` the intercept) of ``target``."""
+    x = _design(rows, names)
+    y = [target(r) for r in rows]
+    n = len(names) + 1
+    xtx = [[sum(row[i] * row[j] for row in x) + (ridge if i == j else 0.0) for j in range(n)] for i in range(n)]
+    xty = [sum(row[i] * t for row, t in zip(x, y)) for i in range(n)]
+    w = _solve(xtx, xty)
+    return dict(zip(("1",) + tuple(names), w))
+
+
+def fit_logistic(rows: Sequence[dict[str, float]], names: Sequence[str], target: Callable[[dict[str, float]], float],
+                 iterations: int = 12, ridge: float = 1e-4) -> dict[str, float]:
+    """Logistic regression by Newton's method: P(target = 1) = 1 / (1 + e^-(w.x))."""
+    x = _design(rows, names)
+    y = [target(r) for r in rows]
+    n = len(names) + 1
+    w = [0.0] * n
+    for _ in range(iterations):
+        h = [[ridge if i == j else 0.0 for j in range(n)] for i in range(n)]
+        g = [-ridge * w[i] for i in range(n)]
+        for row, t in zip(x, y):
+            z = sum(wi * xi for wi, xi in zip(w, row))
+            p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+            d = t - p
+            s = p * (1.0 - p)
+            for i in range(n):
+                g[i] += d * row[i]
+                ri = s * row[i]
+                hi = h[i]
+                for j in range(i, n):
+                    hi[j] += ri * row[j]
+        for i in range(n):
+            for j in range(i):
+                h[i][j] = h[j][i]
+        step = _solve(h, g)
+        w = [wi + si for wi, si in zip(w, step)]
+        if max(abs(si) for si in step) < 1e-6:
+            break
+    return dict(zip(("1",) + tuple(names), w))
+
+
+def _rounded(model: dict[str, float]) -> str:
+    return "{" + ", ".join(f'"{k}": {v:.4g}' for k, v in model.items()) + "}"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("model", choices=("knock", "stake"))
+    ap.add_argument("--hands", type=int, default=8000)
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--opponent", action="append", help="opponent bots (default: simple, and expert for stake)")
+    a = ap.parse_args(argv)
+    if a.model == "knock":
+        opponents = a.opponent or ["simple"]
+        rows = [r for o in opponents for r in knock_rows(a.hands, a.seed, o)]
+        model = fit_linear(rows, KNOCK_FEATURES, lambda r: r["vw"] - r["vk"])
+        print(f"{len(rows)} knock-able decisions; KNOCK_MODEL = {_rounded(model)}")
+    else:
+        opponents = a.opponent or ["simple", "expert"]
+        rows = [r for o in opponents for r in stake_rows(a.hands, a.seed, o)]
+        win = fit_logistic(rows, STAKE_FEATURES, lambda r: r["win"])
+        points = fit_linear(rows, STAKE_FEATURES, lambda r: r["points"])
+        print(f"{len(rows)} turn starts; STAKE_WIN = {_rounded(win)}")
+        print(f"STAKE_POINTS = {_rounded(points)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
