@@ -166,15 +166,10 @@ def _json_by_rank(mask: int) -> str:
     spread, text = _BY_RANK or _by_rank_tables()
     rm = (spread[mask & 0x1FFF] | spread[mask >> 13 & 0x1FFF] << 1 | spread[mask >> 26 & 0x1FFF] << 2
           | spread[mask >> 39] << 3)
-    parts = []
-    base = 0
-    while rm:
-        piece = rm & 0xFF
-        if piece:
-            parts.append(text[base + piece])
-        rm >>= 8
-        base += 256
-    return ", ".join(parts)
+    # Seven 8-bit pieces (two ranks each), the empty ones left out.
+    return ", ".join(filter(None, (text[rm & 0xFF], text[256 + (rm >> 8 & 0xFF)], text[512 + (rm >> 16 & 0xFF)],
+                                   text[768 + (rm >> 24 & 0xFF)], text[1024 + (rm >> 32 & 0xFF)],
+                                   text[1280 + (rm >> 40 & 0xFF)], text[1536 + (rm >> 48)])))
 
 
 #: Sort key of each card for writing deadwood: by rank, then suit.

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from .cards import card_str, cards_of
 from .errors import RecordError
-from .melds import Arrangement, best_arrangement, deadwood, mask_value, meld_info
+from .melds import NO_ACES, NO_KINGS, Arrangement, best_arrangement, deadwood, mask_value, meld_info
 
 
 def _targets(knocker_melds: Sequence[int]) -> tuple[list[int], list[list[int]]]:
@@ -135,11 +135,16 @@ def plain_defence(held: int, knocker_melds: Sequence[int]) -> tuple[int, list[in
     for m in knocker_melds:
         t = get(m)
         touch |= t if t is not None else _touch(m)
-    if touch & held:
-        chains = layoff_options(knocker_melds, held)
-        if len(chains) != 1 or len(chains[0]) != 1:
-            return _search(held, knocker_melds, None, chains)
-        card = chains[0][0]
+    fits = touch & held
+    if fits:
+        if fits & (fits - 1) or (fits << 1 & NO_ACES | fits >> 1 & NO_KINGS) & held:
+            # more than one card could go, or one that a run's next card could follow
+            chains = layoff_options(knocker_melds, held)
+            if len(chains) != 1 or len(chains[0]) != 1:
+                return _search(held, knocker_melds, None, chains)
+            card = chains[0][0]
+        else:  # one card, alone (on a run's end or as a set's fourth, it is the same)
+            card = fits.bit_length() - 1
         arrangement = best_arrangement(held & ~(1 << card))
         if arrangement.deadwood < deadwood(held):  # laying it off leaves less: laid
             return arrangement.deadwood, [card], arrangement

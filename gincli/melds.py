@@ -117,8 +117,8 @@ _new = tuple.__new__
 _SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
 #: Every card but the aces, and every card but the kings: a mask shifted one rank
 #: up (or down) and cut by these never wraps into the next suit.
-_NO_ACES = ((1 << 52) - 1) & ~_SPREAD
-_NO_KINGS = ((1 << 52) - 1) & ~(_SPREAD << 12)
+NO_ACES = ((1 << 52) - 1) & ~_SPREAD
+NO_KINGS = ((1 << 52) - 1) & ~(_SPREAD << 12)
 
 
 def _choices(mask: int, t: int) -> list[tuple[int, tuple[int, ...]]]:
@@ -131,7 +131,7 @@ def _choices(mask: int, t: int) -> list[tuple[int, tuple[int, ...]]]:
         low = t & -t
         t ^= low
         full = mask & (low * _SPREAD)
-        if not ((full << 1 & _NO_ACES) | (full >> 1 & _NO_KINGS)) & mask:  # no card of it can be in a run
+        if not ((full << 1 & NO_ACES) | (full >> 1 & NO_KINGS)) & mask:  # no card of it can be in a run
             choices = [(used | full, ch + (full,)) for used, ch in choices]
             continue
         if full.bit_count() == 4:
@@ -149,7 +149,7 @@ def _set_choices(mask: int, t: int) -> list[tuple[int, ...]]:
 
 def _runnable(mask: int, cards: int) -> bool:
     """Whether any of ``cards`` has a card of its suit next in rank in ``mask``."""
-    return bool(((cards << 1 & _NO_ACES) | (cards >> 1 & _NO_KINGS)) & mask)
+    return bool(((cards << 1 & NO_ACES) | (cards >> 1 & NO_KINGS)) & mask)
 
 
 _SEGMENTS: dict[int, tuple[int, ...]] = {}

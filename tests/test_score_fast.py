@@ -223,3 +223,20 @@ def test_an_id_past_64_bits_is_written_exactly(scorer):
     fast = scorer.score_line(line.encode())
     assert fast is None or fast[0] == careful(scorer, line)
     assert '"id": 123456789012345678901234567890,' in careful(scorer, line)
+
+
+@settings(max_examples=400, deadline=None)
+@given(records())
+def test_the_plain_defence_is_the_full_layoff_search(rec):
+    """plain_defence's shortcuts (nothing to lay off; one card alone) give what
+    trying every prefix of every layoff chain gives: deadwood, layoffs in order,
+    arrangement."""
+    from gincli.cards import CARD_TABLE
+    from gincli.layoffs import _search, layoff_options, plain_defence
+
+    first, second = rec["hands"].values()
+    knocker = sum(1 << CARD_TABLE[c] for c in first)
+    defender = sum(1 << CARD_TABLE[c] for c in second)
+    for arr in min_arrangements(knocker):
+        assert plain_defence(defender, arr.melds) == _search(defender, arr.melds, None,
+                                                             layoff_options(arr.melds, defender))
