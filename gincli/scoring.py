@@ -278,19 +278,19 @@ def settle(k_dw: int, d_dw: int, rules: Rules) -> tuple[str, bool, int]:
     return "undercut", False, k_dw - d_dw + rules["undercut_bonus"]
 
 
-#: ``(id(variant), id(rules), upcard) -> (variant, rules, knock limit, multiplier)``
-#: (limit -1: the hand needs its upcard), for variants that keep the rule book's
-#: ways of reading them (:class:`Variant`'s own methods: functions of the rules and
-#: the upcard alone); a plugin's overrides are asked every hand.
-_LIMITS: dict[tuple[int, int, int | None], tuple[Variant, Rules, int, int]] = {}
-_addr = id  # score_plain's parameter ``id`` is the record's
+#: ``(variant, upcard) -> (variant, rules, knock limit, multiplier)`` (limit -1:
+#: the hand needs its upcard; used only for the same rules object), for variants
+#: that keep the rule book's ways of reading them (:class:`Variant`'s own methods:
+#: functions of the rules and the upcard alone); a plugin's overrides are asked
+#: every hand.
+_LIMITS: dict[tuple[Variant, int | None], tuple[Variant, Rules, int, int]] = {}
 
 
 def _remember_limits(variant: Variant, rules: Rules, upcard: int | None, limit: int, multiplier: int) -> None:
     kind = type(variant)
     if (kind.needs_upcard is Variant.needs_upcard and kind.knock_limit is Variant.knock_limit
             and kind.hand_multiplier is Variant.hand_multiplier):
-        _LIMITS[(_addr(variant), _addr(rules), upcard)] = (variant, rules, limit, multiplier)
+        _LIMITS[(variant, upcard)] = (variant, rules, limit, multiplier)
 
 
 def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard: int | None,
@@ -309,7 +309,7 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
         k_mask, d_mask, defender = m0, m1, p1
     else:
         k_mask, d_mask, defender = m1, m0, p0
-    known = _LIMITS.get((_addr(variant), _addr(rules), upcard))
+    known = _LIMITS.get((variant, upcard))
     if known is not None and known[0] is variant and known[1] is rules:
         _, _, limit, multiplier = known
         if limit < 0:

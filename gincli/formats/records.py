@@ -200,7 +200,7 @@ class HandScorer:
         ident = record.get("id")
         if ident is not None and type(ident) is not str and type(ident) is not int:
             return None  # a float, a list, an object: json's reading, the careful way
-        return score_plain(p0, p1, m0, m1, knocker, upcard, cached[0], cached[1], id=ident)
+        return score_plain(p0, p1, m0, m1, knocker, upcard, cached[0], cached[1], ident)
 
     def movesets(self, result: HandResult) -> tuple[Any, ...]:
         """The move sets in play where ``result`` was scored (to explain its outcome)."""
