@@ -302,9 +302,10 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
     :func:`score_position` is then the one to ask."""
     if m0.bit_count() != 10 or m1.bit_count() != 10:
         return None
-    if knocker is None:
-        return (_result_json(_json_value(id), _json_value(variant.name), "dead", "null", 0, "null", "null"),
-                "dead")
+    if knocker is None:  # _result_json of a dead hand, in one piece
+        ident = _encode_str(id) if type(id) is str else _json_value(id)
+        return (f'{{"id": {ident}, "variant": {_json_value(variant.name)}, "outcome": "dead", "winner": null, '
+                f'"points": 0, "knocker": null, "defender": null}}', "dead")
     if knocker == p0:
         k_mask, d_mask, defender = m0, m1, p1
     else:

@@ -105,6 +105,9 @@ class HandScorer:
         self.scoring: ScoringSystem = registry.scoring(scoring)
         self.overrides = overrides if isinstance(overrides, dict) else dict(overrides or {})
         self._cache: dict[str, tuple[Variant, Any]] = {}
+        #: The variants without move sets met so far, by the name a record gives
+        #: (None: the default), for :meth:`score_line`.
+        self._plain: dict[str | None, tuple[Variant, Any]] = {}
         owned = {f for ms in registry.movesets.values() for f in ms.record_fields}
         #: Fields of a record that no move set claims ("outcome" is checked the long way).
         self._plain_fields = frozenset({"id", "variant", "hands", "knocker", "upcard", "melds", "layoffs"} - owned
@@ -130,6 +133,10 @@ class HandScorer:
                 raise
             raise RecordError(exc.message) from None
         self._cache[name] = (variant, rules)
+        if not rules.movesets:  # the hot path's: a record naming it, or none for the default
+            self._plain[name] = (variant, rules)
+            if name == self.default_variant:
+                self._plain[None] = (variant, rules)
         return variant, rules
 
     def score(self, record: Mapping[str, Any]) -> HandResult:
@@ -174,9 +181,8 @@ class HandScorer:
                 return None
         if not self._lane_fields.issuperset(record):
             return None
-        name = record.get("variant")
-        cached = self._cache.get(self.default_variant if name is None else name)
-        if cached is None or cached[1].movesets:
+        cached = self._plain.get(record.get("variant"))
+        if cached is None:
             return None
         hands = record["hands"]
         if type(hands) is not dict or len(hands) != 2:
