@@ -199,7 +199,7 @@ class Reader:
         name = self.name
         index = 0
         for lineno, raw in enumerate(lines, skipped + 1):
-            if not raw.strip():
+            if not raw or raw.isspace():  # a blank line (no copy made to find out)
                 continue
             if parse:
                 record, error = _parse_line(raw, lineno)
