@@ -416,7 +416,7 @@ def _as_arrangement(held: int, melds: list[int]) -> Arrangement:
     return Arrangement(mask_value(rest), tuple(melds), rest)
 
 
-_IS_MELD: dict[int, bool] = {}
+_MELDS: set[int] = set()  # the declared melds met, as card masks
 
 
 def check_meld(cards: list[int], owner: str) -> int:
@@ -426,12 +426,12 @@ def check_meld(cards: list[int], owner: str) -> int:
         if mask >> c & 1:
             raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] lists {card_str(c)} twice", rule="not-a-meld")
         mask |= 1 << c
-    known = _IS_MELD.get(mask)
-    if known is None:
-        known = _IS_MELD[mask] = is_meld(cards)  # distinct cards: whether they meld depends on the set alone
-    if not known:
-        raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] is not a meld "
-                          "(a set is 3 or 4 cards of one rank; a run 3 or more of one suit in sequence)", rule="not-a-meld")
+    if mask not in _MELDS:  # distinct cards: whether they meld depends on the set of them alone
+        if not is_meld(cards):
+            raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] is not a meld "
+                              "(a set is 3 or 4 cards of one rank; a run 3 or more of one suit in sequence)",
+                              rule="not-a-meld")
+        _MELDS.add(mask)  # a few hundred melds exist; what is not one is never kept (input may hold anything)
     return mask
 
 
