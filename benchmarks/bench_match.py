@@ -1,7 +1,7 @@
 """`gin match` speed: simple against simple, hands per second, beside OpenSpiel's
 SimpleGinRummyBot against itself (../shared/bench/os_match_peer.py) in the same run.
 
-    python benchmarks/bench_match.py [--hands 5000] [--repeats 3]
+    python benchmarks/bench_match.py [--hands 20000] [--repeats 3]
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def speed(n: int, repeats: int) -> list[tuple[str, ...]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=5000)
+    ap.add_argument("--hands", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
     print(table(speed(args.hands, args.repeats), ("command", "input", "best wall time", "speed", "ratio")))

@@ -3,6 +3,9 @@
     python benchmarks/run.py            # everything (the memory run takes a few minutes)
     python benchmarks/run.py --quick    # smaller inputs, no million-record memory run
 
+Playing strength (benchmarks/bench_strength.py, a few minutes) and Ray
+(benchmarks/bench_ray.py, needs the gincli-ray plugin) run apart.
+
 Set up the peer once (see benchmarks/README.md); without it, gincli's side runs alone.
 """
 
@@ -12,9 +15,11 @@ import argparse
 import platform
 import sys
 
+import bench_bots
 import bench_match
 import bench_score
 import bench_solver
+import bench_startup
 import bench_validate
 from common import peer_python, table
 
@@ -33,8 +38,13 @@ def main() -> None:
     print(table(bench_validate.speed(2_000 if args.quick else 10_000, 2 if args.quick else 5),
                 ("command", "input", "best wall time", "speed")))
     print()
-    print(table(bench_match.speed(1_000 if args.quick else 5_000, 1 if args.quick else 3),
+    print(table(bench_match.speed(1_000 if args.quick else 20_000, 1 if args.quick else 3),
                 ("command", "input", "best wall time", "speed", "ratio")))
+    print()
+    print(table(bench_bots.speed(200 if args.quick else 2_000, 1 if args.quick else 3),
+                ("bot (against simple, one worker)", "its decisions", "best wall time", "speed", "ratio")))
+    print()
+    print(table(bench_startup.main(3 if args.quick else 20), ("start-up", "min", "median", "max", "")))
     if not args.quick:
         print()
         print(table(bench_score.memory(1_000_000), ("command", "input", "peak PSS, all processes",
