@@ -82,12 +82,13 @@ def wanted(hand: int) -> int:
     return out & ~hand
 
 
-def best_after_discard(cards: int, dw: int | None = None) -> int:
-    """The least deadwood of ``cards`` (11 cards) after discarding one."""
+def best_after_discard(cards: int, dw: int | None = None, among: int | None = None) -> int:
+    """The least deadwood of ``cards`` (11 cards) after discarding one of them
+    (one of ``among``, a subset, when given); ``dw`` is their deadwood."""
     if dw is None:
         dw = deadwood(cards)
     best = 999
-    for c in sorted(_cards(cards), key=VAL.__getitem__, reverse=True):
+    for c in sorted(_cards(cards if among is None else among), key=VAL.__getitem__, reverse=True):
         if dw - VAL[c] >= best:
             break
         v = deadwood(cards ^ (1 << c))
@@ -293,14 +294,7 @@ class ExpertBot(Bot):
         hand = view.hand
         with_top = hand | 1 << top
         dw_top = deadwood(with_top)
-        # the best discard other than the top card itself
-        after_take = 999
-        for c in sorted(_cards(hand), key=VAL.__getitem__, reverse=True):
-            if dw_top - VAL[c] >= after_take:
-                break
-            v = deadwood(with_top ^ (1 << c))
-            if v < after_take:
-                after_take = v
+        after_take = best_after_discard(with_top, dw_top, among=hand)  # not discarding the top card itself
         if after_take >= deadwood(hand) or dw_top >= deadwood(hand) + VAL[top]:
             return stock  # no better, or no meld with the card: the stock
         if after_take <= self.expected_after_draw(hand, k) + self.TAKE_MARGIN:
