@@ -16,7 +16,7 @@ from ..formats.transcripts import to_toml
 from ..table import Table
 from . import guard, settings
 from .render import cards_markup, safe, show
-from .options import SEED_HELP, OptionOpt, overrides_from, random_seed
+from .options import OptionOpt, SeedOpt, overrides_from, random_seed
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
 
@@ -43,8 +43,7 @@ def parse_players(text: str) -> tuple[str, ...]:
 
 def deal(
     ctx: typer.Context,
-    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")]
-    = None,
+    seed: SeedOpt = None,
     players: Annotated[str, typer.Option("--players", metavar="A,B[,C,D]",
                                          help="The players: two, or as many as the scoring system seats.")]
     = "ann,bob",

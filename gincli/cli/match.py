@@ -22,7 +22,8 @@ from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, guard, settings, warn
 from .render import OutputFormat, emit, stderr_console, listing, plural, progress_bar, safe, show, write_json
-from .options import SEED_HELP, FormatOpt, OptionOpt, QuietOpt, bot_names, overrides_from, random_seed, split_bots
+from .options import (BotLogOpt, BotsFileOpt, FormatOpt, OptionOpt, QuietOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt,
+                      bot_names, overrides_from, random_seed, split_bots)
 
 HELP = """Play a match between bots, headless (two; three or four for cutthroat, chouette and partnership): --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
 
@@ -58,7 +59,7 @@ def match(
                                               help="Play N hands, each settled alone (scoring hand).")] = None,
     games: Annotated[int | None, typer.Option("--games", min=1, metavar="N",
                                               help="Play N sessions of the scoring system.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")] = None,
+    seed: SeedOpt = None,
     workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, metavar="W",
                                                 show_default="all cores", help="Worker processes (on a cluster: CPUs used at most).")] = None,
     backend: Annotated[str, typer.Option(
@@ -83,16 +84,10 @@ def match(
     resume: Annotated[bool, typer.Option("--resume", help="Finish the match --transcripts FILE holds.")] = False,
     sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1",
                                              help="Stop once the SPRT accepts H0 (elo0) or H1 (elo1).")] = None,
-    time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
-                                              help="Per decision, for external bots.")] = 5.0,
-    start_time_limit: Annotated[float, typer.Option(
-        "--start-time-limit", min=0.01, metavar="SECONDS",
-        help="For an external bot to start and answer its handshake.")] = 30.0,
-    bots_file: Annotated[str | None, typer.Option(
-        "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
-    = None,
-    bot_log: Annotated[str | None, typer.Option(
-        "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")] = None,
+    time_limit: TimeLimitOpt = 5.0,
+    start_time_limit: StartTimeLimitOpt = 30.0,
+    bots_file: BotsFileOpt = None,
+    bot_log: BotLogOpt = None,
     names: Annotated[str | None, typer.Option("--players", "--names", metavar="A,B[,C,D]", show_default="the bots' names",
                                                help="The players' names, one for each bot.")]
     = None,
@@ -388,9 +383,7 @@ def net_text(net: dict[str, Any]) -> str:
 
 def bots(
     ctx: typer.Context,
-    bots_file: Annotated[str | None, typer.Option(
-        "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
-    = None,
+    bots_file: BotsFileOpt = None,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
     registry = settings(ctx).registry()

@@ -30,6 +30,17 @@ WorkersOpt = Annotated[int | None, typer.Option(
 
 
 SEED_HELP = "The seed: the same seed plays the same deals."
+SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", help=SEED_HELP, show_default="random, printed")]
+
+# External bots (gin match, gin play, gin bots).
+TimeLimitOpt = Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
+                                             help="Per decision, for external bots.")]
+StartTimeLimitOpt = Annotated[float, typer.Option(
+    "--start-time-limit", min=0.01, metavar="SECONDS", help="For an external bot to start and answer its handshake.")]
+BotsFileOpt = Annotated[str | None, typer.Option(
+    "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
+BotLogOpt = Annotated[str | None, typer.Option(
+    "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")]
 
 
 def random_seed() -> int:

@@ -26,7 +26,8 @@ from ..session import open_session
 from ..table import Table, take_turn
 from ..view import PlayerView
 from . import EXIT_INTERRUPTED, guard, settings
-from .options import SEED_HELP, OptionOpt, bot_names, overrides_from, random_seed, split_bots
+from .options import (BotLogOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
+                      overrides_from, random_seed, split_bots)
 from .render import OutputFormat, card_markup, safe
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
@@ -613,23 +614,16 @@ def play(
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", help="Scoring system.")] = "game",
     option: OptionOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", help=SEED_HELP, show_default="random, printed")]
-    = None,
+    seed: SeedOpt = None,
     dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME",
                                                show_default="cut for it", help="Who deals first.")] = None,
     transcript: Annotated[str | None, typer.Option(
         "--transcript", metavar="FILE",
         show_default="a new file in gincli's data folder", help="Save the transcript here.")] = None,
-    time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
-                                              help="Per decision, for an external bot.")] = 5.0,
-    start_time_limit: Annotated[float, typer.Option(
-        "--start-time-limit", min=0.01, metavar="SECONDS",
-        help="For an external bot to start and answer its handshake.")] = 30.0,
-    bots_file: Annotated[str | None, typer.Option(
-        "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
-    = None,
-    bot_log: Annotated[str | None, typer.Option(
-        "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")] = None,
+    time_limit: TimeLimitOpt = 5.0,
+    start_time_limit: StartTimeLimitOpt = 30.0,
+    bots_file: BotsFileOpt = None,
+    bot_log: BotLogOpt = None,
     format: Annotated[OutputFormat, typer.Option(
         "--format", "-f", help="text; json also writes a summary of the session on stdout (the table then "
                                "goes to stderr).")] = OutputFormat.text,
