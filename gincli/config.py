@@ -57,30 +57,40 @@ def config_path() -> Path:
     return config_dir() / CONFIG_FILE
 
 
+def read_toml(path: Path, what: str, missing_ok: bool = False) -> dict[str, Any]:
+    """A TOML file gincli reads (the config file, a variant file, a bots file),
+    a byte-order mark allowed: its table, or :class:`ConfigError` in one sentence
+    naming ``what`` and the file; a missing file is empty if ``missing_ok``."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        if missing_ok and isinstance(exc, FileNotFoundError):
+            return {}
+        reason = "it is a directory" if isinstance(exc, IsADirectoryError) else exc.strerror or exc
+        raise ConfigError(f"cannot read {what} {path}: {reason}") from None
+    import tomllib
+
+    from .formats.jsonio import strip_bom
+
+    try:
+        return tomllib.loads(strip_bom(data).decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{what} {path} is not UTF-8 text (is it a TOML file?)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{what} {path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{what} {path} is nested too deeply") from None
+    except ValueError as exc:  # an integer past Python's digit limit
+        raise ConfigError(f"{what} {path} holds a number gincli cannot read: {str(exc).split(';')[0]}") from None
+
+
 def read_config(path: Path | None = None, commands: tuple[str, ...] = ()) -> dict[str, Any]:
     """The settings of ``config.toml`` (``{}`` when there is none), checked at
     the top level: the four keys of :data:`TOP_KEYS`, and a table for each of
     ``commands`` (their keys are checked against the command's options by
     :func:`command_defaults`). :class:`ConfigError` naming the file and the key."""
     path = path or config_path()
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return {}
-    except IsADirectoryError:
-        raise ConfigError(f"cannot read the config file {path}: it is a directory") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read the config file {path}: {exc.strerror or exc}") from None
-    import tomllib
-
-    from .formats.jsonio import strip_bom
-
-    try:
-        doc = tomllib.loads(strip_bom(data).decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ConfigError(f"the config file {path} is not UTF-8 text") from None
-    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
-        raise ConfigError(f"the config file {path} is not valid TOML: {exc}") from None
+    doc = read_toml(path, "the config file", missing_ok=True)
     for key, value in doc.items():
         if isinstance(value, dict):
             if key not in commands:

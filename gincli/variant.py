@@ -12,15 +12,14 @@ overrides options.
 from __future__ import annotations
 
 import copy
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .cards import CARD_VALUES
 from .contract import call, truth, whole
+from .config import read_toml
 from .errors import ConfigError, quote
-from .formats.jsonio import strip_bom
 from .rules import PLAY_OPTIONS, Option, Rules
 
 #: The keys a variant file may have at its top level.
@@ -116,20 +115,7 @@ class Variant:
 
 def read_variant_file(path: Path) -> dict[str, Any]:
     """Read a variant file's raw table; errors name the file."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read variant file {path}: {exc.strerror or exc}") from None
-    try:
-        data = tomllib.loads(strip_bom(raw).decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ConfigError(f"variant file {path} is not UTF-8 text (is it a TOML file?)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"variant file {path} is not valid TOML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(f"variant file {path} is not a variant: it is nested too deeply") from None
-    except ValueError as exc:  # an integer past Python's digit limit
-        raise ConfigError(f"variant file {path} holds a number gincli cannot read: {str(exc).split(';')[0]}") from None
+    data = read_toml(path, "variant file")
     for key in data:
         if key not in VARIANT_FILE_KEYS:
             allowed = ", ".join(VARIANT_FILE_KEYS)

@@ -20,12 +20,11 @@ parameter for one run.
 from __future__ import annotations
 
 import shlex
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from ..config import read_toml
 from ..errors import ConfigError, quote
-from ..formats.jsonio import strip_bom
 from .protocol import ExternalSpec
 
 KEYS = ("command", "cwd", "env", "time_limit", "start_time_limit", "parameters", "description")
@@ -34,12 +33,7 @@ KEYS = ("command", "cwd", "env", "time_limit", "start_time_limit", "parameters",
 def read_bots_file(path: Path) -> dict[str, ExternalSpec]:
     """The named bots of a bots file; :class:`ConfigError` naming the file and
     the bot when something is wrong."""
-    try:
-        data = tomllib.loads(strip_bom(path.read_bytes()).decode("utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read the bots file {path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
-        raise ConfigError(f"the bots file {path} is not valid TOML: {exc}") from None
+    data = read_toml(path, "the bots file")
     bots = data.get("bots")
     if set(data) - {"bots"} or not isinstance(bots, dict):
         raise ConfigError(f"the bots file {path} holds [bots.NAME] tables and nothing else")
