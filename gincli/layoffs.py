@@ -184,9 +184,6 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
         t = get(m)
         touch |= t if t is not None else _touch(m)
     if not touch & available:  # nothing can be laid off: the common case
-        if melds is None:
-            arrangement = best_arrangement(available)
-            return arrangement.deadwood, [], arrangement
         return _finish(available, melds, [])
     return _search(available, knocker_melds, melds, layoff_options(knocker_melds, available))
 
@@ -213,11 +210,7 @@ def _search(available: int, knocker_melds: Sequence[int], melds: Sequence[int] |
     ordered: list[int] = []
     for ch, n in zip(chains, best_lengths):
         ordered += [c for c in ch[:n] if c not in ordered]
-    rest = available & ~best_laid
-    if melds is None:
-        arrangement = best_arrangement(rest)
-        return arrangement.deadwood, ordered, arrangement
-    return _finish(rest, melds, ordered)
+    return _finish(available & ~best_laid, melds, ordered)
 
 
 def _finish(rest: int, melds: Sequence[int] | None, ordered: list[int]) -> tuple[int, list[int], Arrangement]:

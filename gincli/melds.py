@@ -142,16 +142,6 @@ def _choices(mask: int, t: int) -> list[tuple[int, tuple[int, ...]]]:
     return choices
 
 
-def _set_choices(mask: int, t: int) -> list[tuple[int, ...]]:
-    """Every choice of sets worth trying (as card masks), the empty choice first."""
-    return [sets for _, sets in _choices(mask, t)]
-
-
-def _runnable(mask: int, cards: int) -> bool:
-    """Whether any of ``cards`` has a card of its suit next in rank in ``mask``."""
-    return bool(((cards << 1 & NO_ACES) | (cards >> 1 & NO_KINGS)) & mask)
-
-
 _SEGMENTS: dict[int, tuple[int, ...]] = {}
 
 

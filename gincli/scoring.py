@@ -241,7 +241,7 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
         if pos.layoffs:
             raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed", rule="layoff-onto-gin")
         arr = candidates[0]
-        d_arr = _as_arrangement(d_mask, d_declared) if d_declared is not None else min_arrangements(d_mask)[0]
+        d_arr = _as_arrangement(d_mask, d_declared) if d_declared is not None else best_arrangement(d_mask)
         bonus = rules["gin_bonus"] if outcome == "gin" else rules["big_gin_bonus"]
         return HandResult(outcome, knocker, (d_arr.deadwood + bonus) * multiplier,
                           Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
