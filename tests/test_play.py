@@ -272,6 +272,19 @@ def test_a_knock_names_its_discard_and_may_name_the_melds(registry):
         parse_command("k kd 7s7h8d", view, order)
 
 
+def test_a_knock_may_name_its_discard_by_position(registry):
+    from gincli.cards import cards_of
+    from gincli.cli.play import Reject, parse_command
+
+    view = view_of(registry, "7s 7h 7d 4c 5c 6c 2d 3d Ah Kd 2s")
+    order = list(cards_of(view.hand))  # as the screen numbers them
+    at = order.index(mask("Kd").bit_length() - 1) + 1
+    cmd = parse_command(f"k {at}", view, order)
+    assert cmd.move.action == "knock" and card_str(cmd.move.card) == "Kd"
+    with pytest.raises(Reject, match="positions go from 1 to 11"):
+        parse_command("k 12", view, order)
+
+
 def test_a_card_just_taken_cannot_be_discarded_and_positions_count_from_one(registry):
     from gincli.cli.play import Reject, parse_command
 

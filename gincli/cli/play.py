@@ -154,7 +154,7 @@ def parse_command(text: str, view: PlayerView, order: list[int]) -> Command:
     if phase != DISCARD:
         raise Reject("it is not your turn")
     if head in ("k", "knock", "gin"):
-        return Command("move", knock_move(words[1:], view))
+        return Command("move", knock_move(words[1:], view, order))
     if head in ("s", "d", "stock", "take", "p", "pass"):
         raise Reject("you have drawn: discard a card (by name or position), or k to knock")
     if len(words) > 1:
@@ -178,8 +178,9 @@ def pick_card(token: str, view: PlayerView, order: list[int]) -> int:
     return card
 
 
-def knock_move(args: list[str], view: PlayerView) -> Move:
-    """``k`` (the best discard, or big gin), ``k CARD``, or ``k CARD MELD…``."""
+def knock_move(args: list[str], view: PlayerView, order: list[int]) -> Move:
+    """``k`` (the best discard, or big gin), ``k CARD``, or ``k CARD MELD…``; a card by name or by its
+    position on screen (``order``)."""
     if not args:
         if view.big_gin and deadwood(view.hand) == 0:
             return view.knock(None)
@@ -191,7 +192,7 @@ def knock_move(args: list[str], view: PlayerView) -> Move:
         if dw > view.knock_limit:
             raise Reject(_over_limit(view, card, dw))
         return view.knock(card)
-    card = pick_card(args[0], view, [])
+    card = pick_card(args[0], view, order)
     if len(args) == 1:
         dw = deadwood(view.hand & ~(1 << card))
         if dw > view.knock_limit:
@@ -685,7 +686,7 @@ def play(
         quit = True
     except KeyboardInterrupt:
         game.save()
-        screen.say(f"\ninterrupted; the transcript so far is in {path}")
+        screen.say(f"\ninterrupted; the transcript so far is in {safe(path)}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         for b in bots.values():
