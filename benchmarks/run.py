@@ -6,7 +6,7 @@
 Playing strength (benchmarks/bench_strength.py, a few minutes) and Ray
 (benchmarks/bench_ray.py, needs the gincli-ray plugin) run apart.
 
-Set up the peer once (see benchmarks/README.md); without it, gincli's side runs alone.
+Set up the peer once (see docs/benchmarks.md); without it, gincli's side runs alone.
 """
 
 from __future__ import annotations
