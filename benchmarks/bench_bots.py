@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import HERE, gin_command, table, wall
+from common import HERE, best_of_alternating, gin_command, table, wall
 
 BOTS = {
     "external (first legal move, over a pipe)": f"exec:{sys.executable} {HERE / 'first_bot.py'}",
@@ -40,10 +40,7 @@ def speed(hands: int, repeats: int) -> list[tuple[str, ...]]:
     cmds = {name: gin + ["match", "--bots", f"{bot},simple", "--hands", str(hands), "--workers", "1", "--seed",
                          "1", "-q", "--format", "json"] for name, bot in BOTS.items()}
     counts = {name: decisions(cmd) for name, cmd in cmds.items()}
-    best = {name: float("inf") for name in cmds}
-    for _ in range(repeats):
-        for name, cmd in cmds.items():  # alternating, best of the repeats
-            best[name] = min(best[name], wall(cmd))
+    best = best_of_alternating(cmds, repeats)
     twin = counts["in-process twin (first legal move)"] / best["in-process twin (first legal move)"]
     rows = []
     for name in cmds:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import argparse
 
-from common import (PEER_BENCH, best_of_alternating, compile_gincli, gin_command, peak_memory_mb, peer_python,
+from common import (PEER_BENCH, best_of_alternating, gin_command, peak_memory_mb, peer_python,
                     records_file, table)
 
 
 def speed(n: int, repeats: int) -> list[tuple[str, ...]]:
     path = str(records_file(n))
-    compile_gincli()
     gin = gin_command()
     commands = {
         "gin score --format json (all cores)": gin + ["score", "-q", "--format", "json", path],

@@ -1,16 +1,15 @@
 """Playing strength and speed of the strong bots against the EAAI baseline ``simple``.
 
     python benchmarks/bench_strength.py [--games 2000] [--seed 1] [--workers 2]
-                                        [--bots expert,master] [--master-games 200]
-                                        [--variant standard] [--speed-hands 3000]
+                                        [--bots expert] [--variant standard] [--speed-hands 3000]
 
-For each bot B (default: expert, and master when it is loaded):
+For each bot B of --bots (default: expert; a plugin's bots too):
 
 * strength: ``gin match --bots B,simple --games N --duplicate --seed S`` (every deal
   played twice, seats swapped): B's share of games won with its 95% interval, the
   Elo difference, and the points per hand of both;
 * speed: ``gin match --bots B,simple --hands H --workers 1``: hands per second on
-  one worker (master, slower by design, plays H / 20 hands).
+  one worker.
 
 Everything is reproducible by seed; only the speed depends on the machine.
 """
@@ -25,11 +24,6 @@ import subprocess
 from common import gin_command, table
 
 SPEED = re.compile(r"\(([\d,.]+) hands/s, 1 worker\)")
-
-
-def loaded_bots() -> set[str]:
-    out = subprocess.run(gin_command() + ["bots", "--format", "json"], capture_output=True, text=True, check=True)
-    return {b["name"] for b in json.loads(out.stdout)["bots"]}
 
 
 def strength(bot: str, games: int, seed: int, workers: int, variant: str) -> dict:
@@ -53,22 +47,20 @@ def speed(bot: str, hands: int, seed: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games per bot, an even number (duplicate deals)")
-    ap.add_argument("--master-games", type=int, default=200, help="games for master (it is slow)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2, help="workers for the strength matches")
-    ap.add_argument("--bots", default=None, help="bots to measure (default: expert, and master if loaded)")
+    ap.add_argument("--bots", default="expert", help="bots to measure, against simple")
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--speed-hands", type=int, default=3000)
     args = ap.parse_args()
-    bots = args.bots.split(",") if args.bots else [b for b in ("expert", "master") if b in loaded_bots()]
+    bots = args.bots.split(",")
     rows = []
     for bot in bots:
-        games = args.master_games if bot == "master" else args.games
-        games += games % 2
+        games = args.games + args.games % 2
         s = strength(bot, games, args.seed, args.workers, args.variant)
         w = s["win_rate"]
         me, other = s["players"]
-        hands = args.speed_hands // 20 if bot == "master" else args.speed_hands
+        hands = args.speed_hands
         rate = speed(bot, hands, args.seed)
         rows.append((f"{bot} vs simple", f"{s['games']:,} games, {s['hands']:,} hands",
                      f"{100 * w['value']:.1f}% ({100 * w['low']:.1f}-{100 * w['high']:.1f}%)",

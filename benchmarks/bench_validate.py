@@ -13,14 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from common import best_of_alternating, compile_gincli, gin_command, table, transcripts_file
+from common import best_of_alternating, gin_command, table, transcripts_file
 
 
 def speed(hands: int, repeats: int) -> list[tuple[str, ...]]:
     path = transcripts_file(hands)
     with open(path, "rb") as fh:
         count = sum(len(json.loads(line)["hands"]) for line in fh if line.strip())
-    compile_gincli()
     gin = gin_command()
     commands = {
         "gin validate -q -f json --workers 1": gin + ["validate", "-q", "-f", "json", "--workers", "1", str(path)],
