@@ -44,6 +44,13 @@ def speed(bot: str, hands: int, seed: int) -> float:
     return float(found.group(1).replace(",", ""))
 
 
+def elo(e: dict) -> str:
+    """The Elo difference and its error; unbounded (null in JSON) when one side won every game."""
+    if e["diff"] is None or e["error"] is None:
+        return "unbounded (one side won every game)"
+    return f"{e['diff']:+.0f} ± {e['error']:.0f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games per bot, an even number (duplicate deals)")
@@ -64,7 +71,7 @@ def main() -> None:
         rate = speed(bot, hands, args.seed)
         rows.append((f"{bot} vs simple", f"{s['games']:,} games, {s['hands']:,} hands",
                      f"{100 * w['value']:.1f}% ({100 * w['low']:.1f}-{100 * w['high']:.1f}%)",
-                     f"{s['elo']['diff']:+.0f} ± {s['elo']['error']:.0f}",
+                     elo(s["elo"]),
                      f"{me['points_per_hand']:.2f} vs {other['points_per_hand']:.2f}",
                      f"{rate:,.0f} hands/s ({hands:,} hands)"))
     print(f"{args.variant}, duplicate deals, seed {args.seed}")
