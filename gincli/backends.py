@@ -27,7 +27,7 @@ from typing import Any
 
 from .contract import breach as _breach
 from .contract import plugin_of
-from .errors import GinError, PluginError, UsageError, quote
+from .errors import GinError, PluginError, UsageError, debug_enabled, quote
 
 #: The backend ``gin match`` uses without ``--backend``.
 DEFAULT_BACKEND = "local"
@@ -161,7 +161,7 @@ class MatchWork:
         except GinError as exc:
             return ChunkFault(exc.message, exc.exit_code, socket.gethostname())
         except Exception as exc:  # a bug: said as the CLI says one (exit 3), from wherever it ran
-            if os.environ.get("GINCLI_DEBUG", "") not in ("", "0"):
+            if debug_enabled():
                 raise
             return ChunkFault(f"internal error while playing sessions {indices[0]} to {indices[-1]}: "
                               f"{type(exc).__name__}: {exc}", 3, socket.gethostname())
@@ -187,7 +187,7 @@ def call(obj: Any, what: str, fn: Callable[..., Any], *args: Any) -> Any:
     except GinError:
         raise
     except Exception as exc:
-        if os.environ.get("GINCLI_DEBUG", "") not in ("", "0"):
+        if debug_enabled():
             raise
         text = " ".join(str(exc).split())
         text = text if len(text) <= 200 else text[:200] + "…"

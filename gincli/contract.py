@@ -11,11 +11,10 @@ and nothing a plugin does can end a command with an internal error.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from .errors import RecordError, quote
+from .errors import RecordError, debug_enabled, quote
 
 T = TypeVar("T")
 
@@ -49,7 +48,7 @@ def call(obj: Any, what: str, fn: Callable[..., T], *args: Any) -> T:
     except RecordError:
         raise
     except Exception as exc:
-        if os.environ.get("GINCLI_DEBUG", "") not in ("", "0"):
+        if debug_enabled():
             raise
         text = str(exc)
         text = text if len(text) <= 120 else text[:120] + "…"

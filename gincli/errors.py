@@ -115,3 +115,10 @@ def click_sentence(message: str) -> str:
     import re
 
     return re.sub(r"is not in the range x>=([-\d.]+)", r"must be at least \1", text)
+
+
+def debug_enabled() -> bool:
+    """Whether ``GINCLI_DEBUG`` asks for tracebacks (set, and not 0)."""
+    import os
+
+    return os.environ.get("GINCLI_DEBUG", "") not in ("", "0")

@@ -27,7 +27,7 @@ from .scoring import HandResult
 from .formats.jsonio import dumps, loads
 from .stats import Z95, Estimate, Running, Sprt
 from .table import play_session
-from .validate import TRANSCRIPT_FORMAT
+from .formats.transcripts import TRANSCRIPT_FORMAT
 
 
 def session_seed(seed: int, index: int) -> int:

@@ -11,14 +11,13 @@ match``); ``gin play`` drives a :class:`Table` move by move.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BotError
 from .engine import MAX_HAND_MOVES, Hand, IllegalMove, Move, cut_cards, shuffled_deck
-from .errors import GinError, quote, shorten
+from .errors import GinError, debug_enabled, quote, shorten
 from .formats.transcripts import transcript
 from .rng import SplitMix64
 from .rules import Rules
@@ -151,7 +150,7 @@ def take_turn(hand: Hand, choose: Chooser) -> None:
     except GinError:
         raise  # a variant's or a move set's fault, or a bot that cannot be started at all: not this hand's
     except Exception as exc:
-        if os.environ.get("GINCLI_DEBUG", "") not in ("", "0"):
+        if debug_enabled():
             raise
         hand.forfeit(player, f"raised {type(exc).__name__}: {shorten(str(exc))}")
 

@@ -21,6 +21,7 @@ from typing import Any
 from .cards import CARD_NAMES, CARD_TABLE, card_str, parse_card
 from .contract import PluginFault
 from .engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
+from .formats.transcripts import TRANSCRIPT_FORMAT
 from .errors import GinError, RecordError, UsageError, plural, quote
 from .plugins import Registry
 from .rules import PLAY_OPTIONS, Rules
@@ -28,7 +29,6 @@ from .scoring import HandResult
 from .session import CheckedSession, ScoringSystem, Seating, open_session
 from .variant import Variant
 
-TRANSCRIPT_FORMAT = "gincli-transcript/1"
 
 #: Every rule id gin validate reports, with what it means (docs/validate.md is built from this).
 RULES: dict[str, str] = {

@@ -18,7 +18,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from typer.core import TyperGroup
 
-from ..errors import EXIT_UNREADABLE, GinError, click_sentence, unexpected
+from ..errors import EXIT_UNREADABLE, GinError, click_sentence, debug_enabled, unexpected
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -69,10 +69,6 @@ def error(message: str) -> None:
     from .render import safe
 
     print(f"gin: error: {safe(message, markup=False)}", file=sys.stderr)
-
-
-def debug_enabled() -> bool:
-    return os.environ.get("GINCLI_DEBUG", "") not in ("", "0")
 
 
 def record_failure(exc: Exception, doing: str) -> str:

@@ -21,7 +21,7 @@ from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, GinError, Inp
 from ..formats.containers import Reader
 from ..match import MatchSpec, SessionOutcome, Tally, differences
 from ..stats import Running, Sprt, parse_sprt
-from ..validate import TRANSCRIPT_FORMAT
+from ..formats.transcripts import TRANSCRIPT_FORMAT
 from . import error, guard, record_failure, settings
 from .match import render_summary
 from .options import FormatOpt, InputFormatOpt

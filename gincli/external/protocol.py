@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +115,6 @@ class Settings:
     time_limit: float = DEFAULT_TIME_LIMIT
     start_time_limit: float = DEFAULT_START_TIME_LIMIT
     log_dir: str | None = None
-    notes: list[str] = field(default_factory=list)
 
 
 def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[Bot]:

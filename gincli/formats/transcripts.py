@@ -16,7 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import CARD_NAMES
-from ..validate import TRANSCRIPT_FORMAT
+
+#: The ``format`` field of every transcript (FORMATS.md).
+TRANSCRIPT_FORMAT = "gincli-transcript/1"
 
 
 def transcript(players: Sequence[str], variant: str, scoring: str, hands: list[dict[str, Any]], *,
