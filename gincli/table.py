@@ -118,14 +118,16 @@ class Table:
         return d
 
     def transcript(self, *, id: Any = None, options: dict[str, Any] | None = None,
-                   current: bool = False) -> dict[str, Any]:
+                   current: bool = False, settled: dict[str, Any] | None = None) -> dict[str, Any]:
         """The transcript so far: the finished hands (and, with ``current``, the
         hand being played, its moves so far), and the session's result once
-        settled."""
+        settled (``settled``, when the caller has it already)."""
         hands = list(self.hands)
         if current and self.hand is not None:
             hands.append(self._hand_dict(self.hand))
-        result = _claim(self.session.result()) if self.finished else None
+        result = None
+        if self.finished:
+            result = _claim(settled if settled is not None else self.session.result())
         return transcript(self.players, self.variant.name, self.system.name, hands, options=options, id=id,
                           seed=self.seed, cut=self.cut, result=result, capped=self.capped)
 
@@ -187,8 +189,9 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
         result = table.end_hand(hand)
         if on_hand is not None:
             on_hand(hand, result, table.session)
-    doc = table.transcript(id=id, options=options) if record else {}
-    return SessionRecord(doc, table.results, table.session.result(), table.capped, table.pairs, table.stalled)
+    settled = table.session.result()  # plugin code, checked: once a session
+    doc = table.transcript(id=id, options=options, settled=settled) if record else {}
+    return SessionRecord(doc, table.results, settled, table.capped, table.pairs, table.stalled)
 
 
 def _claim(result: dict[str, Any]) -> dict[str, Any]:
