@@ -13,14 +13,12 @@ from __future__ import annotations
 import math
 
 from gincli.bots import Bot
-from gincli.cards import CARD_VALUES
+from gincli.cards import CARD_VALUES, FULL_DECK_MASK, cards_of, mask_of
 from gincli.layoffs import best_defence
 from gincli.melds import best_arrangement, deadwood
 from gincli.moves import Move
 from gincli.view import PlayerView
 
-FULL = (1 << 52) - 1
-SUIT = 0x1FFF
 VAL = CARD_VALUES
 
 
@@ -58,37 +56,13 @@ NEIGHBOURS = _neighbours()
 PAIRS = _pairs()
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def wanted(hand: int) -> int:
-    """The cards that would make a meld with two cards of ``hand`` (a mask):
-    the third of a rank held twice, or a run's third card."""
-    a = hand & SUIT
-    b = (hand >> 13) & SUIT
-    c = (hand >> 26) & SUIT
-    d = hand >> 39
-    out = 0
-    for shift, x, y, z, w in ((0, a, b, c, d), (13, b, a, c, d), (26, c, a, b, d), (39, d, a, b, c)):
-        m = (y & z) | (y & w) | (z & w)  # the rank is held in two other suits
-        m |= (x << 1 & x << 2) | (x << 1 & x >> 1) | (x >> 1 & x >> 2)
-        out |= (m & SUIT) << shift
-    return out & ~hand
-
-
 def best_after_discard(cards: int, dw: int | None = None, among: int | None = None) -> int:
     """The least deadwood of ``cards`` (11 cards) after discarding one of them
     (one of ``among``, a subset, when given); ``dw`` is their deadwood."""
     if dw is None:
         dw = deadwood(cards)
     best = 999
-    for c in sorted(_cards(cards if among is None else among), key=VAL.__getitem__, reverse=True):
+    for c in sorted(cards_of(cards if among is None else among), key=VAL.__getitem__, reverse=True):
         if dw - VAL[c] >= best:
             break
         v = deadwood(cards ^ (1 << c))
@@ -142,17 +116,17 @@ class ExpertBot(Bot):
     NO_KNOCK = 5
 
     def choose(self, view: PlayerView) -> Move:
-        stake = self._stake(view)
+        k = _Knowledge(view, self)
+        stake = self._stake(view, k)
         if stake is not None:
             return stake
-        k = _Knowledge(view, self)
         if view.phase == "discard":
             return self._discard(view, k)
         return self._draw(view, k)
 
     # -- the stake (doubling) -----------------------------------------------------------------
 
-    def _stake(self, view: PlayerView) -> Move | None:
+    def _stake(self, view: PlayerView, k: _Knowledge) -> Move | None:
         """Under doubling (RULES.md "Doubling"): answer an offer, or offer one.
 
         From the view, the stake model estimates our chance of winning the hand
@@ -168,7 +142,6 @@ class ExpertBot(Bot):
             return None
         answering = state["offer"] is not None and state["offer"] != view.me
         if answering:
-            k = _Knowledge(view, self)
             p_win, points = self.stake(view, k, False)
             cost = self.decline_cost(view, k)
             return Move(view.me, "accept" if 2 * points >= -cost else "decline")
@@ -179,7 +152,6 @@ class ExpertBot(Bot):
             return None
         if self._enough(view, state["multiplier"]):
             return None
-        k = _Knowledge(view, self)
         p_win, points = self.stake(view, k, True)
         if p_win < self.OFFER_P:
             return None
@@ -255,7 +227,7 @@ class ExpertBot(Bot):
             v = VAL[low.bit_length() - 1]
             if v > worst:
                 worst = v
-        order = sorted(_cards(hand), key=VAL.__getitem__, reverse=True)
+        order = sorted(cards_of(hand), key=VAL.__getitem__, reverse=True)
         touch = 0
         for c in order:
             touch |= NEIGHBOURS[c]
@@ -321,7 +293,7 @@ class ExpertBot(Bot):
         if view.big_gin and deadwood(hand) == 0:
             return view.knock(None)
         options = []
-        for c in _cards(hand):
+        for c in cards_of(hand):
             if c == view.taken:
                 continue
             rest = hand & ~(1 << c)
@@ -438,7 +410,7 @@ class ExpertBot(Bot):
                     opp |= 1 << c
                     dw = deadwood(opp)
                     best, drop = 999, c
-                    for d in sorted(_cards(opp & ~known), key=VAL.__getitem__, reverse=True):
+                    for d in sorted(cards_of(opp & ~known), key=VAL.__getitem__, reverse=True):
                         if dw - VAL[d] >= best:
                             break
                         x = deadwood(opp ^ (1 << d))
@@ -459,30 +431,20 @@ class _Knowledge:
     cards the opponent refused, took and discarded, and for each unknown card
     how likely it is in the opponent's hand (else in the stock)."""
 
-    __slots__ = ("hand", "pile", "opp_known", "unknown", "unknown_cards", "p_opp", "stock_weight", "refused",
-                 "excluded")
+    __slots__ = ("opp_known", "unknown_cards", "p_opp", "stock_weight", "excluded")
 
     def __init__(self, view: PlayerView, bot: ExpertBot):
         hand = view.hand
-        pile = 0
-        for c in view.discard_pile:
-            pile |= 1 << c
-        opp_known = 0
-        for c in view.opponent_took:
-            opp_known |= 1 << c
-        opp_known &= ~pile & ~hand
-        unknown = FULL & ~hand & ~pile & ~opp_known
+        pile = mask_of(view.discard_pile)
+        opp_known = mask_of(view.opponent_took) & ~pile & ~hand
+        unknown = FULL_DECK_MASK & ~hand & ~pile & ~opp_known
         # the cards the opponent saw on top of the pile and did not take
         took = set(view.opponent_took)
         refused = [c for c in view.my_discards if c not in took]
         if view.opponent in view.passes:
             refused.append(view.upcard)
-        self.hand = hand
-        self.pile = pile
         self.opp_known = opp_known
-        self.unknown = unknown
-        self.refused = refused
-        cards = _cards(unknown)
+        cards = cards_of(unknown)
         self.unknown_cards = cards
         weight = [0.0] * 52
         for c in cards:
@@ -503,8 +465,8 @@ class _Knowledge:
                     m ^= low
                     weight[low.bit_length() - 1] *= f
         f = bot.F_TOOK
-        m = 0
-        for x in _cards(opp_known):
+        known_cards = cards_of(opp_known)
+        for x in known_cards:
             m = NEIGHBOURS[x] & unknown
             while m:
                 low = m & -m
@@ -525,7 +487,7 @@ class _Knowledge:
         else:
             for c in cards:
                 stock_weight[c] = 1.0
-        for c in _cards(opp_known):
+        for c in known_cards:
             p[c] = 1.0
         self.p_opp = p
         self.stock_weight = stock_weight

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gincli.bots import Bot
+from gincli.cards import cards_of
 from gincli.engine import Hand, Move
 from gincli.match import session_seed
 from gincli.melds import deadwood
@@ -35,7 +36,7 @@ from gincli.plugins import load_registry
 from gincli.rng import SplitMix64
 from gincli.table import play_hand, play_session
 
-from .expert import ExpertBot, _cards, _Knowledge
+from .expert import ExpertBot, _Knowledge
 
 KNOCK_FEATURES = ("k", "stock", "ev", "outs", "e_kept", "nd", "last", "pu", "md")
 STAKE_FEATURES = ("dw", "e1", "stock", "to_act", "opp_took", "opp_held", "last", "le10", "le5",
@@ -83,7 +84,7 @@ def knock_rows(hands: int, seed: int, opponent: str = "simple") -> list[dict[str
         me = bots["A"]
         assert isinstance(me, ExpertBot)
         held = view.hand
-        options = [(deadwood(held & ~(1 << c)), c, held & ~(1 << c)) for c in _cards(held) if c != view.taken]
+        options = [(deadwood(held & ~(1 << c)), c, held & ~(1 << c)) for c in cards_of(held) if c != view.taken]
         least = min(o[0] for o in options)
         if not 0 < least <= view.knock_limit:
             return
