@@ -144,7 +144,8 @@ def _root(
     if problem is not None:
         error(problem.message)
         raise typer.Exit(problem.exit_code)
-    from .render import COLOR_MODES, set_color
+    from ..config import COLOR_MODES
+    from .render import set_color
 
     if color not in COLOR_MODES:
         raise typer.BadParameter(f"--color takes auto, always or never, not \"{color}\"")

@@ -253,8 +253,6 @@ def _standard_text(view: PlayerView) -> str:
         if view.must_draw_stock:
             return "draw from the stock (s)"
         return f"draw from the stock (s), or take {top} from the discard pile (d)"
-    from .screens import best_discard
-
     text = "discard any card (its name or position)"
     if view.taken >= 0:
         text = f"discard any card but {card_markup(view.taken)}"
@@ -263,8 +261,7 @@ def _standard_text(view: PlayerView) -> str:
         text += "; knock discarding " + ", ".join(card_markup(c) for c in knocks) + " (k CARD)"
     if view.big_gin and deadwood(view.hand) == 0:
         text += "; big gin (k)"
-    best = best_discard(view)
-    if not knocks and best is not None:
+    if not knocks and view.phase == DISCARD:
         text += f"; knocking needs {view.knock_limit or 'no'} deadwood or less"
     return text
 
@@ -482,7 +479,7 @@ class Game:
                     notice = self.hint(view)
                     continue
                 if command.kind == "undo":
-                    notice = self.undo(hand)
+                    self.undo(hand)
                     return
                 assert command.move is not None
                 self.apply(hand, command.move)
@@ -499,23 +496,22 @@ class Game:
         move = expert(SplitMix64(self.hint_rng.next64()), self.me).choose(view)
         return f"hint: the expert bot would {advice(move, view)}"
 
-    def undo(self, hand: Hand) -> str:
+    def undo(self, hand: Hand) -> None:
         """Take back the player's last move of this hand, with every move after
         it, unless a card they had not seen was revealed since."""
         mine = [i for i, m in enumerate(hand.moves) if m.player == self.me]
         if not mine:
             self.log.append("[yellow]nothing of yours to take back in this hand[/]")
-            return ""
+            return
         back = hand.rewound(mine[-1])
         if back.known(self.me) != hand.known(self.me):
             self.log.append("[yellow]that move cannot be taken back: you have seen a new card since[/]")
-            return ""
+            return
         taken = hand.moves[mine[-1]]
         self.table.hand = back
         self.drawn = -1
         self.log.append(f"taken back: {describe(taken, self.me)}")
         self.save()
-        return ""
 
     def pause(self, prompt: str) -> None:
         if not self.screen.interactive:

@@ -84,9 +84,8 @@ def listing(title: str, first: str, rows: Iterable[tuple[str, ...]], *columns: s
     return table
 
 
-#: How output for people is coloured: ``auto`` (on a terminal, unless NO_COLOR is
-#: set), ``always`` or ``never`` (``gin --color``).
-COLOR_MODES = ("auto", "always", "never")
+#: How output for people is coloured (``gin --color``, config.COLOR_MODES): ``auto``
+#: (on a terminal, unless NO_COLOR is set), ``always`` or ``never``.
 _color = "auto"
 
 

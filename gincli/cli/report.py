@@ -24,9 +24,8 @@ from ..stats import Running, Sprt, parse_sprt
 from ..formats.transcripts import TRANSCRIPT_FORMAT
 from . import error, guard, record_failure, settings
 from .match import render_summary
-from .options import FormatOpt, InputFormatOpt
+from .options import FormatOpt, InputFormatOpt, QuietOpt
 from .render import OutputFormat, progress_bar, safe, show, stdin_notice, write_json
-from .options import QuietOpt
 from .score import file_size
 
 HELP = """Draw a match as one HTML page, from the transcripts gin match --transcripts wrote.

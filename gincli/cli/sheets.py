@@ -26,7 +26,7 @@ def game_pad(game: dict[str, Any], players: Sequence[str], title: str, last: int
         table.add_column(safe(p), justify="right")
     running = dict.fromkeys(players, 0)
     entries = game.get("hands", [])
-    skip = max(0, len(entries) - last) if last is not None else 0
+    skip = _skip(entries, last)
     for i, (winner, points) in enumerate(entries):
         running[winner] += points
         if i + 1 == skip:
