@@ -71,6 +71,12 @@ def error(message: str) -> None:
     print(f"gin: error: {safe(message, markup=False)}", file=sys.stderr)
 
 
+def interrupted() -> typer.Exit:
+    """Ctrl-C, at any moment of a run: one line on stderr; the exit (status 130) to raise."""
+    print("gin: interrupted", file=sys.stderr)
+    return typer.Exit(EXIT_INTERRUPTED)
+
+
 def record_failure(exc: Exception, doing: str) -> str:
     """The error of one record that failed unexpectedly (``doing``: "scored",
     "replayed", "shown"), one sentence; with ``GINCLI_DEBUG=1`` the exception
@@ -95,8 +101,7 @@ def guard(fn: F) -> F:
             error(exc.message)
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
-            print("gin: interrupted", file=sys.stderr)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            raise interrupted() from None
         except BrokenPipeError:
             _silence_stdout()
             raise typer.Exit(0) from None
@@ -196,8 +201,7 @@ class GinGroup(TyperGroup):
         try:
             return self._make_context(info_name, args, parent, **extra)
         except KeyboardInterrupt:  # while the command line and the config file are read
-            print("gin: interrupted", file=sys.stderr)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            raise interrupted() from None
 
     def _make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         if parent is None and "default_map" not in extra:
@@ -321,8 +325,7 @@ class GinGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            print("gin: interrupted", file=sys.stderr)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            raise interrupted() from None
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
@@ -343,8 +346,7 @@ class GinGroup(TyperGroup):
             error(click_sentence(exc.format_message()))
             code = exc.exit_code
         except abort:
-            print("gin: interrupted", file=sys.stderr)
-            code = EXIT_INTERRUPTED
+            code = interrupted().exit_code
         else:
             code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
         if standalone_mode:
@@ -401,8 +403,7 @@ def main() -> None:
     except SystemExit:
         raise
     except KeyboardInterrupt:
-        print("gin: interrupted", file=sys.stderr)
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(interrupted().exit_code)
     except Exception as exc:  # outside any command (argument parsing)
         if debug_enabled():
             raise
