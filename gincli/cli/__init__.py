@@ -57,6 +57,14 @@ def settings(ctx: typer.Context) -> Settings:
     return root.obj
 
 
+def bots_registry(ctx: typer.Context, bots_file: str | None) -> Any:
+    """The registry, with the named bots of ``--bots-file`` too (gin match, bots, play)."""
+    registry = settings(ctx).registry()
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
+    return registry
+
+
 def warn(message: str) -> None:
     """``gin: warning: MESSAGE`` on stderr, control characters made visible."""
     from .render import safe

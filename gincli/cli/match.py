@@ -20,7 +20,7 @@ from ..formats.jsonio import dumps
 from ..parallel import chunked
 from ..session import open_session
 from ..stats import parse_sprt
-from . import EXIT_INTERRUPTED, guard, settings, warn
+from . import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
 from .render import OutputFormat, emit, stderr_console, listing, plural, progress_bar, safe, show, write_json
 from .options import (BotLogOpt, BotsFileOpt, FormatOpt, OptionOpt, QuietOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt,
                       bot_names, overrides_from, random_seed, split_bots)
@@ -48,7 +48,7 @@ def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
             raise UsageError(f"--players takes {len(specs)} different names separated by commas, one for each bot, "
                              f"not {quote(names)}")
         return tuple(parts)
-    return tuple(bot_names([spec.partition(":")[0] if not spec.startswith("exec:") else spec for spec in specs]))
+    return tuple(bot_names(specs))
 
 
 def match(
@@ -119,9 +119,7 @@ def match(
     if report is not None and transcripts is not None and os.path.abspath(report) == os.path.abspath(transcripts):
         raise UsageError("--report and --transcripts name the same file: give the page a file of its own")
     s = settings(ctx)
-    registry = s.registry()
-    if bots_file is not None:
-        registry.add_bots_file(bots_file)
+    registry = bots_registry(ctx, bots_file)
     for b in specs:
         registry.bot(b)
     where = backend_named(registry, backend)
@@ -386,9 +384,7 @@ def bots(
     bots_file: BotsFileOpt = None,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
-    registry = settings(ctx).registry()
-    if bots_file is not None:
-        registry.add_bots_file(bots_file)
+    registry = bots_registry(ctx, bots_file)
     data = {"bots": [{"name": n, "description": b.description, "plugin": registry.owner.get(("bot", n)),
                       "parameters": [{"name": o.name, "default": o.default, "allowed": o.allowed(),
                                       "description": o.description} for o in b.parameters]}

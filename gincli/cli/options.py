@@ -59,9 +59,10 @@ def overrides_from(option: list[str] | None) -> dict[str, Any]:
 
 
 def bot_names(specs: list[str], reserved: tuple[str, ...] = ()) -> list[str]:
-    """Names for players given by their bots: the bot's name (``external`` for
-    an ``exec:`` program), numbered where two would share one or a name is taken."""
-    base = ["external" if spec.startswith("exec:") else spec for spec in specs]
+    """Names for players given by their bots (``--bots``): the bot's name without
+    its parameters (``external`` for an ``exec:`` program), numbered where two
+    would share one or a name is taken."""
+    base = ["external" if spec.startswith("exec:") else spec.partition(":")[0] for spec in specs]
     out = []
     for i, b in enumerate(base):
         if base.count(b) > 1 or b in reserved:

@@ -25,7 +25,7 @@ from ..scoring import HandResult, check_meld
 from ..session import open_session
 from ..table import Table, take_turn
 from ..view import PlayerView
-from . import EXIT_INTERRUPTED, guard, settings
+from . import EXIT_INTERRUPTED, bots_registry, guard
 from .options import (BotLogOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
                       overrides_from, random_seed, split_bots)
 from .render import OutputFormat, card_markup, safe
@@ -625,9 +625,7 @@ def play(
         "--format", "-f", help="text; json also writes a summary of the session on stdout (the table then "
                                "goes to stderr).")] = OutputFormat.text,
 ) -> None:
-    registry = settings(ctx).registry()
-    if bots_file is not None:
-        registry.add_bots_file(bots_file)
+    registry = bots_registry(ctx, bots_file)
     me = (name if name is not None else default_name()).strip()
     if not me:
         raise UsageError("--name needs a name")
@@ -642,8 +640,7 @@ def play(
         raise UsageError(f"the scoring system {system.name} takes {' or '.join(map(str, system.players))} "
                          f"players: give {wanted} bot{'s' if system.players != (2,) else ''} with --bot, "
                          f"not {len(specs)}")
-    names = bot_names([spec.partition(":")[0] if not spec.startswith("exec:") else spec for spec in specs],
-                      reserved=(me,))
+    names = bot_names(specs, reserved=(me,))
     players = (me, *names)
     try:
         rules = registry.rules(v, system, overrides)
