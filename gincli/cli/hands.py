@@ -110,12 +110,12 @@ _BOLD, _DIM, _RED, _OFF = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[0m"
 
 
 def _labels(colour: bool) -> tuple[str, ...]:
-    from .screens import card_label
+    from .render import card_label, is_red
 
     out = []
     for c in range(52):
         label = card_label(c)
-        out.append((f"{_BOLD}{_RED}{label}{_OFF}" if c // 13 in (1, 2) else f"{_BOLD}{label}{_OFF}") if colour
+        out.append((f"{_BOLD}{_RED}{label}{_OFF}" if is_red(c) else f"{_BOLD}{label}{_OFF}") if colour
                    else label)
     return tuple(out)
 

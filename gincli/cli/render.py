@@ -159,12 +159,25 @@ def rendered(renderable: Any, console: Any = None) -> str:
 _RED = (1, 2)  # hearts, diamonds
 
 
+def card_label(card: int) -> str:
+    """``10♥``, ``Q♠``: rank and suit symbol, as people write cards."""
+    rank = RANKS[card % 13]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card // 13]
+
+
+def is_red(card: int) -> bool:
+    return card // 13 in _RED
+
+
+def card_style(card: int) -> str:
+    """The rich style of a card: bold, red for hearts and diamonds."""
+    return "bold red" if is_red(card) else "bold"
+
+
 def card_markup(card: int | str) -> str:
     """A card as rich markup: rank and suit symbol, red for hearts and diamonds."""
     c = parse_card(card) if isinstance(card, str) else card
-    rank = RANKS[c % 13]
-    text = ("10" if rank == "T" else rank) + SUIT_SYMBOLS[c // 13]
-    return f"[bold red]{text}[/]" if c // 13 in _RED else f"[bold]{text}[/]"
+    return f"[{card_style(c)}]{card_label(c)}[/]"
 
 
 def cards_markup(cards: Iterable[int | str], sep: str = " ") -> str:

@@ -12,22 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import CARD_VALUES, RANKS, SUIT_SYMBOLS, by_suit, cards_of
+from ..cards import CARD_VALUES, by_suit, cards_of
 from ..melds import best_arrangement, deadwood
 from ..scoring import sort_melds
 from ..view import PlayerView
+from .render import card_label, card_style
 
 WIDE = 110  # columns from which the score pad sits beside the table
-
-
-def card_label(card: int) -> str:
-    """``10♥``, ``Q♠``: rank and suit symbol, as people write cards."""
-    rank = RANKS[card % 13]
-    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card // 13]
-
-
-def card_style(card: int) -> str:
-    return "bold red" if card // 13 in (1, 2) else "bold"
 
 
 def card_text(cards: Sequence[int], sep: str = " ") -> Any:
