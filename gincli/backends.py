@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .config import ENV_CONFIG_DIR, ENV_DISABLE, ENV_PLUGINS_DIR
 from .contract import breach as _breach
-from .contract import plugin_of
+from .contract import plugin_of, reraise
 from .errors import GinError, PluginError, UsageError, debug_enabled, quote
 
 #: The backend ``gin match`` uses without ``--backend``.
@@ -35,7 +36,7 @@ DEFAULT_BACKEND = "local"
 #: Environment variables that decide which plugins and configuration a
 #: worker's registry loads: sent with the work, so that a worker anywhere loads
 #: what the driver loaded (where those paths exist).
-REGISTRY_ENV = ("GINCLI_CONFIG_DIR", "GINCLI_PLUGINS_DIR", "GINCLI_DISABLE_PLUGINS", "XDG_CONFIG_HOME")
+REGISTRY_ENV = (ENV_CONFIG_DIR, ENV_PLUGINS_DIR, ENV_DISABLE, "XDG_CONFIG_HOME")
 
 
 class MatchBackend:
@@ -209,8 +210,6 @@ class BackendFault(GinError):
         self.exit_code = exit_code
 
 
-def _raise(exc: BaseException) -> None:
-    raise exc
 
 
 def backend_named(registry: Any, name: str) -> MatchBackend:
@@ -263,7 +262,7 @@ class BackendRun:
         except GinError:
             raise
         except Exception as exc:  # said as any other failure of the backend's code: naming its plugin
-            call(backend, f"the match backend {backend.name}'s start()", _raise, exc)
+            call(backend, f"the match backend {backend.name}'s start()", reraise, exc)
         if type(got) is not int or got < 1:
             self.stop()
             raise breach(backend, f"the match backend {backend.name}'s start()", got, "a whole number of 1 or more")

@@ -84,3 +84,9 @@ def session_result(obj: Any, what: str, value: Any, players: tuple[str, ...]) ->
     except (TypeError, ValueError):
         raise breach(obj, what, value, "JSON (FORMATS.md's session result)") from None
     return dict(value)
+
+
+def reraise(exc: BaseException) -> None:
+    """Raise ``exc``: given to :func:`call` so that an exception a plugin
+    handed over (from a worker, a node) is reported as that plugin's fault."""
+    raise exc

@@ -38,7 +38,7 @@ import pluggy
 from . import hookspecs
 from .backends import MatchBackend, check_backend
 from .bots import Bot
-from .config import ENTRY_POINT_GROUP, ENV_CONFIG_DIR, ENV_DISABLE, ENV_PLUGINS_DIR, config_dir  # noqa: F401  (one place)
+from .config import ENTRY_POINT_GROUP, ENV_DISABLE, ENV_PLUGINS_DIR, config_dir
 from .errors import ConfigError, PluginError, UsageError, quote
 from .moves import ACTIONS
 from .moveset import MoveSet

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .contract import breach, call, session_result, truth, whole
+from .contract import breach, call, reraise, session_result, truth, whole
 from .engine import dealer_from_cut, next_dealer
 from .rules import Option, Rules
 from .scoring import HandResult
@@ -302,11 +302,9 @@ def open_session(system: ScoringSystem, players: Sequence[str], rules: Rules) ->
     except ValueError:
         raise
     except Exception as exc:
-        call(system, f"the scoring system {system.name}'s new_session()", _raise, exc)
+        call(system, f"the scoring system {system.name}'s new_session()", reraise, exc)
     if not isinstance(session, Session):
         raise breach(system, f"the scoring system {system.name}'s new_session()", session, "a gincli.Session")
     return CheckedSession(session, system, players)
 
 
-def _raise(exc: BaseException) -> None:
-    raise exc
