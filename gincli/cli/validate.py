@@ -56,20 +56,19 @@ def validate_command(
 ) -> None:
     s = settings(ctx)
     registry = s.registry()
-    for v in variant or []:
-        registry.variant(v)  # a bad --variant is a usage error for the whole run
+    given = [registry.variant(v) for v in variant or []]  # a bad --variant is a usage error for the whole run
+    first = given[0] if given else None
     if scoring is not None:
         registry.scoring(scoring)
     overrides = overrides_from(option)
     try:  # a bad --option value is a usage error for the whole run, not one per transcript (a key unknown
         # here may be an option of the scoring system a transcript names)
-        known = registry.option_specs(registry.variant(variant[0] if variant else "standard"),
-                                      registry.scoring(scoring or "game"))
-        resolve(known, overrides if set(overrides) <= set(known) else
+        known = registry.option_specs(first or registry.variant("standard"), registry.scoring(scoring or "game"))
+        resolve(known, overrides if set(overrides) <= set(known) else  # as given: values quoted as typed
                 {k: v for k, v in overrides.items() if k in known})
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    defaults = Defaults(registry.variant(variant[0]).name if variant else None, scoring, overrides)
+    defaults = Defaults(first.name if first is not None else None, scoring, overrides)
     counts = {"valid": 0, "invalid": 0, "complete": 0}
     status = EXIT_OK
     gc.freeze()
