@@ -39,6 +39,7 @@ class Settings:
     config: dict[str, Any] = field(default_factory=dict)
     config_error: GinError | None = None
     _fitted: set[str] = field(default_factory=set)
+    _plugin_commands: dict[str, Any] | None = None  # built once a run
 
     def registry(self) -> Any:
         if self._registry is None:
@@ -258,6 +259,8 @@ class GinGroup(TyperGroup):
     def _plugin_commands(self, ctx: Any) -> dict[str, Any]:
         root = ctx.find_root()
         s = settings(root)
+        if s._plugin_commands is not None:
+            return s._plugin_commands
         if s._registry is None:  # the global options are parsed, the root callback has not run yet
             s.plugin_dirs = list(root.params.get("plugins_dir") or [])
             s.disabled = list(root.params.get("disable_plugin") or [])
@@ -268,6 +271,7 @@ class GinGroup(TyperGroup):
             sub = _sub_app()
             sub.command(name, help=help_text)(guard(function))
             commands[name] = typer.main.get_command(sub)
+        s._plugin_commands = commands
         return commands
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
