@@ -28,7 +28,7 @@ from ..view import PlayerView
 from . import EXIT_INTERRUPTED, bots_registry, guard
 from .options import (BotLogOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
                       overrides_from, random_seed, split_bots)
-from .render import OutputFormat, card_markup, safe
+from .render import OutputFormat, card_markup, rendered, safe
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
 
@@ -321,9 +321,8 @@ class Screen:
 
         self.interactive = interactive
         self.source = source
-        self.console = Console(file=out, highlight=False, force_terminal=True if interactive else None,
-                               no_color=None if interactive else True, emoji=False)
         if interactive:
+            self.console = Console(file=out, highlight=False, force_terminal=True, emoji=False)
             try:
                 import readline  # noqa: F401  (line editing and history at the prompt)
             except ImportError:
@@ -346,9 +345,7 @@ class Screen:
                 self.console.clear()
             self.console.print(renderable, soft_wrap=soft_wrap)
             return
-        with self.console.capture() as capture:  # plain text: no padding left at the ends of lines
-            self.console.print(renderable, soft_wrap=soft_wrap)
-        self.console.file.write("".join(line.rstrip() + "\n" for line in capture.get().splitlines()))
+        self.console.file.write(rendered(renderable, self.console, soft_wrap))  # no padding at the ends of lines
         self.console.file.flush()
 
     def say(self, markup: str) -> None:

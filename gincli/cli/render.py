@@ -148,11 +148,11 @@ def show(renderable: Any, console: Any = None) -> None:
     console.file.write(rendered(renderable, console))
 
 
-def rendered(renderable: Any, console: Any = None) -> str:
+def rendered(renderable: Any, console: Any = None, soft_wrap: bool = False) -> str:
     """What ``show`` writes in a file or a pipe: the lines, right-stripped."""
     console = console or stdout_console()
     with console.capture() as capture:
-        console.print(renderable)
+        console.print(renderable, soft_wrap=soft_wrap)
     return "".join(line.rstrip() + "\n" for line in capture.get().splitlines())
 
 

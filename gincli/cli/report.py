@@ -25,7 +25,7 @@ from ..formats.transcripts import TRANSCRIPT_FORMAT
 from . import error, guard, record_failure, settings
 from .match import render_summary
 from .options import FormatOpt, InputFormatOpt, QuietOpt
-from .render import OutputFormat, progress_bar, safe, show, stdin_notice, write_json
+from .render import OutputFormat, progress_bar, rendered, safe, show, stdin_notice, write_json
 from .score import file_size
 
 HELP = """Draw a match as one HTML page, from the transcripts gin match --transcripts wrote.
@@ -190,9 +190,8 @@ def summary_text(summary: dict[str, Any]) -> str:
     """``gin match``'s summary for people, as plain text."""
     from rich.console import Console
 
-    buf = io.StringIO()
-    Console(file=buf, width=110, color_system=None, highlight=False, soft_wrap=False).print(render_summary(summary))
-    return "\n".join(line.rstrip() for line in buf.getvalue().splitlines())
+    console = Console(file=io.StringIO(), width=110, color_system=None, highlight=False)
+    return rendered(render_summary(summary), console).removesuffix("\n")
 
 
 def page(h: History, summary: dict[str, Any]) -> str:
