@@ -43,14 +43,24 @@ TOP_KEYS: dict[str, str] = {
 }
 
 
+def _xdg_dir(env: str, xdg: str, *home: str) -> Path:
+    """``$env``, else ``$xdg/gincli``, else ``~/<home>/gincli`` (the XDG base directories)."""
+    given = os.environ.get(env)
+    if given:
+        return Path(given)
+    return Path(os.environ.get(xdg) or os.path.join(os.path.expanduser("~"), *home)) / "gincli"
+
+
 def config_dir() -> Path:
     """The user's gincli configuration directory (``GINCLI_CONFIG_DIR``, else
     ``$XDG_CONFIG_HOME/gincli``, else ``~/.config/gincli``)."""
-    env = os.environ.get(ENV_CONFIG_DIR)
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "gincli"
+    return _xdg_dir(ENV_CONFIG_DIR, "XDG_CONFIG_HOME", ".config")
+
+
+def data_dir() -> Path:
+    """Where gincli keeps what it makes, such as gin play's games
+    (``GINCLI_DATA_DIR``, else ``$XDG_DATA_HOME/gincli``, else ``~/.local/share/gincli``)."""
+    return _xdg_dir("GINCLI_DATA_DIR", "XDG_DATA_HOME", ".local", "share")
 
 
 def config_path() -> Path:

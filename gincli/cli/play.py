@@ -24,6 +24,7 @@ from ..rng import SplitMix64
 from ..scoring import HandResult, check_meld
 from ..session import open_session
 from ..table import Table, take_turn
+from ..config import data_dir
 from ..view import PlayerView
 from . import EXIT_INTERRUPTED, bots_registry, guard
 from .options import (BotLogOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
@@ -41,16 +42,6 @@ COMMANDS = ("draw: s (stock), d (discard pile) · discard: 7h, 10♥ or a positi
 
 def register(app: typer.Typer) -> None:
     app.command("play", help=HELP)(guard(play))
-
-
-def data_dir() -> Path:
-    """Where gincli keeps what it makes (``GINCLI_DATA_DIR``, else
-    ``$XDG_DATA_HOME/gincli``, else ``~/.local/share/gincli``)."""
-    env = os.environ.get("GINCLI_DATA_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "gincli"
 
 
 def default_name() -> str:
