@@ -16,6 +16,9 @@ from pathlib import Path
 
 from common import HERE, best_of_alternating, gin_command, table, wall
 
+#: The columns of this benchmark's table (run.py prints the same).
+HEADER = ("bot (against simple, one worker)", "its decisions", "best wall time", "speed", "ratio")
+
 BOTS = {
     "external (first legal move, over a pipe)": f"exec:{sys.executable} {HERE / 'first_bot.py'}",
     "in-process twin (first legal move)": "first",
@@ -55,8 +58,7 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
-    print(table(speed(args.hands, args.repeats), ("bot (against simple, one worker)", "its decisions",
-                                                  "best wall time", "speed", "ratio")))
+    print(table(speed(args.hands, args.repeats), HEADER))
 
 
 if __name__ == "__main__":

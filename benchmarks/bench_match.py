@@ -11,6 +11,9 @@ import subprocess
 
 from common import PEER_BENCH, gin_command, peer_python, table, wall
 
+#: The columns of this benchmark's table (run.py prints the same).
+HEADER = ("command", "input", "best wall time", "speed", "ratio")
+
 
 def speed(n: int, repeats: int) -> list[tuple[str, ...]]:
     gin = gin_command()
@@ -50,7 +53,7 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
-    print(table(speed(args.hands, args.repeats), ("command", "input", "best wall time", "speed", "ratio")))
+    print(table(speed(args.hands, args.repeats), HEADER))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,10 @@ import argparse
 from common import (PEER_BENCH, best_of_alternating, gin_command, peak_memory_mb, peer_python,
                     records_file, table)
 
+#: The columns of this benchmark's table (run.py prints the same).
+HEADER = ("command", "input", "best wall time", "throughput", "ratio")
+MEMORY_HEADER = ("command", "input", "peak PSS, all processes", "peak RSS summed over processes")
+
 
 def speed(n: int, repeats: int) -> list[tuple[str, ...]]:
     path = str(records_file(n))
@@ -47,11 +51,10 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--memory-records", type=int, default=1_000_000, help="0 skips the memory run")
     args = ap.parse_args()
-    print(table(speed(args.records, args.repeats), ("command", "input", "best wall time", "throughput", "ratio")))
+    print(table(speed(args.records, args.repeats), HEADER))
     if args.memory_records:
         print()
-        print(table(memory(args.memory_records), ("command", "input", "peak PSS, all processes",
-                                                   "peak RSS summed over processes")))
+        print(table(memory(args.memory_records), MEMORY_HEADER))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,9 @@ from hands import random_hands
 from gincli.cards import mask_of, parse_card
 from gincli.melds import best_arrangement, deadwood, deadwoods
 
+#: The columns of this benchmark's table (run.py prints the same).
+HEADER = ("meld solver, random ten-card hands", "speed")
+
 
 def rate(fn, items, repeats: int = 3) -> float:
     best = float("inf")
@@ -42,10 +45,10 @@ def main(n: int = 200_000, seed: int = 7) -> list[tuple[str, str]]:
                              text=True, check=True, cwd=HERE)
         rows.append(("OpenSpiel C++ min_deadwood (from Python)", float(out.stdout)))
     else:
-        rows.append(("OpenSpiel peer", "not set up (see benchmarks/README.md)"))
+        rows.append(("OpenSpiel peer", "not set up (see docs/benchmarks.md)"))
     return [(name, f"{v:,.0f} hands/s" if isinstance(v, float) else v) for name, v in rows]
 
 
 if __name__ == "__main__":
     rows = main(int(sys.argv[1]) if len(sys.argv) > 1 else 200_000)
-    print(table(rows, ("meld solver, random ten-card hands", "speed")))
+    print(table(rows, HEADER))

@@ -22,6 +22,9 @@ from pathlib import Path
 
 from common import ROOT, gin_command, table
 
+#: The columns of this benchmark's table (run.py prints the same).
+HEADER = ("command", "min", "median", "max", "")
+
 TARGET = 0.15  # seconds, gin --help from a wheel install
 
 COMMANDS = {
@@ -67,4 +70,4 @@ if __name__ == "__main__":
     ap.add_argument("--gin", help="the gin executable to time (default: the one next to this Python)")
     args = ap.parse_args()
     print(" ".join(args.gin and [args.gin] or gin_command()))
-    print(table(main(args.runs, [args.gin] if args.gin else None), ("command", "min", "median", "max", "")))
+    print(table(main(args.runs, [args.gin] if args.gin else None), HEADER))

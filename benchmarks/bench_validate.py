@@ -15,6 +15,9 @@ import json
 
 from common import best_of_alternating, gin_command, table, transcripts_file
 
+#: The columns of this benchmark's table (run.py prints the same).
+HEADER = ("command", "input", "best wall time", "speed")
+
 
 def speed(hands: int, repeats: int) -> list[tuple[str, ...]]:
     path = transcripts_file(hands)
@@ -35,7 +38,7 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=10_000)
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
-    print(table(speed(args.hands, args.repeats), ("command", "input", "best wall time", "speed")))
+    print(table(speed(args.hands, args.repeats), HEADER))
 
 
 if __name__ == "__main__":

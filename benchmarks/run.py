@@ -29,26 +29,21 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="small inputs, no memory run")
     args = ap.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}; peer: {peer_python() or 'not set up'}\n")
-    print(table(bench_solver.main(50_000 if args.quick else 200_000), ("meld solver, random ten-card hands", "speed")))
+    print(table(bench_solver.main(50_000 if args.quick else 200_000), bench_solver.HEADER))
     print()
     n = 5_000 if args.quick else 30_000
-    print(table(bench_score.speed(n, 2 if args.quick else 5),
-                ("command", "input", "best wall time", "throughput", "ratio")))
+    print(table(bench_score.speed(n, 2 if args.quick else 5), bench_score.HEADER))
     print()
-    print(table(bench_validate.speed(2_000 if args.quick else 10_000, 2 if args.quick else 5),
-                ("command", "input", "best wall time", "speed")))
+    print(table(bench_validate.speed(2_000 if args.quick else 10_000, 2 if args.quick else 5), bench_validate.HEADER))
     print()
-    print(table(bench_match.speed(1_000 if args.quick else 20_000, 1 if args.quick else 3),
-                ("command", "input", "best wall time", "speed", "ratio")))
+    print(table(bench_match.speed(1_000 if args.quick else 20_000, 1 if args.quick else 3), bench_match.HEADER))
     print()
-    print(table(bench_bots.speed(200 if args.quick else 2_000, 1 if args.quick else 3),
-                ("bot (against simple, one worker)", "its decisions", "best wall time", "speed", "ratio")))
+    print(table(bench_bots.speed(200 if args.quick else 2_000, 1 if args.quick else 3), bench_bots.HEADER))
     print()
-    print(table(bench_startup.main(3 if args.quick else 20), ("start-up", "min", "median", "max", "")))
+    print(table(bench_startup.main(3 if args.quick else 20), bench_startup.HEADER))
     if not args.quick:
         print()
-        print(table(bench_score.memory(1_000_000), ("command", "input", "peak PSS, all processes",
-                                                    "peak RSS summed over processes")))
+        print(table(bench_score.memory(1_000_000), bench_score.MEMORY_HEADER))
     sys.stdout.flush()
 
 
