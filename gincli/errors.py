@@ -122,3 +122,36 @@ def debug_enabled() -> bool:
     import os
 
     return os.environ.get("GINCLI_DEBUG", "") not in ("", "0")
+
+
+#: What the system's refusals mean, for people (the machine's faults, not gincli's).
+_OS_REASONS = {
+    "ENOSPC": "no space is left on the device (the disk is full)",
+    "EDQUOT": "the disk quota is used up",
+    "EROFS": "the file system is read-only",
+    "EACCES": "permission denied",
+    "EPERM": "the operation is not permitted",
+    "EIO": "an input/output error (a failing disk or a lost network share?)",
+    "EINVAL": "it does not take writes like a file (is it a special file?)",
+    "EBADF": "it is closed",
+    "EFBIG": "the file is too large for its file system",
+    "ENXIO": "no device is behind it",
+    "EISDIR": "it is a directory",
+    "ENOENT": "no such file or folder",
+    "ENOTDIR": "a part of the path is not a folder",
+    "ELOOP": "it is a symbolic link (which gincli does not follow here)",
+    "ETXTBSY": "it is a program being run",
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """Why the system refused, in words: ``no space is left on the device``."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or 0, "")
+    return _OS_REASONS.get(name) or (exc.strerror or str(exc)).rstrip(".").lower() or name
+
+
+class MachineError(GinError):
+    """The user's machine refused something (a full disk, a closed or special
+    file, a file another gin run is writing): not gincli's fault, exit 2."""

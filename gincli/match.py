@@ -24,6 +24,7 @@ from .external.protocol import START_FAILURES, start_failure
 from .engine import Hand
 from .rng import GOLDEN, MASK64, SplitMix64
 from .scoring import HandResult
+from .formats.files import lock
 from .formats.jsonio import dumps, loads
 from .stats import Z95, Estimate, Running, Sprt
 from .table import play_session
@@ -330,8 +331,10 @@ def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
     with it, the file (a symlink is followed) must be a regular file holding only
     sessions 0, 1, ... of this very match (``header``: its variant name, scoring
     and every option's value), and only a last line cut short is dropped.
-    Anything else is a :class:`UsageError` and the file is left as it was."""
-    from .errors import UsageError
+    Anything else is a :class:`UsageError` and the file is left as it was. The
+    file is locked while it stays open: a second run on it is refused
+    (:func:`gincli.formats.files.lock`)."""
+    from .errors import MachineError, UsageError, os_reason
 
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT if resume else os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
@@ -341,6 +344,11 @@ def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
             raise UsageError(f"cannot write the transcripts to {path}: the folder {folder} does not exist "
                              "(make it first, or give another path)") from None
         raise UsageError(f"cannot write the transcripts to {path}: {exc.strerror or exc}") from None
+    try:
+        lock(fd, path, "the transcripts file")  # one writer a file: a second run stops here, having written nothing
+    except BaseException:
+        os.close(fd)
+        raise
     st = os.fstat(fd)
     regular = stat.S_ISREG(st.st_mode)
     if resume and not regular:
@@ -350,7 +358,11 @@ def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
         os.close(fd)
         raise UsageError(f"{path} already holds something; --resume finishes the match that wrote it, "
                          "or give another file")
-    fh = os.fdopen(fd, "r+b" if resume else "ab")
+    try:
+        fh = os.fdopen(fd, "r+b" if resume else "ab")
+    except OSError as exc:  # a special file that cannot be written like one (/proc/version)
+        os.close(fd)
+        raise MachineError(f"cannot write the transcripts to {path}: {os_reason(exc)}") from None
     if not resume:
         return fh, []
     try:

@@ -150,7 +150,7 @@ def test_gin_report_gives_the_summary_and_page_of_the_match_that_wrote_the_trans
     text = page.read_text()
     assert_self_contained(text)
     assert all(f'id="{chart}"' in text for chart in TWO) and "options: gin_bonus=30" in text
-    res = gin("report", "-", "--output", str(page), input=transcripts.read_text())  # standard input, no SPRT
+    res = gin("report", "-", "--output", str(page), "--force", input=transcripts.read_text())  # stdin, no SPRT
     assert res.returncode == 0 and "id=\"sprt\"" not in page.read_text()
     assert res.stdout.startswith("standard · game · seed 2")
 
@@ -179,7 +179,7 @@ def test_gin_report_says_which_records_it_left_out(run, tmp_path):
     (["nothing.jsonl"], "cannot read nothing.jsonl: no such file"),
     (["EMPTY", "--output", "x.html"], "no session of a gin match to report"),
     (["T", "--output", "page.txt"], "the report is an HTML page: give a file name ending in .html"),
-    (["T", "--output", "no/such/folder/p.html"], "its folder does not exist"),
+    (["T", "--output", "no/such/folder/p.html"], "the folder no/such/folder does not exist"),
     (["T", "--sprt", "5"], "--sprt takes elo0,elo1"),
 ])
 def test_gin_report_refuses_what_it_cannot_use_in_one_sentence(run, tmp_path, monkeypatch, args, message):

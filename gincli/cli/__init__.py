@@ -102,8 +102,14 @@ def guard(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .streams import command_streams, data
+
         try:
-            return fn(*args, **kwargs)
+            with command_streams():
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    data().flush()  # inside: a refused write is said like any other
         except GinError as exc:
             if debug_enabled():
                 raise
@@ -116,6 +122,19 @@ def guard(fn: F) -> F:
             raise typer.Exit(0) from None
         except (typer.Exit, typer.Abort):
             raise
+        except SystemExit as exc:  # a plugin's sys.exit() inside a command: said, not obeyed silently
+            if debug_enabled():
+                raise
+            error(f"something called sys.exit({exc.code!r}) during the command (a plugin?); gincli stopped")
+            raise typer.Exit(EXIT_UNREADABLE) from None
+        except OSError as exc:  # the machine refused something gincli did not expect to fail
+            if debug_enabled():
+                raise
+            from ..errors import os_reason
+
+            target = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+            error(f"the system refused an operation on{target or ' a file'}: {os_reason(exc)}")
+            raise typer.Exit(EXIT_UNREADABLE) from None
         except Exception as exc:
             if debug_enabled():
                 raise
@@ -410,6 +429,13 @@ def make_app() -> typer.Typer:
 
 def main() -> None:
     """The command line (the console script enters through :mod:`gincli.entry`)."""
+    from . import streams
+
+    streams.prepare()
+    if streams.stdout_closed:
+        error("standard output is closed, and gin writes its results there: open it, or send it to /dev/null "
+              "(>/dev/null)")
+        sys.exit(EXIT_UNREADABLE)
     try:
         make_app()()
     except SystemExit:

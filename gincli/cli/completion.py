@@ -35,7 +35,9 @@ def completion(
 ) -> None:
     from typer._completion_shared import get_completion_script
 
-    print(get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=shell.value).strip())
+    from .render import write_data
+
+    write_data(get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=shell.value).strip() + "\n")
 
 
 def complete(cli: Any, ctx_args: Any, prog_name: str, complete_var: str, instruction: str) -> int:

@@ -8,7 +8,7 @@ import typer
 
 from . import COMMANDS, guard, settings
 from .options import FormatOpt
-from .render import OutputFormat, safe, write_json
+from .render import OutputFormat, safe, write_data, write_json
 
 HELP = """Show the config file (config.toml in the config folder) and the defaults in effect.
 
@@ -40,7 +40,7 @@ def config_command(
         if format is OutputFormat.json:
             write_json({"path": str(s.config_file)})
         else:
-            print(safe(str(s.config_file), markup=False))
+            write_data(safe(str(s.config_file), markup=False) + "\n")
         return
     group = ctx.find_root().command
     for name in COMMANDS:  # check each command's table against its options, as running it would
@@ -74,7 +74,7 @@ def emit_config(format: OutputFormat, data: dict[str, Any]) -> None:
         lines.append(f"[{name}]")
         for key, value in table.items():
             lines.append(f"  {safe(key, markup=False)} = {safe(_toml(value), markup=False)}")
-    print("\n".join(lines))
+    write_data("\n".join(lines) + "\n")
 
 
 def _toml(value: Any) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from enum import Enum
 from typing import Annotated, Any
 
@@ -15,7 +14,7 @@ from ..formats.jsonio import dumps
 from ..formats.transcripts import to_toml
 from ..table import Table
 from . import guard, settings
-from .render import cards_markup, safe, show
+from .render import cards_markup, safe, show, write_data
 from .options import OptionOpt, SeedOpt, overrides_from, random_seed
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
@@ -81,9 +80,9 @@ def deal(
     hand = table.deal()
     doc = table.transcript(id=id, options=dict(rules), current=True)
     if format is DealFormat.json:
-        sys.stdout.write(dumps(doc) + "\n")
+        write_data(dumps(doc) + "\n", json=True)
     elif format is DealFormat.toml:
-        sys.stdout.write(to_toml(doc))
+        write_data(to_toml(doc))
     else:
         show(render_deal(hand, doc))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import gc
 import os
@@ -14,13 +15,14 @@ import typer
 
 from ..backends import DEFAULT_BACKEND, BackendRun, MatchWork, backend_named, backend_options
 from ..engine import MAX_HAND_MOVES
-from ..errors import UsageError, quote
+from ..errors import GinError, MachineError, UsageError, os_reason, quote
 from ..match import MatchSpec, Tally, open_transcripts, recorded_seed
 from ..formats.jsonio import dumps
 from ..parallel import chunked
 from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
+from .render import data as stdout
 from .render import OutputFormat, emit, stderr_console, listing, plural, progress_bar, safe, show, write_json
 from .options import (BotLogOpt, BotsFileOpt, FormatOpt, OptionOpt, QuietOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt,
                       bot_names, overrides_from, random_seed, split_bots)
@@ -94,6 +96,7 @@ def match(
     report: Annotated[str | None, typer.Option(
         "--report", metavar="FILE.html",
         help="Also draw the match as an HTML page that opens offline (needs gincli[report]).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace the --report page if it exists.")] = False,
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
                                            help="Stop a session still unsettled after N hands (it is reported).")]
     = 10_000,
@@ -103,7 +106,7 @@ def match(
     if report is not None:
         from .report import check_page
 
-        check_page(report)
+        check_page(report, "--report", force)
     specs = split_bots(bots_)
     if len(specs) < 2 or not all(specs):
         raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_)}")
@@ -169,7 +172,8 @@ def match(
         if transcripts == "-":  # the transcripts are the data on stdout: the summary goes to stderr
             out, earlier = _StdoutTranscripts(), []
         elif transcripts:
-            out, earlier = open_transcripts(transcripts, spec, header, resume)
+            fh, earlier = open_transcripts(transcripts, spec, header, resume)
+            out = _FileTranscripts(fh, transcripts)
             for o in earlier:
                 tally.add(o)
             done = len(earlier)
@@ -180,6 +184,7 @@ def match(
     gc.freeze()
     started = time.perf_counter()
     interrupted = False
+    refused: GinError | None = None  # a write the machine refused: the match stops, what was played is kept
     record = out is not None
     w = run.workers
     work = MatchWork.of(spec, record, s.plugin_dirs, s.disabled, bots_file, registry)
@@ -195,40 +200,49 @@ def match(
                     for results in chunks:
                         for o in results:
                             if out is not None and o.transcript is not None:
-                                out.write(o.transcript.encode() + b"\n")
-                                out.flush()
+                                try:
+                                    out.write(o.transcript.encode() + b"\n")
+                                except MachineError as exc:
+                                    refused = exc
+                                    break
                             tally.add(o)
                             if tally.decided():
                                 break
                         advance(tally.sessions)
-                        if tally.decided():
+                        if tally.decided() or refused is not None:
                             break
     except KeyboardInterrupt:
         interrupted = True
     finally:
         if out is not None:
-            out.close()
+            try:
+                out.close()
+            except MachineError as exc:
+                refused = refused or exc
         from ..external import close_all
 
         close_all()
         stopped = run.stop()  # a backend that fails to let go is said after the result, never over it
     elapsed = time.perf_counter() - started
     summary = tally.summary()
-    if transcripts == "-":
-        sys.stdout.flush()
-        if format is OutputFormat.json:
-            print(dumps(summary, indent=2), file=sys.stderr)
+    try:
+        if refused is not None:
+            raise refused
+        if transcripts == "-":
+            stdout().flush()
+            _summary_to_stderr(summary, format)
+        elif format is OutputFormat.json:
+            write_json(summary)
         else:
-            show(render_summary(summary), stderr_console())
-    elif format is OutputFormat.json:
-        write_json(summary)
-    else:
-        show(render_summary(summary))
+            show(render_summary(summary))
+    except MachineError:  # the machine stopped the match (a full disk): what was played, on stderr, then why
+        _summary_to_stderr(summary, format)
+        raise
     if tally.capped:
-        sys.stdout.flush()  # the summary, then the warning
+        stdout().flush()  # the summary, then the warning
         warn(capped_note(summary))
     if stopped:
-        sys.stdout.flush()
+        stdout().flush()
         warn(stopped)
     if not quiet:
         played = tally.hands - hands_before  # what this run played: a resumed match's earlier hands cost nothing now
@@ -242,24 +256,73 @@ def match(
         from .report import History, write_page
 
         assert isinstance(tally, History)
-        write_page(report, tally, summary, "match", quiet)
+        write_page(report, tally, summary, "match", quiet, force)
     if interrupted:
         print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
               + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""), file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
+def _summary_to_stderr(summary: dict[str, Any], format: OutputFormat) -> None:
+    if format is OutputFormat.json:
+        print(dumps(summary, indent=2), file=sys.stderr)
+    else:
+        show(render_summary(summary), stderr_console())
+
+
 class _StdoutTranscripts:
     """``--transcripts -``: each session's line on standard output, as it ends."""
 
     def write(self, data: bytes) -> None:
-        sys.stdout.buffer.write(data)
-
-    def flush(self) -> None:
-        sys.stdout.buffer.flush()
+        stdout().buffer.write(data)
+        stdout().buffer.flush()
 
     def close(self) -> None:
-        sys.stdout.buffer.flush()
+        stdout().buffer.flush()
+
+
+FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+
+
+class _FileTranscripts:
+    """``--transcripts FILE``: each session's line written whole as it ends,
+    straight to the file (no buffer left to fail later). A write the system
+    refuses (a full disk) takes back what it wrote of its line, so that the
+    file holds whole sessions only (``--resume`` goes on from them), and is a
+    :class:`MachineError` naming the file."""
+
+    def __init__(self, fh: Any, path: str):
+        self.fh = fh
+        self.path = path
+        self.fd = fh.fileno()
+        self.lines = 0
+
+    def write(self, data: bytes) -> None:
+        try:
+            start = os.lseek(self.fd, 0, os.SEEK_END)
+        except OSError:
+            start = None  # not seekable (a pipe, a device): nothing to take back
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self.fd, view):]
+        except OSError as exc:
+            if start is not None:
+                try:
+                    os.ftruncate(self.fd, start)
+                except OSError:
+                    pass
+            kept = f"; the {plural(self.lines, 'session')} written before it are kept" if self.lines else ""
+            hint = " (finish the match with --resume once there is room)" if exc.errno in FULL else ""
+            raise MachineError(f"cannot write the transcripts to {self.path}: {os_reason(exc)}{kept}{hint}") \
+                from None
+        self.lines += 1
+
+    def close(self) -> None:
+        try:
+            self.fh.close()
+        except OSError:
+            pass
 
 
 def scoreline(tally: Tally) -> str:

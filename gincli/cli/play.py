@@ -29,7 +29,8 @@ from ..view import PlayerView
 from . import EXIT_INTERRUPTED, bots_registry, guard
 from .options import (BotLogOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
                       overrides_from, random_seed, split_bots)
-from .render import OutputFormat, card_markup, rendered, safe
+from .render import OutputFormat, card_markup, data, rendered, safe, write_data
+from ..formats.jsonio import dumps
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
 
@@ -650,7 +651,7 @@ def play(
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
     file = TranscriptFile(path)
-    out = sys.stderr if format is OutputFormat.json else sys.stdout
+    out = sys.stderr if format is OutputFormat.json else data()
     screen = Screen(out, sys.stdin, sys.stdin.isatty() and out.isatty())
     bots = {}
     for i, n in enumerate(players[1:], 1):
@@ -678,4 +679,4 @@ def play(
     game.save()
     summary = game.finish(quit)
     if format is OutputFormat.json:
-        sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
+        write_data(dumps(summary) + "\n", json=True)

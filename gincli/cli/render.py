@@ -25,9 +25,25 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
+def data() -> Any:
+    """Standard output, where the data goes (:func:`gincli.cli.streams.data`)."""
+    from .streams import data
+
+    return data()
+
+
+def write_data(text: str, json: bool = False) -> None:
+    """Data on standard output; ``json``: JSON text, written as UTF-8 whatever the terminal's encoding."""
+    out = data()
+    if json and hasattr(out, "json_text"):
+        out.json_text(text)
+    else:
+        out.write(text)
+
+
 def write_json(obj: Any) -> None:
     """One JSON document on stdout (indented), always valid UTF-8."""
-    sys.stdout.write(dumps(obj, indent=2) + "\n")
+    write_data(dumps(obj, indent=2) + "\n", json=True)
 
 
 #: Characters never written to a terminal as they are: C0 (newline and tab
@@ -129,7 +145,7 @@ def _isatty(file: Any) -> bool:
 
 
 def stdout_console() -> Any:
-    return _console(sys.stdout)
+    return _console(data())
 
 
 def stderr_console() -> Any:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import io
-import os
 import sys
 from collections import Counter
 from typing import Annotated, Any
@@ -19,13 +18,14 @@ import typer
 
 from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, GinError, InputError, UsageError, quote
 from ..formats.containers import Reader
+from ..formats.files import check_new, write_new
 from ..match import MatchSpec, SessionOutcome, Tally, differences
 from ..stats import Running, Sprt, parse_sprt
 from ..formats.transcripts import TRANSCRIPT_FORMAT
 from . import error, guard, record_failure, settings
 from .match import render_summary
 from .options import FormatOpt, InputFormatOpt, QuietOpt
-from .render import OutputFormat, progress_bar, rendered, safe, show, stdin_notice, write_json
+from .render import OutputFormat, data, progress_bar, rendered, safe, show, stdin_notice, write_json
 from .score import file_size
 
 HELP = """Draw a match as one HTML page, from the transcripts gin match --transcripts wrote.
@@ -44,20 +44,18 @@ def register(app: typer.Typer) -> None:
     app.command("report", help=HELP, no_args_is_help=True)(guard(report))
 
 
-def check_page(path: str) -> None:
+def check_page(path: str, option: str, force: bool = False) -> None:
     """Fail before any work when the page cannot be made: Plotly missing (the
     sentence names the extra), a name that is not an ``.html`` file, a folder
-    that is not there. :class:`UsageError`."""
+    that is not there, a file there already (unless ``force``), a symbolic
+    link. :class:`UsageError`."""
     try:
         import plotly  # noqa: F401
     except ImportError:
         raise UsageError(f"the report page draws its charts with Plotly, which is not installed: {EXTRA}") from None
     if not path.lower().endswith((".html", ".htm")):
         raise UsageError(f"the report is an HTML page: give a file name ending in .html, not {quote(path)}")
-    folder = os.path.dirname(path) or "."
-    if os.path.isdir(path) or not os.path.isdir(folder):
-        raise UsageError(f"cannot write the report to {quote(path)}: "
-                         + ("it is a folder" if os.path.isdir(path) else "its folder does not exist"))
+    check_new(path, option, force)
 
 
 class History(Tally):
@@ -219,18 +217,15 @@ def page(h: History, summary: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def write_page(path: str, h: History, summary: dict[str, Any], command: str, quiet: bool = False) -> None:
-    """Write the page to ``path`` and say where on stderr (``gin COMMAND: ...``)
-    unless ``quiet``; :class:`UsageError` when it cannot be written."""
-    text = page(h, summary)
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise UsageError(f"cannot write the report to {path}: {exc.strerror or exc}") from None
+def write_page(path: str, h: History, summary: dict[str, Any], command: str, quiet: bool = False,
+               force: bool = False) -> None:
+    """Write the page to ``path``, whole, never through a symbolic link nor over
+    a file unless ``force`` (:func:`gincli.formats.files.write_new`), and say
+    where on stderr (``gin COMMAND: ...``) unless ``quiet``."""
+    write_new(path, page(h, summary), "the report", force)
     if quiet:
         return
-    sys.stdout.flush()  # the summary, then where the page went
+    data().flush()  # the summary, then where the page went
     print(f"gin {command}: report written to {safe(path, markup=False)}", file=sys.stderr)
 
 
@@ -242,13 +237,14 @@ def report(
                                                help="Transcripts of one match, in order; - reads standard input.")],
     output: Annotated[str, typer.Option("--output", metavar="FILE.html", help="The page to write.")]
     = "report.html",
+    force: Annotated[bool, typer.Option("--force", help="Replace the page if it exists.")] = False,
     sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1",
                                              help="Draw the SPRT of H0 elo0 against H1 elo1.")] = None,
     format: FormatOpt = OutputFormat.text,
     input_format: InputFormatOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
-    check_page(output)
+    check_page(output, "--output", force)
     registry = settings(ctx).registry()
     try:
         test = parse_sprt(sprt) if sprt else None
@@ -292,7 +288,7 @@ def report(
         write_json(summary)
     else:
         show(render_summary(summary))
-    write_page(output, history, summary, "report", quiet)
+    write_page(output, history, summary, "report", quiet, force)
     raise typer.Exit(status)
 
 

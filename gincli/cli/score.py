@@ -21,7 +21,7 @@ from . import error, guard, record_failure, settings
 from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       overrides_from)
 from .hands import hand_text
-from .render import OutputFormat, stdin_notice, color_mode, plural, progress_bar, safe
+from .render import OutputFormat, data, stdin_notice, color_mode, plural, progress_bar, safe, write_data
 
 HELP = """Score hands from their end positions (hand records).
 
@@ -53,7 +53,7 @@ def score(
     status = EXIT_OK
     gc.freeze()  # start-up objects never die: keep the collector off them
     text = format is not OutputFormat.json
-    colour = text and (color_mode() == "always" or (color_mode() == "auto" and sys.stdout.isatty()))
+    colour = text and (color_mode() == "always" or (color_mode() == "auto" and data().isatty()))
     state = {"scorer": scorer, "text": text, "colour": colour}
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, text, colour)
     for path in files:
@@ -68,21 +68,21 @@ def score(
                     if errors:  # people: each bad record's sentence on stderr, in its place
                         done = 0
                         for at, line in errors:
-                            sys.stdout.write(out[done:at])
-                            sys.stdout.flush()
+                            write_data(out[done:at])
+                            data().flush()
                             error(line)
                             done = at
                         out = out[done:]
-                    sys.stdout.write(out)
+                    write_data(out, json=not text)
                     outcomes.update(counts)
                     failed += bad
                     advance(reader.position())
             reader.check()  # gzip data cut short: the records before it are scored
         except InputError as exc:
-            sys.stdout.flush()  # what came before the error is written before it
+            data().flush()  # what came before the error is written before it
             error(exc.message)
             status = EXIT_UNREADABLE
-    sys.stdout.flush()
+    data().flush()
     if not quiet and (failed or outcomes or status == EXIT_OK):
         print(summary(outcomes, failed), file=sys.stderr)
     if status == EXIT_OK and failed:

@@ -17,7 +17,7 @@ from ..formats.containers import Item, Reader
 from ..parallel import WARMUP, chunked, default_workers, ordered_map, worker_state
 from ..validate import Defaults, Fault, Report, validate
 from . import error, guard, record_failure, settings
-from .render import OutputFormat, message_markup, stdin_notice, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
+from .render import OutputFormat, data, write_data, message_markup, stdin_notice, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
 from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, overrides_from
 from .score import file_size
 
@@ -85,17 +85,17 @@ def validate_command(
                 for text, valid, invalid, complete in ordered_map(
                         _validate_chunk, chunks, workers or default_workers(), setup, state,
                         warmup=0.0 if workers else WARMUP):
-                    sys.stdout.write(text)
+                    write_data(text, json=mode == "json")
                     counts["valid"] += valid
                     counts["invalid"] += invalid
                     counts["complete"] += complete
                     advance(reader.position())
             reader.check()  # gzip data cut short: the transcripts before it are replayed
         except InputError as exc:
-            sys.stdout.flush()  # what came before the error is written before it
+            data().flush()  # what came before the error is written before it
             error(exc.message)
             status = EXIT_UNREADABLE
-    sys.stdout.flush()
+    data().flush()
     total = counts["valid"] + counts["invalid"]
     if not quiet and (total or status == EXIT_OK):
         print(f"gin validate: {plural(total, 'transcript')}: {counts['valid']:,} valid "

@@ -1,0 +1,207 @@
+"""Standard output holds data, and only data; the machine's faults in one sentence.
+
+While a command runs, ``sys.stdout`` is a stand-in that sends whatever is
+printed there (a plugin's ``print()``, say) to stderr, saying so once: gincli
+writes its data through :func:`data`, the real standard output. A write that
+the system refuses (a full disk, ``/dev/full``, a special file) is an
+:class:`OutputError`: one sentence naming the target and the reason, exit 2.
+
+:func:`prepare` runs first of all: a standard stream that is closed at start
+(``2>&-``) is opened on ``/dev/null`` so that no file gincli opens takes its
+place (gincli's messages would otherwise land in the data), and text for
+people never fails on an encoding that lacks the suit symbols.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..errors import GinError, MachineError, os_reason
+
+#: Whether standard output was closed when gin started (``>&-``).
+stdout_closed = False
+
+
+class OutputError(MachineError):
+    """The system refused a write: a full disk, a closed or special file."""
+
+
+def prepare() -> None:
+    """Standard streams fit to use, before anything else runs (see the module's docstring)."""
+    global stdout_closed
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+            except OSError:
+                continue
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            if fd == 1:
+                stdout_closed = True
+            stream = open(fd, "w" if fd else "r", encoding="utf-8", errors="replace", closefd=False)
+            setattr(sys, ("stdin", "stdout", "stderr")[fd], stream)
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is not None and not _unicode(stream) and hasattr(stream, "reconfigure"):
+            try:  # an ASCII or Latin-1 terminal: a card's suit becomes "?", never an error
+                stream.reconfigure(errors="replace")
+            except (OSError, ValueError):
+                pass
+
+
+def _unicode(stream: Any) -> bool:
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    return encoding.startswith("utf")
+
+
+def unicode_output() -> bool:
+    """Whether standard output takes any character (else gincli draws cards with letters)."""
+    return _unicode(data())
+
+
+class _Data:
+    """The real standard output, its write failures turned into :class:`OutputError`."""
+
+    def __init__(self, stream: Any):
+        self._stream = stream
+        self.buffer = _Binary(getattr(stream, "buffer", None), self)
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise refused(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise refused(exc) from None
+
+    def json_text(self, text: str) -> None:
+        """Write JSON: UTF-8 as JSON requires, whatever the terminal's encoding."""
+        if _unicode(self._stream) or self.buffer.raw is None:
+            self.write(text)
+        else:
+            self.flush()
+            self.buffer.write(text.encode("utf-8"))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class _Binary:
+    def __init__(self, raw: Any, owner: _Data):
+        self.raw = raw
+        self._owner = owner
+
+    def write(self, data: bytes) -> int:
+        try:
+            return self.raw.write(data)
+        except OSError as exc:
+            raise refused(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self.raw.flush()
+        except OSError as exc:
+            raise refused(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
+def refused(exc: OSError, target: str = "standard output") -> GinError:
+    """The sentence for a write the system refused (``BrokenPipeError`` stays
+    itself: the reader went away, which is no error)."""
+    if isinstance(exc, BrokenPipeError) or exc.errno == errno.EPIPE:
+        return exc  # type: ignore[return-value]
+    return OutputError(f"cannot write to {target}: {os_reason(exc)}")
+
+
+class _Stray:
+    """``sys.stdout`` while a command runs: text printed there goes to stderr,
+    with one warning naming the module that printed it."""
+
+    def __init__(self) -> None:
+        self.warned = False
+
+    def write(self, text: str) -> int:
+        err = sys.stderr
+        if err is None:
+            return len(text)
+        if not self.warned and text.strip():
+            self.warned = True
+            who = _printer()
+            err.write(f"gin: warning: {who} printed to standard output; that goes to stderr, so that standard "
+                      "output holds gincli's data only\n")
+        try:
+            return err.write(text)
+        except (OSError, ValueError):
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            if sys.stderr is not None:
+                sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def encoding(self) -> str:
+        return getattr(sys.stderr, "encoding", "utf-8") or "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+
+def _printer() -> str:
+    """The module (outside gincli and Python's own) that wrote to stdout, in words."""
+    frame: Any = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        if name and not name.startswith(("gincli.", "contextlib", "io", "_io", "builtins", "rich", "typer")) \
+                and name not in ("gincli", "__main__"):
+            return f"the module {name} (a plugin?)"
+        frame = frame.f_back
+    return "something other than gincli (a plugin?)"
+
+
+_data: _Data | None = None
+
+
+def data() -> Any:
+    """Where gincli writes its data: the real standard output (during a command,
+    wrapped so that a refused write is one sentence)."""
+    if _data is not None:
+        return _data
+    return sys.stdout
+
+
+@contextmanager
+def command_streams() -> Iterator[None]:
+    """For the run of a command: :func:`data` is standard output, ``sys.stdout`` the stand-in."""
+    global _data
+    if _data is not None:  # a command inside a command (tests): already in place
+        yield
+        return
+    real = sys.stdout
+    _data = _Data(real)
+    sys.stdout = _Stray()  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout = real
+        _data = None
