@@ -144,6 +144,108 @@ def test_nan_or_infinity_in_a_record_is_that_records_error(run, tmp_path, name, 
     assert "NaN" in out[0]["error"]
 
 
+TOML_HANDS = ("[records.hands]\nann = " + json.dumps(KNOCKER.split()) + "\nbob = " + json.dumps(DEFENDER.split())
+              + "\n")
+
+
+@pytest.fixture(params=["orjson", "json"])
+def hot_path_reader(request, monkeypatch):
+    """gin score's hot path reading records with orjson (where installed) or json."""
+    from gincli.formats import records
+
+    if request.param == "orjson":
+        pytest.importorskip("orjson")
+        assert records.fast_loads is not None
+    else:
+        monkeypatch.setattr(records, "fast_loads", None)
+    return request.param
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1e400"])
+@pytest.mark.parametrize("name", ["h.jsonl", "h.json", "h.toml"])
+def test_a_number_past_a_doubles_range_is_that_records_error(run, tmp_path, hot_path_reader, name, number):
+    if name == "h.jsonl":
+        text = (json.dumps(dict(GOOD, id="a")) + "\n" + json.dumps(GOOD)[:-1] + f', "id": {number}}}\n'
+                + json.dumps(dict(GOOD, id="b"))[:-1] + f', "x": [{{"y": {number}}}]}}\n' + json.dumps(GOOD) + "\n")
+    elif name == "h.json":
+        text = ("[" + json.dumps(dict(GOOD, id="a")) + ", " + json.dumps(GOOD)[:-1] + f', "id": {number}}}, '
+                + json.dumps(dict(GOOD, id="b"))[:-1] + f', "x": [{{"y": {number}}}]}}, ' + json.dumps(GOOD) + "]")
+    else:
+        text = ('[[records]]\nid = "a"\nknocker = "ann"\n' + TOML_HANDS + f'[[records]]\nid = {number}\n'
+                'knocker = "ann"\n' + TOML_HANDS + f'[[records]]\nid = "b"\nknocker = "ann"\nx = [{{ y = {number} }}]\n'
+                + TOML_HANDS + '[[records]]\nknocker = "ann"\n' + TOML_HANDS)
+    (tmp_path / name).write_text(text)
+    for workers in ("1", "2"):
+        res = run("score", "-f", "json", "--workers", workers, str(tmp_path / name))
+        assert res.exit_code == 1, res.stderr
+        out = strict_json_lines(res.stdout)
+        assert [r.get("points") for r in out] == [24, None, None, 24]
+        where = "line 2" if name == "h.jsonl" else "record 2"
+        assert out[1] == {"id": None, "error": f"{where} holds a number past what a double can hold ({number})"}
+        assert out[2]["id"] is None and out[2]["error"].endswith(f"holds a number past what a double can hold "
+                                                                 f"({number})")
+    res = run("score", str(tmp_path / name))  # for people: the same sentence on stderr, one a record
+    assert res.exit_code == 1 and res.stderr.count("past what a double can hold") == 2
+    assert "Traceback" not in res.stderr
+
+
+def test_a_number_past_a_doubles_range_in_a_transcript_is_that_transcripts_fault(run, tmp_path):
+    dealt = json.loads(run("deal", "--seed", "1", "-f", "json").stdout)
+    line = json.dumps(dict(dealt, id="t2"))
+    lines = [json.dumps(dict(dealt, id="t1")), line.replace('"t2"', "1e400", 1),
+             line.replace('"players"', '"x": -1e400, "players"', 1), json.dumps(dict(dealt, id="t4"))]
+    f = write_lines(tmp_path / "t.jsonl", lines)
+    (tmp_path / "t.json").write_text("[" + ", ".join(lines) + "]")
+    for path, where in ((f, "line"), (str(tmp_path / "t.json"), "record")):
+        res = run("validate", "-f", "json", path)
+        assert res.exit_code == 1, res.stderr
+        out = strict_json_lines(res.stdout)
+        assert [r["id"] for r in out] == ["t1", None, None, "t4"] and out[0]["valid"] and out[3]["valid"]
+        assert [r["errors"][0]["message"] for r in out[1:3]] == [
+            f"{where} 2 holds a number past what a double can hold (1e400)",
+            f"{where} 3 holds a number past what a double can hold (-1e400)"]
+        assert all(r["errors"][0]["rule"] == "transcript-format" for r in out[1:3])
+
+
+def test_a_long_number_past_a_doubles_range_is_quoted_cut(run, tmp_path):
+    number = "1" + "0" * 500 + ".5"
+    f = write_lines(tmp_path / "h.jsonl", [json.dumps(GOOD)[:-1] + f', "id": {number}}}'])
+    res = run("score", "-f", "json", f)
+    [out] = strict_json_lines(res.stdout)
+    assert out["error"] == f"line 1 holds a number past what a double can hold ({number[:40]}… (503 characters))"
+
+
+def test_a_whole_number_past_a_doubles_range_is_no_error(run, tmp_path):
+    """Python reads it as it is, and writes it back as it is: valid JSON."""
+    big = 10 ** 400
+    f = write_lines(tmp_path / "h.jsonl", [json.dumps(dict(GOOD, id=big))])
+    res = run("score", "-f", "json", f)
+    assert res.exit_code == 0 and strict_json_lines(res.stdout)[0]["id"] == big
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_json_writers_refuse_nan_and_infinity(value):
+    from gincli.formats.jsonio import dumps, error_line, utf8_lines
+
+    with pytest.raises(ValueError):
+        dumps({"id": value})
+    with pytest.raises(ValueError):
+        dumps([value], indent=2)
+    assert error_line(value, "it failed") == '{"id": null, "error": "it failed"}'
+    assert error_line("h1", "it failed") == '{"id": "h1", "error": "it failed"}'
+    with pytest.raises(ValueError):  # a line written again for a lone surrogate is checked too
+        utf8_lines(['{"id": "\ud800", "x": NaN}'])
+
+
+def test_the_json_reader_refuses_what_the_writers_would():
+    from gincli.formats.jsonio import OutOfRange, loads
+
+    for text in ('{"id": 1e400}', '[1e400]', '-1E+999', b'{"id": 1e400}', '{"id": 1e400} '):
+        with pytest.raises(OutOfRange, match=r"past what a double can hold \(-?1[eE]"):
+            loads(text)
+    assert loads('{"id": 1e308, "x": 1e-400}') == {"id": 1e308, "x": 0.0}
+
+
 def test_a_lone_surrogate_never_breaks_the_output(run, tmp_path):
     f = write_lines(tmp_path / "h.jsonl", [json.dumps(dict(GOOD, id="\ud800")), json.dumps({"id": "\udfff"})])
     res = run("score", "-f", "json", f)

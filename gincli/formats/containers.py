@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from ..errors import InputError, quote, shorten
-from .jsonio import Marking, holds_non_finite, loads, strip_bom, too_deep
+from .jsonio import Marking, OutOfRange, holds_non_finite, loads, strip_bom, too_deep
 
 FORMATS = ("json", "jsonl", "toml")
 EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".toml": "toml"}
@@ -222,7 +222,7 @@ class Reader:
                 records = doc["records"] if isinstance(doc.get("records"), list) else [doc]
             else:
                 try:
-                    doc = json.loads(data, parse_constant=marking.constant)
+                    doc = json.loads(data, parse_constant=marking.constant, parse_float=marking.json_float)
                 except ValueError as exc:
                     if not data.strip():
                         raise InputError(f"cannot read {name}: it is empty") from None
@@ -234,11 +234,15 @@ class Reader:
         except ValueError as exc:  # an integer past Python's digit limit
             raise InputError(f"cannot read {name}: {_json_reason(exc)}") from None
         for index, record in enumerate(records):
+            mark = marking.seen and holds_non_finite(record)
             if not isinstance(record, dict):
                 yield Item(name, index, None, None, f"record {index + 1} is not an object")
-            elif marking.seen and holds_non_finite(record):
+            elif mark and mark.literal is None:
                 yield Item(name, index, None, None, f"record {index + 1} holds NaN or Infinity, which JSON does "
                                                     "not allow")
+            elif mark:
+                yield Item(name, index, None, None, f"record {index + 1} holds a number past what a double can "
+                                                    f"hold ({shorten(mark.literal)})")
             else:
                 yield Item(name, index, None, record)
 
@@ -269,6 +273,8 @@ class _Prefixed(io.RawIOBase):
 def _parse_line(raw: bytes, lineno: int) -> tuple[Any, str | None]:
     try:
         record = loads(raw.decode("utf-8").rstrip())
+    except OutOfRange as exc:
+        return None, f"line {lineno} holds a number past what a double can hold ({shorten(exc.literal)})"
     except ValueError as exc:  # UnicodeDecodeError included
         return None, f"line {lineno} is not valid JSON: {_json_reason(exc)}"
     if type(record) is dict:
