@@ -1,8 +1,10 @@
 """A bot's process: started in its own process group (killed whole, so a bot
 that forks or a wrapper that does not ``exec`` leaves nothing behind), dying
 with the process that runs it, its output read line by line within a time
-limit (end of output is a crash at once), its standard error kept (in a file
-of ``--bot-log DIR``, else a temporary file) to quote when it fails.
+limit (end of output is a crash at once), its standard error read through a
+pipe that a thread drains all the time (a chatty bot never blocks, nothing
+grows on disk): its last lines kept in memory, bounded, to quote when it
+fails, and every byte appended to a file of ``--bot-log DIR`` when asked for.
 """
 
 from __future__ import annotations
@@ -10,10 +12,11 @@ from __future__ import annotations
 import collections
 import json
 import os
+import select
 import selectors
 import signal
 import subprocess
-import tempfile
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -26,6 +29,13 @@ from ..parallel import die_with_parent, prctl
 MAX_REPLY = 1 << 20
 #: How long a bot has to exit after ``bye`` (then it is killed).
 EXIT_GRACE = 2.0
+#: What is kept in memory of a bot's standard error: its last non-blank lines,
+#: each cut to its first ``TAIL_LINE`` bytes.
+TAIL_LINES = 20
+TAIL_LINE = 4096
+#: Once its program is killed, at most this much more of a bot's standard error
+#: is read (what it wrote before it died; a helper that outlived it may go on).
+LAST_WORDS = 4 << 20
 
 
 class LineBuffer:
@@ -67,13 +77,182 @@ class LineBuffer:
         return self.lines.popleft() if self.lines else None
 
 
+class StderrTail:
+    """The last lines of a bot's standard error, bounded: at most
+    :data:`TAIL_LINES` non-blank lines of at most :data:`TAIL_LINE` bytes, and
+    the start of the line being written. Fed by one drain thread at a time, read
+    by the program's own (each update is one atomic step under the GIL)."""
+
+    def __init__(self) -> None:
+        self.lines: collections.deque[bytes] = collections.deque(maxlen=TAIL_LINES)
+        self.partial = b""  # the start of the current line, at most TAIL_LINE bytes
+
+    def feed(self, chunk: bytes) -> None:
+        """Take a chunk of the stream; only its last lines are looked at (each
+        byte at most once), so a chatty bot costs little."""
+        first = chunk.find(b"\n")
+        if first < 0:
+            self._grow(chunk)
+            return
+        self._grow(chunk[:first])
+        self._end_line()
+        last = chunk.rfind(b"\n")
+        found: list[bytes] = []  # the last whole lines between the first and the last newline, last first
+        end = last
+        while end > first and len(found) < TAIL_LINES:
+            start = chunk.rfind(b"\n", first, end)
+            line = chunk[start + 1:end]
+            if line.strip():
+                found.append(line[:TAIL_LINE])
+            end = start
+        self.lines.extend(reversed(found))
+        self.partial = chunk[last + 1:last + 1 + TAIL_LINE]
+
+    def _grow(self, piece: bytes) -> None:
+        room = TAIL_LINE - len(self.partial)
+        if room > 0 and piece:
+            self.partial += piece[:room]
+
+    def _end_line(self) -> None:
+        if self.partial.strip():
+            self.lines.append(self.partial)
+        self.partial = b""
+
+    def tail(self, lines: int, size: int) -> list[str]:
+        """The last ``lines`` non-blank lines, within their last ``size`` bytes
+        (the first of them may be the end of a line)."""
+        kept = list(self.lines)  # a copy in one step: the drain thread may append meanwhile
+        partial = self.partial
+        if partial.strip():
+            kept.append(partial)
+        out: list[str] = []
+        left = size
+        for raw in reversed(kept[-lines:] if lines > 0 else ()):
+            if left <= 0:
+                break
+            raw = raw[-left:]
+            left -= len(raw) + 1
+            if raw.strip():
+                out.append(raw.decode(errors="replace").rstrip())
+        return out[::-1]
+
+
+class _Drain:
+    """One running program's standard error, read by a daemon thread until its
+    end (every process holding it exited) or :meth:`stop`; each chunk goes to
+    the tail and, whole, to the log file. The thread owns the pipe and the log
+    file and closes them; nothing here takes a lock."""
+
+    def __init__(self, fd: int, tail: StderrTail, log: IO[bytes] | None):
+        self.fd = fd
+        self.tail = tail
+        self.log = log
+        self.pid = os.getpid()  # a forked child holds copies of these, never their thread
+        self.wake = self.waker = -1
+        self.thread = threading.Thread(target=self._run, name="gincli-bot-stderr", daemon=True)
+        try:
+            self.wake, self.waker = os.pipe()  # written (and closed) by stop()
+            self.thread.start()
+        except BaseException:
+            self._close()
+            self._close_waker()
+            raise
+
+    def _run(self) -> None:
+        try:
+            poller = select.poll()
+            poller.register(self.fd, select.POLLIN)
+            poller.register(self.wake, select.POLLIN)
+            while True:
+                events = dict(poller.poll())
+                if self.wake in events:  # the program was killed: what it wrote is in the pipe
+                    self._last_words()
+                    break
+                if events.get(self.fd):
+                    chunk = os.read(self.fd, 65536)
+                    if not chunk:
+                        break
+                    self._take(chunk)
+        except OSError:
+            pass
+        finally:
+            self._close()
+
+    def _last_words(self) -> None:
+        """What is left in the pipe, without waiting (a helper of the bot that
+        left its process group may hold it open, and go on writing)."""
+        os.set_blocking(self.fd, False)
+        left = LAST_WORDS
+        while left > 0:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except BlockingIOError:
+                return
+            if not chunk:
+                return
+            self._take(chunk)
+            left -= len(chunk)
+
+    def _take(self, chunk: bytes) -> None:
+        self.tail.feed(chunk)
+        if self.log is not None:
+            try:
+                view = memoryview(chunk)
+                while view:
+                    written = self.log.write(view)
+                    if not written:
+                        raise OSError("nothing written")
+                    view = view[written:]
+            except (OSError, ValueError):  # a full disk: the log stops, the draining never does
+                self._close_log()
+
+    def _close_log(self) -> None:
+        if self.log is not None:
+            try:
+                self.log.close()
+            except OSError:
+                pass
+            self.log = None
+
+    def _close(self) -> None:
+        for fd in (self.fd, self.wake):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._close_log()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """End the thread, once the program is dead: it reads what is left, then
+        closes everything. Bounded; nothing at all in a forked child."""
+        if os.getpid() != self.pid:
+            return
+        if self.thread.is_alive():  # else it met the end of the stream already
+            try:
+                os.write(self.waker, b"x")
+            except OSError:
+                pass
+            self.thread.join(timeout)
+        self._close_waker()
+
+    def _close_waker(self) -> None:
+        if self.waker >= 0:
+            try:
+                os.close(self.waker)
+            except OSError:
+                pass
+            self.waker = -1
+
+
 class Program:
     """One running bot program, reused across sessions; started again (with a new
     handshake) after it died, hung or broke the protocol.
 
     ``argv`` is the command; ``cwd`` and ``env`` (added to gincli's own
-    environment) where and how it runs; ``log`` the file its standard error goes
-    to (appended), else a temporary file.
+    environment) where and how it runs; ``log`` a file every byte of its
+    standard error is appended to, across restarts (its last lines are kept in
+    memory in any case: :meth:`stderr_tail`).
     """
 
     def __init__(self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
@@ -85,7 +264,8 @@ class Program:
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
         self.buffer = LineBuffer()
-        self.stderr: IO[bytes] | None = None
+        self.stderr = StderrTail()  # the last lines of its standard error, across restarts
+        self.drain: _Drain | None = None  # what reads it, while it runs
         self.selector: selectors.BaseSelector | None = None
         self.wrote = False  # whether it wrote anything on its output since it started
         self.starts = 0
@@ -99,20 +279,29 @@ class Program:
         self.kill()
         parent = os.getpid()
         prctl()  # looked up here: the child may not allocate between fork and exec
-        if self.stderr is None:
-            if self.log is not None:
-                self.log.parent.mkdir(parents=True, exist_ok=True)
-                self.stderr = open(self.log, "ab")
-            else:
-                self.stderr = tempfile.TemporaryFile()
+        log = None
+        if self.log is not None:
+            self.log.parent.mkdir(parents=True, exist_ok=True)
+            log = open(self.log, "ab", buffering=0)  # unbuffered: every byte there at once
         env = {**os.environ, **self.env} if self.env else None
+        read, write = os.pipe()  # its standard error: both ends closed when we exec anything else
         try:
             # Its own process group, killed whole (a bot that forks); SIGKILL when we die.
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self.stderr, cwd=self.cwd, env=env, start_new_session=True,
+                                         stderr=write, cwd=self.cwd, env=env, start_new_session=True,
                                          preexec_fn=lambda: die_with_parent(signal.SIGKILL, parent))
         except OSError as exc:
+            os.close(read)
+            if log is not None:
+                log.close()
             raise BotError(f"could not start `{self.label}`: {exc.strerror or exc}") from None
+        finally:
+            os.close(write)  # only the program holds it now: its end is the end of the stream
+        try:
+            self.drain = _Drain(read, self.stderr, log)
+        except (RuntimeError, OSError) as exc:  # no thread to be had
+            self.kill()
+            raise BotError(f"could not read the standard error of `{self.label}`: {exc}") from None
         self.buffer = LineBuffer()
         self.wrote = False
         self.starts += 1
@@ -177,17 +366,10 @@ class Program:
             return None
 
     def stderr_tail(self, lines: int = 5, size: int = 4096) -> list[str]:
-        """The last lines the program wrote on its standard error."""
-        if self.stderr is None:
-            return []
-        try:
-            self.stderr.flush()
-            end = self.stderr.seek(0, os.SEEK_END)
-            self.stderr.seek(max(0, end - size))
-            text = self.stderr.read().decode(errors="replace")
-        except (OSError, ValueError):
-            return []
-        return [line.rstrip() for line in text.splitlines() if line.strip()][-lines:]
+        """The last non-blank lines the program wrote on its standard error
+        (at most ``lines``, within ``size`` bytes); all of them once it was
+        killed, as it died."""
+        return self.stderr.tail(lines, size)
 
     def kill(self) -> None:
         """Kill the program and whatever it started (its process group); every
@@ -211,6 +393,9 @@ class Program:
                 except OSError:
                     pass
         self.proc = None
+        if self.drain is not None:  # after the kill: what it wrote until it died is read first
+            self.drain.stop()
+            self.drain = None
 
     def close(self, grace: float = EXIT_GRACE) -> None:
         """Say bye and give the program ``grace`` seconds to exit; then kill its
@@ -223,12 +408,6 @@ class Program:
             except (BotError, subprocess.TimeoutExpired):
                 pass
         self.kill()
-        if self.stderr is not None:
-            try:
-                self.stderr.close()
-            except OSError:
-                pass
-            self.stderr = None
 
 
 #: Running programs of this process, by (command, seat).
