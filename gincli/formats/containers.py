@@ -7,14 +7,18 @@ gzip's magic bytes (standard input too), is decompressed as it is read, still
 in constant memory for JSON Lines.
 
 A record that cannot be read (a line that is not JSON, an array element that
-is not an object) becomes an :class:`Item` with an ``error``; only an input
-that cannot be read at all raises :class:`InputError`.
+is not an object, a line longer than :data:`MAX_RECORD_BYTES`) becomes an
+:class:`Item` with an ``error``; only an input that cannot be read at all (a
+``.json`` or ``.toml`` document past :data:`MAX_DOCUMENT_BYTES` among them)
+raises :class:`InputError`. Nothing is read whole before its size is known to be
+within its limit: lines with a bounded ``readline``, documents in pieces.
 """
 
 from __future__ import annotations
 
 import io
 import json
+from functools import partial
 from itertools import chain
 import os
 import re
@@ -26,11 +30,21 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from ..errors import InputError, quote, shorten
-from .jsonio import Marking, OutOfRange, holds_non_finite, loads, strip_bom, too_deep
+from .jsonio import BOM, Marking, OutOfRange, holds_non_finite, loads, too_deep
 
 FORMATS = ("json", "jsonl", "toml")
 EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".toml": "toml"}
 GZIP_MAGIC = b"\x1f\x8b"
+
+#: The longest line of JSON Lines, in bytes (its newline aside): one record. A
+#: hand record is a few hundred bytes, a transcript of a long session tens of
+#: megabytes; a longer line is an error for that record, skipped in pieces.
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+#: The largest ``.json`` or ``.toml`` document, in bytes after decompression:
+#: these are parsed whole (JSON Lines, read a line at a time, has no such limit).
+MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+#: How much of an over-long line, or of a document, is read at a time.
+PIECE = 64 * 1024
 
 
 @dataclass(slots=True)
@@ -134,23 +148,26 @@ class Reader:
         try:
             stream = self._decompressed(raw)
             fmt = self.format
+            limit = MAX_RECORD_BYTES
             try:
-                first = strip_bom(stream.readline())
+                first = stream.readline(limit + 1)
+                if first.startswith(BOM):  # skipped, and the line read on to the limit without it
+                    first = first[len(BOM):] + (stream.readline(len(BOM)) if too_long(first, limit) else b"")
                 if fmt is None:
-                    fmt, head, skipped = _sniff(first, stream)
+                    fmt, head, skipped = _sniff(first, stream, limit)
                 else:
                     head, skipped = [first], 0
             except (EOFError, OSError, zlib.error) as exc:
                 raise self._unreadable(exc) from None
             if fmt == "jsonl":
                 try:
-                    yield from self._jsonl(chain(head, stream), skipped, parse)
+                    yield from self._jsonl(head, stream, skipped, parse)
                 except (EOFError, OSError, zlib.error) as exc:
                     # The records before were read whole and yielded: they stay processed.
                     self.failure = self._unreadable(exc)
             else:
                 try:
-                    data = b"\n" * skipped + b"".join(head) + stream.read()
+                    data = self._document(head, skipped, stream)
                 except (EOFError, OSError, zlib.error) as exc:
                     raise self._unreadable(exc) from None
                 yield from self._whole(data, fmt)
@@ -195,10 +212,37 @@ class Reader:
             return InputError(f"cannot read {name}: {exc.strerror or exc}")
         return InputError(f"cannot read {name}: {shorten(str(exc))}")
 
-    def _jsonl(self, lines: Iterator[bytes], skipped: int, parse: bool) -> Iterator[Item]:
+    def _document(self, head: list[bytes], skipped: int, stream: IO[bytes]) -> bytearray:
+        """A whole ``.json`` or ``.toml`` document: the lines sniffing read, then
+        the rest in pieces; :class:`InputError` as soon as it is past
+        :data:`MAX_DOCUMENT_BYTES` (never more than that is held)."""
+        limit = MAX_DOCUMENT_BYTES
+        data = bytearray(b"\n" * skipped)
+        for line in head:
+            data += line
+        while len(data) <= limit:
+            piece = stream.read(min(PIECE, limit + 1 - len(data)))
+            if not piece:
+                return data
+            data += piece
+        what = "decompresses to more" if self.gzipped else "is larger"
+        raise InputError(f"cannot read {self.name}: it {what} than {size_text(limit)}, the limit of a .json or "
+                         ".toml document (JSON Lines, .jsonl, is read a record at a time)")
+
+    def _jsonl(self, head: list[bytes], stream: IO[bytes], skipped: int, parse: bool) -> Iterator[Item]:
+        """The records of JSON Lines: ``head`` (the lines sniffing read), then
+        ``stream`` a line at a time, none read past :data:`MAX_RECORD_BYTES`."""
         name = self.name
         index = 0
-        for lineno, raw in enumerate(lines, skipped + 1):
+        limit = MAX_RECORD_BYTES
+        readline = stream.readline
+        for lineno, raw in enumerate(chain(head, iter(partial(readline, limit + 1), b"")), skipped + 1):
+            if len(raw) > limit and raw[-1:] != b"\n":  # too_long(), inline: the rest is skipped, never held
+                skip_line(readline)
+                yield Item(name, index, lineno, None, f"line {lineno} is longer than {size_text(limit)}, the "
+                                                      "limit of a record")
+                index += 1
+                continue
             if not raw or raw.isspace():  # a blank line (no copy made to find out)
                 continue
             if parse:
@@ -208,7 +252,7 @@ class Reader:
                 yield Item(name, index, lineno, None, None, raw)
             index += 1
 
-    def _whole(self, data: bytes, fmt: str) -> Iterator[Item]:
+    def _whole(self, data: bytes | bytearray, fmt: str) -> Iterator[Item]:
         name = self.name
         marking = Marking()
         try:
@@ -270,6 +314,40 @@ class _Prefixed(io.RawIOBase):
         return len(data)
 
 
+def too_long(line: bytes, limit: int) -> bool:
+    """Whether ``line``, read with ``readline(limit + 1)``, is longer than
+    ``limit`` bytes (its newline aside): cut there, its newline not reached."""
+    return len(line) > limit and not line.endswith(b"\n")
+
+
+def skip_line(readline: Any) -> None:
+    """Read on to the end of a line (its newline, or the end of the input) in
+    pieces of :data:`PIECE` bytes, holding none of it."""
+    while True:
+        piece = readline(PIECE)
+        if not piece or piece.endswith(b"\n"):
+            return
+
+
+def bounded_lines(stream: IO[bytes], limit: int) -> Iterator[bytes]:
+    """The lines of ``stream``, none read past ``limit`` bytes: a longer line
+    comes as its first ``limit + 1`` bytes (no newline: :func:`too_long`), the
+    rest of it skipped."""
+    readline = stream.readline
+    for line in iter(partial(readline, limit + 1), b""):
+        if too_long(line, limit):
+            skip_line(readline)
+        yield line
+
+
+def size_text(n: int) -> str:
+    """A size in bytes for people: ``64 MiB``, ``1 KiB``, ``1,000 bytes``."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n:,} bytes"
+
+
 def _parse_line(raw: bytes, lineno: int) -> tuple[Any, str | None]:
     try:
         record = loads(raw.decode("utf-8").rstrip())
@@ -285,18 +363,32 @@ def _parse_line(raw: bytes, lineno: int) -> tuple[Any, str | None]:
 _TOML_HEADER = re.compile(rb"^\[\[?\s*[A-Za-z0-9_\"'.-]+\s*\]\]?\s*(#.*)?$")
 
 
-def _sniff(first: bytes, stream: IO[bytes]) -> tuple[str, list[bytes], int]:
+def _sniff(first: bytes, stream: IO[bytes], limit: int | None = None) -> tuple[str, list[bytes], int]:
     """Guess the container of an input from its first line that is neither
     blank nor a comment; returns the format, the lines read that matter, and how
-    many blank lines came before them (counted, not kept)."""
+    many blank lines came before them (counted, not kept). Lines are read to
+    ``limit`` bytes (:data:`MAX_RECORD_BYTES` unless given): one cut there is
+    JSON Lines if it starts with ``{`` (a record past the limit, the error of
+    that record), else a document; what was read of it ends the head, the rest
+    is still in ``stream``."""
+    if limit is None:
+        limit = MAX_RECORD_BYTES
     head: list[bytes] = []
     skipped = 0
-    for line in chain([first], stream):
+    held = 0
+    for line in chain([first], iter(partial(stream.readline, limit + 1), b"")):
+        if too_long(line, limit):
+            head.append(line)
+            start = line.lstrip()[:1]
+            return "jsonl" if start in (b"{", b"") else "json" if start == b"[" else "toml", head, skipped
         s = line.strip()
         if not s and not head:
             skipped += 1
             continue
         head.append(line)
+        held += len(line)
+        if held > MAX_DOCUMENT_BYTES:  # comments and blank lines only, so far: a document, past its limit
+            return "toml", head, skipped
         if not s or s.startswith(b"#"):
             continue
         if s.startswith(b"{"):
