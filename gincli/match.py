@@ -399,12 +399,14 @@ def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
     """The sessions an earlier run of this match wrote (``--resume``), from the
     start of ``fh``, and the bytes they take: only a last line cut short may
     follow them. :class:`UsageError` naming the line when the file holds
-    anything else."""
+    anything else. A line is read to :data:`~gincli.formats.containers.MAX_RECORD_BYTES`
+    at most: a longer one is refused, unless it is the last, cut short."""
     from .errors import UsageError
+    from .formats.containers import MAX_RECORD_BYTES, bounded_lines, size_text, too_long
 
     outcomes = []
     keep = 0
-    lines = iter(fh)
+    lines = bounded_lines(fh, MAX_RECORD_BYTES)  # a longer line comes cut at the limit, the rest skipped
     raw = next(lines, None)
     while raw is not None:
         following = next(lines, None)
@@ -413,6 +415,9 @@ def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
         if doc is None:
             if following is None and _cut_short(raw, spec, index):
                 break
+            if too_long(raw, MAX_RECORD_BYTES):
+                raise UsageError(f"{name} line {index + 1} is longer than {size_text(MAX_RECORD_BYTES)}, the limit "
+                                 "of a transcript; --resume only finishes a file this match wrote")
             raise UsageError(f"{name} line {index + 1} is not a transcript of this match; --resume only "
                              "finishes a file this match wrote")
         differs = differences(doc, spec, index, header)
