@@ -35,10 +35,12 @@ CONFIG_FILE = "config.toml"
 
 #: The keys of the top level: what each must be, in words, and its check.
 COLOR_MODES = ("auto", "always", "never")
+#: The most worker processes an option takes (a run uses no more than the cores, nor its work, need).
+MAX_WORKERS = 1024
 TOP_KEYS: dict[str, str] = {
     "variant": "a variant's name or a variant file (a string)",
     "scoring": "a scoring system's name (a string)",
-    "workers": "a whole number of worker processes, 1 or more",
+    "workers": "a whole number of worker processes, from 1 to 1024",
     "color": "auto, always or never",
 }
 
@@ -72,7 +74,7 @@ def read_toml(path: Path, what: str, missing_ok: bool = False) -> dict[str, Any]
     a byte-order mark allowed: its table, or :class:`ConfigError` in one sentence
     naming ``what`` and the file; a missing file is empty if ``missing_ok``."""
     try:
-        data = path.read_bytes()
+        data = _read_regular(path, what)
     except OSError as exc:
         if missing_ok and isinstance(exc, FileNotFoundError):
             return {}
@@ -92,6 +94,35 @@ def read_toml(path: Path, what: str, missing_ok: bool = False) -> dict[str, Any]
         raise ConfigError(f"{what} {path} is nested too deeply") from None
     except ValueError as exc:  # an integer past Python's digit limit
         raise ConfigError(f"{what} {path} holds a number gincli cannot read: {str(exc).split(';')[0]}") from None
+
+
+#: The largest TOML file gincli reads (a config, variant or bots file is a few hundred bytes).
+MAX_TOML_BYTES = 1 << 20
+
+
+def _read_regular(path: Path, what: str) -> bytes:
+    """The bytes of a regular file, opened without waiting: a FIFO or a device
+    where a file is expected (which would never end, or never start) is a
+    :class:`ConfigError`, as is a file past :data:`MAX_TOML_BYTES`."""
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(21, "Is a directory")
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError(f"cannot read {what} {path}: it is not a regular file (a FIFO or a device?)")
+        if st.st_size > MAX_TOML_BYTES:
+            raise ConfigError(f"cannot read {what} {path}: it holds {st.st_size:,} bytes, past the "
+                              f"{MAX_TOML_BYTES:,} a TOML file of gincli's may hold")
+        os.set_blocking(fd, True)
+        parts = []
+        while chunk := os.read(fd, 65536):
+            parts.append(chunk)
+        return b"".join(parts)
+    finally:
+        os.close(fd)
 
 
 def read_config(path: Path | None = None, commands: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -117,7 +148,7 @@ def read_config(path: Path | None = None, commands: tuple[str, ...] = ()) -> dic
 
 def _fits(key: str, value: Any) -> bool:
     if key == "workers":
-        return type(value) is int and value >= 1
+        return type(value) is int and 1 <= value <= MAX_WORKERS
     if key == "color":
         return value in COLOR_MODES
     return isinstance(value, str) and value != ""

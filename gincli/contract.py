@@ -11,6 +11,7 @@ and nothing a plugin does can end a command with an internal error.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -47,6 +48,10 @@ def call(obj: Any, what: str, fn: Callable[..., T], *args: Any) -> T:
         return fn(*args)
     except RecordError:
         raise
+    except SystemExit as exc:
+        if debug_enabled():
+            raise
+        raise PluginFault(f"plugin \"{plugin_of(obj)}\": {what} called sys.exit({exc.code!r})") from None
     except Exception as exc:
         if debug_enabled():
             raise
@@ -90,3 +95,54 @@ def reraise(exc: BaseException) -> None:
     """Raise ``exc``: given to :func:`call` so that an exception a plugin
     handed over (from a worker, a node) is reported as that plugin's fault."""
     raise exc
+
+
+class StrayOutput:
+    """Stands for ``sys.stdout`` where plugin code runs (a command, a plugin's
+    import): text printed there goes to stderr, with one warning naming the
+    module that printed it, so that standard output holds gincli's data only."""
+
+    warned = False  # once a process, whichever stand-in is written to
+
+    def write(self, text: str) -> int:
+        err = sys.stderr
+        if err is None:
+            return len(text)
+        if not StrayOutput.warned and text.strip():
+            StrayOutput.warned = True
+            who = _printer()
+            err.write(f"gin: warning: {who} printed to standard output; that goes to stderr, so that standard "
+                      "output holds gincli's data only\n")
+        try:
+            return err.write(text)
+        except (OSError, ValueError):
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            if sys.stderr is not None:
+                sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def encoding(self) -> str:
+        return getattr(sys.stderr, "encoding", "utf-8") or "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+
+def _printer() -> str:
+    """The module (outside gincli and Python's own) that wrote to stdout, in words."""
+    frame: Any = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        if name and not name.startswith(("gincli.", "contextlib", "io", "_io", "builtins", "rich", "typer")) \
+                and name not in ("gincli", "__main__"):
+            return f"the module {name} (a plugin?)"
+        frame = frame.f_back
+    return "something other than gincli (a plugin?)"

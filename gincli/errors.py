@@ -114,6 +114,7 @@ def click_sentence(message: str) -> str:
         text = text.replace(click_words, ours)
     import re
 
+    text = re.sub(r"is not in the range ([-\d.]+)<=x<=([-\d.]+)", r"is not between \1 and \2", text)
     return re.sub(r"is not in the range x>=([-\d.]+)", r"must be at least \1", text)
 
 

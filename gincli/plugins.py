@@ -22,6 +22,8 @@ one sentence naming it (``Registry.problems``); the rest of gincli still works.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -38,6 +40,7 @@ import pluggy
 from . import hookspecs
 from .backends import MatchBackend, check_backend
 from .bots import Bot
+from .contract import StrayOutput
 from .config import ENTRY_POINT_GROUP, ENV_DISABLE, ENV_PLUGINS_DIR, config_dir
 from .errors import ConfigError, PluginError, UsageError, quote
 from .moves import ACTIONS
@@ -147,7 +150,7 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
         for path in sorted(directory.iterdir()):
             if path.name.startswith(("_", ".")):
                 continue
-            if path.suffix == ".py":
+            if path.suffix == ".py" and path.is_file():  # not a FIFO or a device, which would never end
                 name = path.stem
             elif (path / "__init__.py").is_file():
                 name = path.name
@@ -155,12 +158,9 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
                 continue
             if not candidate(name, str(path)):
                 continue
-            try:
-                obj = _import_path(name, path)
-            except Exception as exc:  # a broken plugin must not break gincli
-                problems.append(f"plugin \"{name}\" ({path}) failed to import: {type(exc).__name__}: {exc}")
-                continue
-            add(obj, name, str(path), origin)
+            obj = _guarded_import(name, str(path), functools.partial(_import_path, name, path), problems)
+            if obj is not None:
+                add(obj, name, str(path), origin)
 
     if entry_points:
         from importlib.metadata import entry_points as find_entry_points
@@ -169,13 +169,9 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
             dist = getattr(ep.dist, "name", None) or "?"
             if not candidate(ep.name, f"package {dist}"):
                 continue
-            try:
-                obj = ep.load()
-            except Exception as exc:
-                problems.append(f"plugin \"{ep.name}\" (package {dist}) failed to import: "
-                                f"{type(exc).__name__}: {exc}")
-                continue
-            add(obj, ep.name, f"package {dist}", "package")
+            obj = _guarded_import(ep.name, f"package {dist}", ep.load, problems)
+            if obj is not None:
+                add(obj, ep.name, f"package {dist}", "package")
 
     for module, name in DEFAULT_PLUGINS.items():
         if candidate(name, "built-in"):
@@ -197,6 +193,76 @@ def _unmarked(plugin: object, name: str, hooks: list[str]) -> list[str]:
                 and value.__module__ == plugin.__name__):
             out.append(f"plugin \"{name}\": {attr} is not marked @gincli.hookimpl, so gincli never calls it")
     return out
+
+
+#: How long a plugin may take to import, in seconds (``GINCLI_IMPORT_TIME_LIMIT``):
+#: one that loops at import is left out, and gincli goes on.
+IMPORT_TIME_LIMIT = 30.0
+ENV_IMPORT_TIME_LIMIT = "GINCLI_IMPORT_TIME_LIMIT"
+
+
+class _ImportTimeout(BaseException):
+    """Raised in a plugin's import past its time limit (a BaseException: no
+    ``except Exception`` in the plugin swallows it)."""
+
+
+def _guarded_import(name: str, source: str, load: Callable[[], Any], problems: list[str]) -> Any:
+    """``load()``, a plugin's import: its prints go to stderr, and an exception,
+    a ``sys.exit()`` or an import past the time limit leaves the plugin out with
+    one sentence in ``problems`` (``None`` is returned)."""
+    import contextlib
+
+    limit = _import_time_limit()
+    try:
+        with contextlib.redirect_stdout(_stray(sys.stdout)), _time_limit(limit):
+            return load()
+    except _ImportTimeout:
+        problems.append(f"plugin \"{name}\" ({source}) did not finish importing within {limit:g} s; it was left "
+                        f"out (a loop at import? {ENV_IMPORT_TIME_LIMIT} sets the limit)")
+    except SystemExit as exc:
+        problems.append(f"plugin \"{name}\" ({source}) called sys.exit({exc.code!r}) while importing; it was left "
+                        "out")
+    except Exception as exc:  # a broken plugin must not break gincli
+        problems.append(f"plugin \"{name}\" ({source}) failed to import: {type(exc).__name__}: {exc}")
+    return None
+
+
+def _stray(stdout: Any) -> Any:
+    """Where a plugin's prints go while it loads: stderr, said once (the
+    command's stand-in when one is in place already)."""
+    return stdout if isinstance(stdout, StrayOutput) else StrayOutput()
+
+
+def _import_time_limit() -> float:
+    text = os.environ.get(ENV_IMPORT_TIME_LIMIT, "")
+    try:
+        value = float(text) if text else IMPORT_TIME_LIMIT
+    except ValueError:
+        return IMPORT_TIME_LIMIT
+    return value if 0 < value < 1e6 else IMPORT_TIME_LIMIT
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Any:
+    """Raise :class:`_ImportTimeout` in this thread after ``seconds`` (where the
+    system has interval timers and this is the main thread; else no limit)."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise _ImportTimeout()
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _import_path(name: str, path: Path) -> ModuleType:
@@ -251,7 +317,12 @@ class Registry:
                 caller = pm.subset_hook_caller(hook, remove_plugins=others)
                 register = self._registrar(kind, types, info.name, pending)
                 try:
-                    returned = [r for r in caller(register=register) if r is not None]
+                    with contextlib.redirect_stdout(_stray(sys.stdout)):
+                        returned = [r for r in caller(register=register) if r is not None]
+                except SystemExit as exc:
+                    problems.append(f"plugin \"{info.name}\": its {hook} hook called sys.exit({exc.code!r}); what "
+                                    "it registered before stays")
+                    continue
                 except Exception as exc:
                     problems.append(f"plugin \"{info.name}\": its {hook} hook failed: {type(exc).__name__}: {exc}")
                     continue
@@ -351,8 +422,13 @@ class Registry:
 
             others = [p for p in pm.get_plugins() if p is not plugin]
             try:
-                returned = [r for r in pm.subset_hook_caller(hook, remove_plugins=others)(register=register)
-                            if r is not None]
+                with contextlib.redirect_stdout(_stray(sys.stdout)):
+                    returned = [r for r in pm.subset_hook_caller(hook, remove_plugins=others)(register=register)
+                                if r is not None]
+            except SystemExit as exc:
+                self.problems.append(f"plugin \"{info.name}\": its {hook} hook called sys.exit({exc.code!r}); what "
+                                     "it registered before stays")
+                continue
             except Exception as exc:
                 self.problems.append(f"plugin \"{info.name}\": its {hook} hook failed: {type(exc).__name__}: {exc}")
                 continue

@@ -165,6 +165,15 @@ def parse_sprt(text: str) -> Sprt:
         e0, e1 = float(parts[0]), float(parts[1])
     except ValueError:
         raise ValueError(f"--sprt takes two numbers elo0,elo1, not {quote(text)}") from None
+    for e in (e0, e1):
+        if not -MAX_SPRT_ELO <= e <= MAX_SPRT_ELO:  # NaN too
+            raise ValueError(f"--sprt takes Elo differences from -{MAX_SPRT_ELO:g} to {MAX_SPRT_ELO:g}, not "
+                             f"{quote(text)}")
     if e0 >= e1:
         raise ValueError("--sprt needs elo0 < elo1")
     return Sprt(e0, e1)
+
+
+#: The largest Elo difference an SPRT bound may be: past it a score is within a
+#: few thousandths of 0 or 1, and the test's arithmetic loses its meaning.
+MAX_SPRT_ELO = 1000.0

@@ -72,19 +72,19 @@ def test_color_default_and_the_flag_wins(run, config):
 def test_help_shows_the_configured_defaults(run, config):
     config('color = "never"\n[score]\nworkers = 3\n[match]\ngames = 100\n')
     assert "[default: never]" in " ".join(run("--help").stdout.split())
-    assert "[default: 3; x>=1]" in " ".join(run("score", "--help").stdout.split())
+    assert "[default: 3; 1<=x<=1024]" in " ".join(run("score", "--help").stdout.split())
     assert "[default: 100; x>=1]" in " ".join(run("match", "--help").stdout.split())
 
 
 @pytest.mark.parametrize("text,said", [
     ("variant = [\n", "is not valid TOML"),
     ("colour = \"never\"\n", 'unknown key "colour"'),
-    ("workers = \"two\"\n", 'workers must be a whole number of worker processes, 1 or more, not "two"'),
+    ("workers = \"two\"\n", 'workers must be a whole number of worker processes, from 1 to 1024, not "two"'),
     ("workers = 0\n", "workers must be a whole number"),
     ("color = \"sometimes\"\n", 'color must be auto, always or never, not "sometimes"'),
     ("[scor]\nformat = \"json\"\n", "[scor] is not a gin command"),
     ("[score]\nnope = 1\n", "unknown key [score] nope; gin score has no --nope option"),
-    ("[score]\nworkers = 0\n", "[score] workers is not accepted: 0 must be at least 1"),
+    ("[score]\nworkers = 0\n", "[score] workers is not accepted: 0 is not between 1 and 1024"),
     ("[score]\nformat = \"xml\"\n", "[score] format is not accepted"),
     ("[score]\nquiet = \"yes\"\n", '[score] quiet must be true or false, not "yes"'),
     ("[match]\ngames = \"lots\"\n", "[match] games is not accepted"),

@@ -95,17 +95,21 @@ def record_failure(exc: Exception, doing: str) -> str:
     return unexpected(exc, doing)
 
 
-def guard(fn: F) -> F:
+def guard(fn: F, stdout_is_data: bool = True) -> F:
     """Run a command: a :class:`GinError` becomes one sentence on stderr and its
     exit status; anything unexpected a short notice (exit 3) unless
-    ``GINCLI_DEBUG=1`` asks for the traceback."""
+    ``GINCLI_DEBUG=1`` asks for the traceback. With ``stdout_is_data`` (gincli's
+    own commands), standard output holds the command's data only
+    (:func:`gincli.cli.streams.command_streams`); a plugin's command prints as it likes."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from contextlib import nullcontext
+
         from .streams import command_streams, data
 
         try:
-            with command_streams():
+            with command_streams() if stdout_is_data else nullcontext():
                 try:
                     return fn(*args, **kwargs)
                 finally:
@@ -288,7 +292,7 @@ class GinGroup(TyperGroup):
         commands = {}
         for name, (function, help_text, _plugin) in s.registry().commands.items():
             sub = _sub_app()
-            sub.command(name, help=help_text)(guard(function))
+            sub.command(name, help=help_text)(guard(function, stdout_is_data=False))
             commands[name] = typer.main.get_command(sub)
         s._plugin_commands = commands
         return commands

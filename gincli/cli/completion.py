@@ -50,4 +50,11 @@ def complete(cli: Any, ctx_args: Any, prog_name: str, complete_var: str, instruc
     first, _, rest = instruction.partition("_")
     if first in {s.value for s in Shell} and rest in ("complete", "source"):
         instruction = f"{rest}_{first}"
-    return shell_complete(cli, ctx_args, prog_name, complete_var, instruction)
+    try:
+        return shell_complete(cli, ctx_args, prog_name, complete_var, instruction)
+    except KeyError as exc:  # run by hand, without the variables the shell's script sets
+        from . import error
+
+        error(f"{complete_var} asks for completions, but {exc.args[0]} is not set: the script of gin completion "
+              "SHELL sets it; see gin completion --help")
+        return 2

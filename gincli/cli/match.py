@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..config import MAX_WORKERS
 from ..backends import DEFAULT_BACKEND, BackendRun, MatchWork, backend_named, backend_options
 from ..engine import MAX_HAND_MOVES
 from ..errors import GinError, MachineError, UsageError, os_reason, quote
@@ -25,7 +26,7 @@ from . import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
 from .render import data as stdout
 from .render import OutputFormat, emit, stderr_console, listing, plural, progress_bar, safe, show, write_json
 from .options import (BotLogOpt, BotsFileOpt, FormatOpt, OptionOpt, QuietOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt,
-                      bot_names, overrides_from, random_seed, split_bots)
+                      bot_names, from_config, overrides_from, random_seed, split_bots, utf8_text)
 
 HELP = """Play a match between bots, headless (two; three or four for cutthroat, chouette and partnership): --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
 
@@ -45,7 +46,7 @@ def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
     """The players' names: ``--players``, one a bot, or the bots' own (numbered where
     two would share one)."""
     if names is not None:
-        parts = [n.strip() for n in names.split(",")]
+        parts = [n.strip() for n in utf8_text(names, "--players").split(",")]
         if len(parts) != len(specs) or not all(parts) or len(set(parts)) != len(parts):
             raise UsageError(f"--players takes {len(specs)} different names separated by commas, one for each bot, "
                              f"not {quote(names)}")
@@ -62,8 +63,10 @@ def match(
     games: Annotated[int | None, typer.Option("--games", min=1, metavar="N",
                                               help="Play N sessions of the scoring system.")] = None,
     seed: SeedOpt = None,
-    workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, metavar="W",
-                                                show_default="all cores", help="Worker processes (on a cluster: CPUs used at most).")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, max=MAX_WORKERS, metavar="W",
+                                                show_default="all cores",
+                                                help="Worker processes, at most the cores (on a cluster: CPUs used "
+                                                     "at most).")] = None,
     backend: Annotated[str, typer.Option(
         "--backend", metavar="NAME",
         help="Where the sessions run: local (worker processes here), or a backend a plugin adds, such as ray "
@@ -107,6 +110,13 @@ def match(
         from .report import check_page
 
         check_page(report, "--report", force)
+    if hands is not None and games is not None:  # one from the config file: the command line's choice wins
+        if from_config(ctx, "games") and not from_config(ctx, "hands"):
+            games = None
+        elif from_config(ctx, "hands") and not from_config(ctx, "games"):
+            hands = None
+    if hands is not None and scoring not in (None, "hand") and from_config(ctx, "scoring"):
+        scoring = None  # the config's scoring is for --games; --hands are settled alone
     specs = split_bots(bots_)
     if len(specs) < 2 or not all(specs):
         raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_)}")

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import UsageError
+from ..config import MAX_WORKERS
+from ..errors import UsageError, quote
 from ..rules import parse_assignments
 from .render import OutputFormat
 
@@ -25,22 +26,67 @@ InputFormatOpt = Annotated[str | None, typer.Option(
     "--input-format", metavar="json|jsonl|toml", show_default="sniffed", help="Container of standard input.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)]
 WorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", "-j", min=1, metavar="N",
-    show_default="all cores", help="Worker processes, for large inputs.")]
+    "--workers", "-j", min=1, max=MAX_WORKERS, metavar="N",
+    show_default="all cores", help="Worker processes, for large inputs (at most the cores).")]
+
+
+def workers_for(asked: int | None) -> int:
+    """The worker processes a run on this machine uses: those asked, but no
+    more than the cores this process may use (all of them when none are asked)."""
+    from ..parallel import default_workers
+
+    cores = default_workers()
+    return cores if asked is None else max(1, min(asked, cores))
 
 
 SEED_HELP = "The seed: the same seed plays the same deals."
 SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", help=SEED_HELP, show_default="random, printed")]
 
 # External bots (gin match, gin play, gin bots).
-TimeLimitOpt = Annotated[float, typer.Option("--time-limit", min=0.01, metavar="SECONDS",
-                                             help="Per decision, for external bots.")]
+def seconds(value: Any) -> float:
+    """A time limit (``--time-limit``, ``--start-time-limit``, and the same keys
+    of config.toml): a number of seconds from 0.01 to 86,400 (a
+    day: :func:`gincli.external.botsfile.seconds_problem`); NaN and infinity are refused."""
+    from ..external.botsfile import seconds_problem
+
+    try:
+        number = float(value) if not isinstance(value, bool) else float("nan")
+    except (TypeError, ValueError):
+        raise typer.BadParameter(f"{quote(value)} is not a number of seconds") from None
+    problem = seconds_problem(number)
+    if problem:
+        raise typer.BadParameter(problem)
+    return number
+
+
+TimeLimitOpt = Annotated[float, typer.Option("--time-limit", parser=seconds, metavar="SECONDS",
+                                             help="Per decision, for external bots (0.01 to 86400).")]
 StartTimeLimitOpt = Annotated[float, typer.Option(
-    "--start-time-limit", min=0.01, metavar="SECONDS", help="For an external bot to start and answer its handshake.")]
+    "--start-time-limit", parser=seconds, metavar="SECONDS",
+    help="For an external bot to start and answer its handshake (0.01 to 86400).")]
 BotsFileOpt = Annotated[str | None, typer.Option(
     "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
 BotLogOpt = Annotated[str | None, typer.Option(
     "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")]
+
+
+def from_config(ctx: typer.Context, name: str) -> bool:
+    """Whether the value of the option ``name`` came from config.toml (click's
+    default map), so that the command line's choice of another may override it."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "DEFAULT_MAP"
+
+
+def utf8_text(value: str, option: str) -> str:
+    """A name given on the command line, which transcripts and screens show:
+    :class:`UsageError` when its bytes are not UTF-8 text (the shell passed
+    them as they are, and no file format can hold them)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"{option} is not valid UTF-8 text (check the terminal's or the script's encoding)") \
+            from None
+    return value
 
 
 def random_seed() -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -17,7 +16,7 @@ from ..bots import Bot
 from ..cards import CARD_TABLE, card_str
 from ..engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
 from ..external import configure
-from ..errors import RecordError, UsageError
+from ..errors import MachineError, RecordError, UsageError, os_reason
 from ..melds import deadwood
 from ..moves import IllegalMove, Move
 from ..rng import SplitMix64
@@ -28,8 +27,9 @@ from ..config import data_dir
 from ..view import PlayerView
 from . import EXIT_INTERRUPTED, bots_registry, guard
 from .options import (BotLogOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
-                      overrides_from, random_seed, split_bots)
+                      overrides_from, random_seed, split_bots, utf8_text)
 from .render import OutputFormat, card_markup, data, rendered, safe, write_data
+from ..formats.files import lock_beside, unlock_beside
 from ..formats.jsonio import dumps
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
@@ -53,26 +53,41 @@ def default_name() -> str:
 class TranscriptFile:
     """The transcript of the session being played, rewritten whole (to a
     temporary file, then renamed) after every move: whatever happens, the file
-    holds a valid transcript of the play so far."""
+    holds a valid transcript of the play so far. Locked for the run (a lock
+    file beside it): a second ``gin play`` on the same file is refused."""
 
     def __init__(self, path: Path):
         self.path = path
         if path.is_dir():
             raise UsageError(f"--transcript {path} is a folder; name a file")
-        if path.exists() and path.stat().st_size > 0:
-            raise UsageError(f"--transcript {path} already exists; name a new file (gin play never "
-                             "overwrites one)")
         if not path.parent.is_dir():
             raise UsageError(f"--transcript {path}: the folder {path.parent} does not exist")
+        self.lock = lock_beside(path, "the transcript")
+        if path.exists() and path.stat().st_size > 0:
+            self.close()
+            raise UsageError(f"--transcript {path} already exists; name a new file (gin play never "
+                             "overwrites one)")
         self.lines = path.suffix.lower() in (".jsonl", ".ndjson")
 
     def save(self, doc: dict[str, Any]) -> None:
-        text = json.dumps(doc, ensure_ascii=False) + "\n" if self.lines else \
-            json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+        text = dumps(doc) + "\n" if self.lines else dumps(doc, indent=1) + "\n"
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, self.path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+            raise MachineError(f"cannot save the transcript to {self.path}: {os_reason(exc)}; the file holds the "
+                               "play up to the last move saved") from None
+
+    def close(self) -> None:
+        if self.lock is not None:
+            unlock_beside(self.path, self.lock)
+            self.lock = None
 
 
 # -- what the player types ------------------------------------------------------------------
@@ -615,7 +630,7 @@ def play(
                                "goes to stderr).")] = OutputFormat.text,
 ) -> None:
     registry = bots_registry(ctx, bots_file)
-    me = (name if name is not None else default_name()).strip()
+    me = utf8_text(name if name is not None else default_name(), "--name").strip()
     if not me:
         raise UsageError("--name needs a name")
     v = registry.variant(variant)
@@ -651,32 +666,35 @@ def play(
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
     file = TranscriptFile(path)
-    out = sys.stderr if format is OutputFormat.json else data()
-    screen = Screen(out, sys.stdin, sys.stdin.isatty() and out.isatty())
-    bots = {}
-    for i, n in enumerate(players[1:], 1):
-        factory = factories[n]
-        configure(factory, time_limit, start_time_limit, bot_log)
-        bots[n] = factory(SplitMix64(seed).derive(1 + i), n)
-        bots[n].players = players
-    table = Table(players, v, rules, system, seed, dealer=dealer)
-    game = Game(table, me, bots, screen, file, registry, overrides, seed ^ 0x5EED, dict(zip(names, specs)))
-    quit = False
     try:
-        game.run()
-    except Quit:
-        quit = True
-    except KeyboardInterrupt:
-        game.save()
-        screen.say(f"\ninterrupted; the transcript so far is in {safe(path)}")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
-    finally:
-        for b in bots.values():
-            b.close()
-        from ..external import close_all
+        out = sys.stderr if format is OutputFormat.json else data()
+        screen = Screen(out, sys.stdin, sys.stdin.isatty() and out.isatty())
+        bots = {}
+        for i, n in enumerate(players[1:], 1):
+            factory = factories[n]
+            configure(factory, time_limit, start_time_limit, bot_log)
+            bots[n] = factory(SplitMix64(seed).derive(1 + i), n)
+            bots[n].players = players
+        table = Table(players, v, rules, system, seed, dealer=dealer)
+        game = Game(table, me, bots, screen, file, registry, overrides, seed ^ 0x5EED, dict(zip(names, specs)))
+        quit = False
+        try:
+            game.run()
+        except Quit:
+            quit = True
+        except KeyboardInterrupt:
+            game.save()
+            screen.say(f"\ninterrupted; the transcript so far is in {safe(path)}")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        finally:
+            for b in bots.values():
+                b.close()
+            from ..external import close_all
 
-        close_all()
-    game.save()
-    summary = game.finish(quit)
-    if format is OutputFormat.json:
-        write_data(dumps(summary) + "\n", json=True)
+            close_all()
+        game.save()
+        summary = game.finish(quit)
+        if format is OutputFormat.json:
+            write_data(dumps(summary) + "\n", json=True)
+    finally:
+        file.close()  # the lock beside it

@@ -15,11 +15,11 @@ from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, R
 from ..formats.jsonio import error_line, utf8_lines
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
-from ..parallel import WARMUP, chunked, default_workers, ordered_map, worker_state
+from ..parallel import WARMUP, chunked, ordered_map, worker_state
 from ..scoring import HandResult
 from . import error, guard, record_failure, settings
 from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
-                      overrides_from)
+                      overrides_from, workers_for)
 from .hands import hand_text
 from .render import OutputFormat, data, stdin_notice, color_mode, plural, progress_bar, safe, write_data
 
@@ -63,7 +63,7 @@ def score(
             with progress_bar("" if quiet else f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:
                 chunks = chunked(reader.items(parse=False), CHUNK)
-                for out, counts, bad, errors in ordered_map(_score_chunk, chunks, workers or default_workers(),
+                for out, counts, bad, errors in ordered_map(_score_chunk, chunks, workers_for(workers),
                                                             setup, state, warmup=0.0 if workers else WARMUP):
                     if errors:  # people: each bad record's sentence on stderr, in its place
                         done = 0

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from ..contract import StrayOutput
 from ..errors import GinError, MachineError, os_reason
 
 #: Whether standard output was closed when gin started (``>&-``).
@@ -52,10 +53,28 @@ def prepare() -> None:
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if stream is not None and not _unicode(stream) and hasattr(stream, "reconfigure"):
-            try:  # an ASCII or Latin-1 terminal: a card's suit becomes "?", never an error
-                stream.reconfigure(errors="replace")
-            except (OSError, ValueError):
+            import codecs
+
+            codecs.register_error(PLAIN, _plain)
+            try:  # an ASCII or Latin-1 terminal: 7♠ is written 7s, never an error
+                stream.reconfigure(errors=PLAIN)
+            except (OSError, ValueError, LookupError):
                 pass
+
+
+#: The error handler of text for people on a terminal whose encoding lacks
+#: gincli's symbols: suits as letters, rules and dots as ASCII, anything else "?".
+PLAIN = "gincli-plain"
+_PLAIN = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "·": "-", "—": "-", "–": "-", "…": "...", "─": "-",
+          "│": "|", "✓": "ok", "✗": "x", "×": "x", "≥": ">=", "≤": "<=", "±": "+/-", "→": "->", "∞": "inf",
+          "•": "*", "“": '"', "”": '"', "‘": "'", "’": "'"}
+
+
+def _plain(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    text = exc.object[exc.start:exc.end]
+    return "".join(_PLAIN.get(c, "?") for c in text), exc.end
 
 
 def _unicode(stream: Any) -> bool:
@@ -128,57 +147,6 @@ def refused(exc: OSError, target: str = "standard output") -> GinError:
     return OutputError(f"cannot write to {target}: {os_reason(exc)}")
 
 
-class _Stray:
-    """``sys.stdout`` while a command runs: text printed there goes to stderr,
-    with one warning naming the module that printed it."""
-
-    def __init__(self) -> None:
-        self.warned = False
-
-    def write(self, text: str) -> int:
-        err = sys.stderr
-        if err is None:
-            return len(text)
-        if not self.warned and text.strip():
-            self.warned = True
-            who = _printer()
-            err.write(f"gin: warning: {who} printed to standard output; that goes to stderr, so that standard "
-                      "output holds gincli's data only\n")
-        try:
-            return err.write(text)
-        except (OSError, ValueError):
-            return len(text)
-
-    def flush(self) -> None:
-        try:
-            if sys.stderr is not None:
-                sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
-
-    def isatty(self) -> bool:
-        return False
-
-    @property
-    def encoding(self) -> str:
-        return getattr(sys.stderr, "encoding", "utf-8") or "utf-8"
-
-    def writable(self) -> bool:
-        return True
-
-
-def _printer() -> str:
-    """The module (outside gincli and Python's own) that wrote to stdout, in words."""
-    frame: Any = sys._getframe(2)
-    while frame is not None:
-        name = frame.f_globals.get("__name__", "")
-        if name and not name.startswith(("gincli.", "contextlib", "io", "_io", "builtins", "rich", "typer")) \
-                and name not in ("gincli", "__main__"):
-            return f"the module {name} (a plugin?)"
-        frame = frame.f_back
-    return "something other than gincli (a plugin?)"
-
-
 _data: _Data | None = None
 
 
@@ -199,7 +167,7 @@ def command_streams() -> Iterator[None]:
         return
     real = sys.stdout
     _data = _Data(real)
-    sys.stdout = _Stray()  # type: ignore[assignment]
+    sys.stdout = StrayOutput()  # type: ignore[assignment]
     try:
         yield
     finally:

@@ -14,11 +14,11 @@ from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, U
 from ..rules import resolve
 from ..formats.jsonio import utf8_lines
 from ..formats.containers import Item, Reader
-from ..parallel import WARMUP, chunked, default_workers, ordered_map, worker_state
+from ..parallel import WARMUP, chunked, ordered_map, worker_state
 from ..validate import Defaults, Fault, Report, validate
 from . import error, guard, record_failure, settings
 from .render import OutputFormat, data, write_data, message_markup, stdin_notice, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
-from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, overrides_from
+from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, overrides_from, workers_for
 from .score import file_size
 
 HELP = """Replay transcripts move by move and check every rule and every claimed result.
@@ -83,7 +83,7 @@ def validate_command(
                               streaming=True) as advance:
                 chunks = chunked(reader.items(parse=False), CHUNK)
                 for text, valid, invalid, complete in ordered_map(
-                        _validate_chunk, chunks, workers or default_workers(), setup, state,
+                        _validate_chunk, chunks, workers_for(workers), setup, state,
                         warmup=0.0 if workers else WARMUP):
                     write_data(text, json=mode == "json")
                     counts["valid"] += valid

@@ -15,13 +15,13 @@ from gincli.parallel import default_workers, ordered_map, worker_state
 
 class LocalBackend(MatchBackend):
     name = "local"
-    description = ("Worker processes on this machine (--workers, default all cores); chunks of sessions in "
-                   "flight at most twice the workers.")
+    description = ("Worker processes on this machine (--workers, default and at most all cores); chunks of "
+                   "sessions in flight at most twice the workers.")
 
     workers = 1
 
     def start(self, options: Mapping[str, str], workers: int | None) -> int:
-        self.workers = workers or default_workers()
+        self.workers = min(workers, default_workers()) if workers else default_workers()  # never more than the cores
         return self.workers
 
     def map(self, work: MatchWork, chunks: Iterator[list[int]]) -> Iterator[Any]:
