@@ -33,3 +33,222 @@ def test_workers_asked_for_start_at_once():
     out = list(ordered_map(where, range(8), 2))
     assert [c for c, _ in out] == list(range(8))
     assert os.getpid() not in {pid for _, pid in out}
+
+
+# The pool: order, exceptions, a worker that dies, ending early, big messages.
+
+import hashlib
+import multiprocessing
+import signal
+
+import pytest
+
+from gincli import parallel
+from gincli.errors import GinError, RecordError
+from gincli.parallel import WorkerError, WorkerException
+
+HANG = 60  # seconds: a generous bound; what fails is a hang, not slowness
+
+
+def gone(pid: int) -> bool:
+    """Whether ``pid`` is reaped (a zombie still answers signal 0)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def assert_no_children(pids=()) -> None:
+    assert multiprocessing.active_children() == []
+    assert all(gone(pid) for pid in pids), [pid for pid in pids if not gone(pid)]
+
+
+@pytest.fixture(autouse=True)
+def bounded():
+    """A hang fails the test (SIGALRM) instead of stalling the run."""
+    def ring(signum, frame):
+        raise TimeoutError(f"hung for {HANG} s")
+
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(HANG)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+    assert multiprocessing.active_children() == []
+
+
+def uneven(chunk: int) -> tuple[int, int]:
+    time.sleep(0.05 if chunk % 7 == 0 else 0.001)
+    return chunk * chunk, os.getpid()
+
+
+def test_uneven_chunks_come_back_in_order_and_every_worker_takes_some():
+    out = list(ordered_map(uneven, range(80), 3))
+    assert [r for r, _ in out] == [c * c for c in range(80)]
+    assert len({pid for _, pid in out}) == 3
+    assert_no_children({pid for _, pid in out})
+
+
+def test_never_more_workers_than_chunks():
+    out = list(ordered_map(where, range(3), 8))
+    assert [c for c, _ in out] == [0, 1, 2]
+    assert 1 <= len({pid for _, pid in out}) <= 3
+
+
+def failing(chunk: int) -> int:
+    if chunk == 5:
+        raise RecordError("record 5 is not a hand", rule="hand-format")
+    if chunk == 6:
+        raise ValueError("six")
+    return chunk
+
+
+def test_an_exception_in_a_worker_is_raised_as_itself_after_the_results_before_it():
+    got = []
+    with pytest.raises(RecordError) as caught:
+        for r in ordered_map(failing, range(20), 2):
+            got.append(r)
+    assert got == [0, 1, 2, 3, 4]
+    assert type(caught.value) is RecordError and caught.value.message == "record 5 is not a hand"
+    assert caught.value.rule == "hand-format" and caught.value.exit_code == 1
+    assert "failing" in str(caught.value.__cause__)  # the worker's traceback, for GINCLI_DEBUG
+    with pytest.raises(ValueError, match="^six$"):
+        list(ordered_map(failing, range(6, 20), 2))
+
+
+class Unpicklable(Exception):
+    def __init__(self, what: str, extra: int):  # pickles, but cannot be rebuilt from its args
+        super().__init__(what)
+
+
+def unpicklable(chunk: int) -> int:
+    if chunk == 3:
+        raise Unpicklable("odd one", 1)
+    return chunk
+
+
+def test_an_exception_that_cannot_cross_is_its_type_and_message():
+    with pytest.raises(WorkerException, match="Unpicklable: odd one"):
+        list(ordered_map(unpicklable, range(10), 2))
+
+
+def chunks_then_a_failure():
+    yield from range(6)
+    raise GinError("the input is cut short")
+
+
+def test_an_exception_of_the_chunks_comes_after_the_results_before_it():
+    got = []
+    with pytest.raises(GinError, match="cut short"):
+        for r in ordered_map(where, chunks_then_a_failure(), 2):
+            got.append(r[0])
+    assert got == list(range(6))
+
+
+def dies(chunk: int) -> tuple[int, int]:
+    if chunk == 9:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
+    time.sleep(0.005)
+    return chunk, os.getpid()
+
+
+def test_a_worker_killed_mid_run_is_one_sentence_not_a_hang():
+    got = []
+    with pytest.raises(WorkerError) as caught:
+        for r in ordered_map(dies, range(40), 2):
+            got.append(r)
+    assert [c for c, _ in got] == list(range(9))  # the results before it
+    message = caught.value.message
+    assert "worker process" in message and "died" in message and "signal 9" in message, message
+    assert isinstance(caught.value, GinError) and caught.value.exit_code == 2
+    assert_no_children({pid for _, pid in got})
+
+
+def exits(chunk: int) -> int:
+    if chunk == 4:
+        os._exit(7)
+    return chunk
+
+
+def test_a_worker_that_exits_is_said_with_its_status():
+    with pytest.raises(WorkerError, match="exited with status 7"):
+        list(ordered_map(exits, range(10), 2))
+
+
+def slow(chunk: int) -> tuple[int, int]:
+    time.sleep(0.02)
+    return chunk, os.getpid()
+
+
+def test_closing_the_generator_early_leaves_no_process():
+    results = ordered_map(slow, range(10_000), 2)
+    got = [next(results) for _ in range(5)]
+    results.close()
+    assert [c for c, _ in got] == list(range(5))
+    assert_no_children({pid for _, pid in got})
+
+
+def stubborn(chunk: int) -> tuple[int, int]:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a worker SIGTERM cannot end: SIGKILL must
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    if chunk > 2:
+        time.sleep(3600)
+    return chunk, os.getpid()
+
+
+def test_a_worker_that_ignores_sigterm_is_killed():
+    results = ordered_map(stubborn, range(100), 2)
+    got = [next(results) for _ in range(2)]
+    results.close()
+    assert_no_children({pid for _, pid in got})
+
+
+def interrupted():
+    yield from range(8)
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_in_the_parent_ends_the_workers():
+    got = []
+    with pytest.raises(KeyboardInterrupt):
+        for r in ordered_map(slow, interrupted(), 2):
+            got.append(r)
+    assert_no_children({pid for _, pid in got})
+
+
+MIB = 1 << 20
+
+
+def big(chunk: bytes) -> tuple[str, bytes]:
+    return hashlib.sha256(chunk).hexdigest(), chunk * 2  # a result twice the chunk
+
+
+def test_big_chunks_and_big_results_do_not_deadlock():
+    chunks = [bytes([i]) * (3 * MIB + i) for i in range(8)]  # bigger than any pipe holds
+    out = list(ordered_map(big, chunks, 2))
+    assert [h for h, _ in out] == [hashlib.sha256(c).hexdigest() for c in chunks]
+    assert all(r == c * 2 for (_, r), c in zip(out, chunks))
+
+
+def from_setup(chunk: int) -> tuple[int, str, int]:
+    return chunk, parallel.worker_state()["name"], os.getpid()
+
+
+def make_state() -> dict:
+    return {"name": "built by setup"}
+
+
+def test_spawned_workers_build_their_state_with_setup(monkeypatch):
+    monkeypatch.setattr(parallel, "START_METHOD", "spawn")
+    # This module is tests.test_parallel (importlib mode): a spawned worker imports it from the project.
+    monkeypatch.syspath_prepend(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = list(ordered_map(from_setup, range(6), 2, setup=make_state))
+    assert [c for c, _, _ in out] == list(range(6))
+    assert {name for _, name, _ in out} == {"built by setup"}
+    assert os.getpid() not in {pid for _, _, pid in out}
+
+
+def test_forked_workers_inherit_the_state():
+    out = list(ordered_map(from_setup, range(6), 2, state={"name": "inherited"}))
+    assert {name for _, name, _ in out} == {"inherited"}
