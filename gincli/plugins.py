@@ -604,8 +604,8 @@ class Registry:
         from .external.botsfile import read_bots_file
 
         path = config_dir() / "bots.toml"
-        if not path.is_file():
-            return
+        if not path.exists() or path.is_dir():
+            return  # a FIFO or a device is said (read_toml), never read
         try:
             found = read_bots_file(path)
         except ConfigError as exc:
