@@ -24,6 +24,7 @@ from .external.protocol import START_FAILURES, start_failure
 from .engine import Hand
 from .rng import GOLDEN, MASK64, SplitMix64
 from .scoring import HandResult
+from .formats.containers import MAX_RECORD_BYTES
 from .formats.files import lock
 from .formats.jsonio import dumps, loads
 from .stats import Z95, Estimate, Running, Sprt
@@ -385,7 +386,7 @@ def recorded_seed(path: str) -> int | None:
     when the file holds no readable first line."""
     try:
         with open(path, "rb") as fh:
-            first = fh.readline()
+            first = fh.readline(MAX_RECORD_BYTES + 1)
     except OSError:
         return None
     doc = _parse_transcript(first)
@@ -402,7 +403,7 @@ def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
     anything else. A line is read to :data:`~gincli.formats.containers.MAX_RECORD_BYTES`
     at most: a longer one is refused, unless it is the last, cut short."""
     from .errors import UsageError
-    from .formats.containers import MAX_RECORD_BYTES, bounded_lines, size_text, too_long
+    from .formats.containers import bounded_lines, size_text, too_long
 
     outcomes = []
     keep = 0

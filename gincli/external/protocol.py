@@ -17,7 +17,6 @@ in a row stops the match with the last lines of its standard error.
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from typing import Any
 from ..bots import Bot, BotError
 from ..cards import CARD_NAMES, cards_of
 from ..errors import UsageError, quote
+from ..formats.jsonio import loads
 from ..moves import IllegalMove, Move
 from ..rng import SplitMix64
 from ..view import PlayerView
@@ -154,7 +154,7 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
                 if not raw.strip():
                     continue  # a blank line says nothing
                 try:
-                    reply = json.loads(raw)
+                    reply = loads(raw.decode("utf-8"))  # no NaN, Infinity nor 1e400: a reply is plain JSON
                 except (ValueError, RecursionError):
                     program.kill()
                     raise BotError(f"replied with a line that is not JSON: "
