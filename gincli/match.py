@@ -403,7 +403,7 @@ def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
     anything else. A line is read to :data:`~gincli.formats.containers.MAX_RECORD_BYTES`
     at most: a longer one is refused, unless it is the last, cut short."""
     from .errors import UsageError
-    from .formats.containers import bounded_lines, size_text, too_long
+    from .formats.containers import MAX_RECORD_BYTES, bounded_lines, size_text, too_long
 
     outcomes = []
     keep = 0
