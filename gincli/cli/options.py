@@ -70,6 +70,15 @@ BotLogOpt = Annotated[str | None, typer.Option(
     "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")]
 
 
+def files_given(files: list[str] | None, command: str, what: str) -> list[str]:
+    """The FILE... arguments of ``command``; none is one sentence saying what
+    is missing and how to give it (exit 2), not the whole help."""
+    if not files:
+        raise UsageError(f"gin {command} needs {what} to read: give one or more files, or - for standard input "
+                         f"(gin {command} --help says more)")
+    return files
+
+
 def from_config(ctx: typer.Context, name: str) -> bool:
     """Whether the value of the option ``name`` came from config.toml (click's
     default map), so that the command line's choice of another may override it."""

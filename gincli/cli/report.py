@@ -24,7 +24,7 @@ from ..stats import Running, Sprt, parse_sprt
 from ..formats.transcripts import TRANSCRIPT_FORMAT
 from . import error, guard, record_failure, settings
 from .match import render_summary
-from .options import FormatOpt, InputFormatOpt, QuietOpt
+from .options import FormatOpt, InputFormatOpt, QuietOpt, files_given
 from .render import OutputFormat, data, progress_bar, rendered, safe, show, stdin_notice, write_json
 from .score import file_size
 
@@ -41,7 +41,7 @@ COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")  # one a player, the same
 
 
 def register(app: typer.Typer) -> None:
-    app.command("report", help=HELP, no_args_is_help=True)(guard(report))
+    app.command("report", help=HELP)(guard(report))
 
 
 def check_page(path: str, option: str, force: bool = False) -> None:
@@ -233,8 +233,9 @@ def write_page(path: str, h: History, summary: dict[str, Any], command: str, qui
 
 def report(
     ctx: typer.Context,
-    files: Annotated[list[str], typer.Argument(metavar="FILE...",
-                                               help="Transcripts of one match, in order; - reads standard input.")],
+    files: Annotated[list[str] | None, typer.Argument(
+        metavar="FILE...", help="Transcripts of one match, in order; - reads standard input.", show_default=False)]
+    = None,
     output: Annotated[str, typer.Option("--output", metavar="FILE.html", help="The page to write.")]
     = "report.html",
     force: Annotated[bool, typer.Option("--force", help="Replace the page if it exists.")] = False,
@@ -244,6 +245,7 @@ def report(
     input_format: InputFormatOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
+    files = files_given(files, "report", "the transcripts of a match")
     check_page(output, "--output", force)
     registry = settings(ctx).registry()
     try:

@@ -19,7 +19,7 @@ from ..parallel import WARMUP, chunked, ordered_map, worker_state
 from ..scoring import HandResult
 from . import error, guard, record_failure, settings
 from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
-                      overrides_from, workers_for)
+                      files_given, overrides_from, workers_for)
 from .hands import hand_text
 from .render import OutputFormat, data, stdin_notice, color_mode, plural, progress_bar, safe, write_data
 
@@ -31,12 +31,13 @@ Exit status: 0 all scored; 1 some record failed (its error is reported in its pl
 """
 
 def register(app: typer.Typer) -> None:
-    app.command("score", help=HELP, no_args_is_help=True)(guard(score))
+    app.command("score", help=HELP)(guard(score))
 
 
 def score(
     ctx: typer.Context,
-    files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Hand records; - reads standard input.")],
+    files: Annotated[list[str] | None, typer.Argument(metavar="FILE...", help="Hand records; - reads standard input.",
+                                                      show_default=False)] = None,
     variant: VariantOpt = None,
     scoring: ScoringOpt = "game",
     option: OptionOpt = None,
@@ -45,6 +46,7 @@ def score(
     workers: WorkersOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
+    files = files_given(files, "score", "hand records")
     s = settings(ctx)
     overrides = overrides_from(option)
     scorer = HandScorer(s.registry(), variant, scoring, overrides)

@@ -18,7 +18,7 @@ from ..parallel import WARMUP, chunked, ordered_map, worker_state
 from ..validate import Defaults, Fault, Report, validate
 from . import error, guard, record_failure, settings
 from .render import OutputFormat, data, write_data, message_markup, stdin_notice, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
-from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, overrides_from, workers_for
+from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, files_given, overrides_from, workers_for
 from .score import file_size
 
 HELP = """Replay transcripts move by move and check every rule and every claimed result.
@@ -32,12 +32,13 @@ CHUNK = 50  # transcripts a worker replays at a time
 
 
 def register(app: typer.Typer) -> None:
-    app.command("validate", help=HELP, no_args_is_help=True)(guard(validate_command))
+    app.command("validate", help=HELP)(guard(validate_command))
 
 
 def validate_command(
     ctx: typer.Context,
-    files: Annotated[list[str], typer.Argument(metavar="FILE...", help="Transcripts; - reads standard input.")],
+    files: Annotated[list[str] | None, typer.Argument(metavar="FILE...", help="Transcripts; - reads standard input.",
+                                                      show_default=False)] = None,
     variant: Annotated[list[str] | None, typer.Option(
         "--variant", metavar="NAME|FILE.toml",
         help="Variant for transcripts that name none (the first given); a file also makes its variant known by "
@@ -54,6 +55,7 @@ def validate_command(
     invalid_only: Annotated[bool, typer.Option("--invalid-only", help="Show only the transcripts that are not "
                                                                       "valid.")] = False,
 ) -> None:
+    files = files_given(files, "validate", "transcripts")
     s = settings(ctx)
     registry = s.registry()
     given = [registry.variant(v) for v in variant or []]  # a bad --variant is a usage error for the whole run
