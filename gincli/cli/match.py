@@ -24,7 +24,7 @@ from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
 from .render import data as stdout
-from .render import OutputFormat, emit, stderr_console, listing, plural, progress_bar, safe, show, write_json
+from .render import OutputFormat, bot_label, cut, emit, stderr_console, listing, plural, progress_bar, safe, show, write_json
 from .options import (BotLogOpt, BotsFileOpt, FormatOpt, OptionOpt, QuietOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt,
                       bot_names, from_config, overrides_from, random_seed, split_bots, utf8_text)
 
@@ -370,7 +370,7 @@ def render_summary(s: dict[str, Any]) -> Any:
                   box=box.SIMPLE_HEAD, pad_edge=False)
     forfeits = any(p["forfeits"] for p in s["players"])
     many = len(s["players"]) > 2
-    table.add_column("player", max_width=26)
+    table.add_column("player", no_wrap=True)
     if s["games"]:
         table.add_column("games", justify="right", no_wrap=True)
     cols = ["played", "won", "pts/hand", "gins"] if many else ["hands", "points", "pts/hand", "gins", "undercuts"]
@@ -378,8 +378,9 @@ def render_summary(s: dict[str, Any]) -> Any:
     for col in cols:
         table.add_column(col, justify="right", no_wrap=True)
     for p in s["players"]:
-        bot = p["bot"] if len(p["bot"]) <= 22 else p["bot"][:21] + "…"
-        row = [f"[bold]{safe(p['name'])}[/]" + (f" [dim]({safe(bot)})[/]" if bot != p["name"] else "")]
+        name = cut(p["name"], 20)
+        bot = bot_label(p["bot"], 16)
+        row = [f"[bold]{safe(name)}[/]" + (f" [dim]({safe(bot)})[/]" if bot != p["name"] else "")]
         if s["games"]:
             row.append(str(p["games_won"]))
         if many:

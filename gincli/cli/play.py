@@ -28,7 +28,7 @@ from ..view import PlayerView
 from . import EXIT_INTERRUPTED, bots_registry, guard
 from .options import (BotLogOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
                       overrides_from, random_seed, split_bots, utf8_text)
-from .render import OutputFormat, card_markup, data, rendered, safe, write_data
+from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, write_data
 from ..formats.files import lock_beside, unlock_beside
 from ..formats.jsonio import dumps
 
@@ -528,11 +528,10 @@ class Game:
     # -- drawing --
 
     def labels(self, hand: Hand) -> tuple[str, str]:
+        """The first column's labels, short enough for 80 columns whatever the names and bots."""
         opponent = hand.other(self.me)
-        spec = self.bot_labels.get(opponent, opponent)
-        opponent, spec = safe(opponent), safe(spec)
-        return (f"you ({safe(self.me)})" if self.me != "you" else "you"), (f"{opponent} ({spec})" if spec != opponent
-                                                                      else opponent)
+        me = "you" if self.me == "you" else f"you ({cut(self.me, 17)})"
+        return safe(me), safe(player_label(opponent, self.bot_labels.get(opponent, opponent), 23))
 
     def table_screen(self, view: PlayerView, notice: str) -> tuple[Any, list[int]]:
         from .screens import TableInfo, render_table

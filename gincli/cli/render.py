@@ -172,6 +172,43 @@ def rendered(renderable: Any, console: Any = None, soft_wrap: bool = False) -> s
     return "".join(line.rstrip() + "\n" for line in capture.get().splitlines())
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` at most ``limit`` characters long, an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[:max(0, limit - 1)] + "…"
+
+
+def bot_label(spec: str, limit: int = 16) -> str:
+    """A bot for a column of a screen or a table: its spec, an external
+    program by the name of its script or program (``exec:python3
+    examples/bot.py`` is ``bot.py``), cut to ``limit`` characters."""
+    if spec.startswith("exec:"):
+        import shlex
+
+        try:
+            words = shlex.split(spec[5:])
+        except ValueError:
+            words = spec[5:].split()
+        words = words or [spec]
+        program = words[0]
+        if _INTERPRETER.match(os.path.basename(program)):  # python3 bot.py, node bot.js, java -jar x.jar
+            program = next((w for w in words[1:] if not w.startswith("-")), program)
+        spec = os.path.basename(program.rstrip("/")) or program
+    return cut(spec, limit)
+
+
+_INTERPRETER = re.compile(r"(python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|java|ruby|perl|php|bash|sh|zsh|"
+                          r"Rscript|julia|lua[\d.]*|dotnet|mono|uv|uvx|env|exec)$")
+
+
+def player_label(name: str, spec: str | None = None, limit: int = 24) -> str:
+    """``name (bot)``, or the name alone when the bot is called so, at most
+    ``limit`` characters: what a screen's or a table's first column shows."""
+    bot = bot_label(spec, max(6, limit // 2)) if spec is not None else None
+    if bot is None or bot == name:
+        return cut(name, limit)
+    return f"{cut(name, limit - len(bot) - 3)} ({bot})"
+
+
 _RED = (1, 2)  # hearts, diamonds
 
 

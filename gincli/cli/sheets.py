@@ -291,12 +291,14 @@ def session_sheet(result: dict[str, Any], scoring: str, players: Sequence[str], 
 
 
 def score_line(result: dict[str, Any], scoring: str, players: Sequence[str], rules: Any) -> str:
-    """The session's score so far on one line, for the table."""
+    """The session's score so far on one line, for the table (long names cut short)."""
+    from .render import cut
+
     def pair(scores: dict[str, Any]) -> str:
-        return " · ".join(f"{p} {scores.get(p, 0)}" for p in players)
+        return " · ".join(f"{cut(p, 16)} {scores.get(p, 0)}" for p in players)
 
     if "teams" in result:
-        teams = [" & ".join(t) for t in result["teams"]]
+        teams = [" & ".join(cut(p, 12) for p in t) for t in result["teams"]]
         return f"{teams[0]} {result['totals'][0]} · {teams[1]} {result['totals'][1]} (to {rules['target']})"
     if "box" in result:
         return (f"box ({result['box']}) {result['totals']['box']} · partners {result['totals']['partners']} "
@@ -311,7 +313,7 @@ def score_line(result: dict[str, Any], scoring: str, players: Sequence[str], rul
         games = result["games"]
         each = " / ".join("–".join(str(g["scores"][p]) for p in players) + ("✓" if g.get("winner") else "")
                           for g in games)
-        return f"{' – '.join(players)}: {each} ({len(games)} games to {rules['target']})"
+        return f"{' – '.join(cut(p, 16) for p in players)}: {each} ({len(games)} games to {rules['target']})"
     if scoring == "game" and "target" in rules:
         return f"{pair(result.get('scores', {}))} (game to {rules['target']})"
     if scoring == "hand":
