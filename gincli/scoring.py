@@ -294,8 +294,9 @@ def _remember_limits(variant: Variant, rules: Rules, upcard: int | None, limit: 
 
 
 def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard: int | None,
-                variant: Variant, rules: Rules, id: Any = None) -> tuple[str, str] | None:
-    """``score_position(pos, variant, rules, id).to_json()`` and the outcome, for
+                variant: Variant, rules: Rules, id: Any = None) -> tuple[str, str, str | None, int, str, str] | None:
+    """``score_position(pos, variant, rules, id).to_json()`` and the outcome (then
+    the winner, the points and the two players, for the totals of a run), for
     the common position: ten cards each, nothing declared, no move set's fields,
     a legal knock or none. Built without the objects: the hot path of ``gin
     score --format json``. None for any other position (an error, big gin):
@@ -305,7 +306,7 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
     if knocker is None:  # _result_json of a dead hand, in one piece
         ident = _encode_str(id) if type(id) is str else _json_value(id)
         return (f'{{"id": {ident}, "variant": {_json_value(variant.name)}, "outcome": "dead", "winner": null, '
-                f'"points": 0, "knocker": null, "defender": null}}', "dead")
+                f'"points": 0, "knocker": null, "defender": null}}', "dead", None, 0, p0, p1)
     if knocker == p0:
         k_mask, d_mask, defender = m0, m1, p1
     else:
@@ -334,6 +335,7 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
         d_arr = best_arrangement(d_mask)
         d_dw = d_arr.deadwood
         outcome, winner, points, laid = "gin", k_name, (d_dw + rules["gin_bonus"]) * multiplier, []
+        won = knocker
     else:
         best = None
         for arr in candidates:
@@ -343,6 +345,7 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
         assert best is not None
         d_dw, laid, d_arr, arr = best
         outcome, knocker_wins, points = settle(k_dw, d_dw, rules)
+        won = knocker if knocker_wins else defender
         winner = k_name if knocker_wins else _encode_str(defender)
         points *= multiplier
     # _result_json of two _spread_json, in one piece (tests/test_score_fast.py holds them to the same text)
@@ -352,7 +355,8 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
             f'"deadwood_cards": [{json_by_rank(arr.deadwood_mask)}], "deadwood": {k_dw}}}, '
             f'"defender": {{"name": {_encode_str(defender)}, "melds": [{_melds_text(d_arr.melds)}], '
             f'"layoffs": [{", ".join([CARD_JSON[c] for c in laid])}], '
-            f'"deadwood_cards": [{json_by_rank(d_arr.deadwood_mask)}], "deadwood": {d_dw}}}}}', outcome)
+            f'"deadwood_cards": [{json_by_rank(d_arr.deadwood_mask)}], "deadwood": {d_dw}}}}}', outcome, won, points,
+            knocker, defender)
 
 
 def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Variant, rules: Rules,

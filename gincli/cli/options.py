@@ -9,7 +9,7 @@ import typer
 from ..config import MAX_WORKERS
 from ..errors import UsageError, quote
 from ..rules import parse_assignments
-from .render import OutputFormat
+from .render import OutputFormat, RowsFormat
 
 QUIET_HELP = "Only errors on stderr: no progress bar, no summary line."
 
@@ -22,6 +22,8 @@ ScoringOpt = Annotated[str, typer.Option("--scoring", "-s", metavar="NAME",
 OptionOpt = Annotated[list[str] | None, typer.Option(
     "--option", "-o", metavar="KEY=VALUE", help="Set a rule option, e.g. big_gin_bonus=31; repeatable.")]
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
+RowsFormatOpt = Annotated[RowsFormat, typer.Option(
+    "--format", "-f", help="text for people, json for programs, csv for a spreadsheet (a row each, RFC 4180).")]
 InputFormatOpt = Annotated[str | None, typer.Option(
     "--input-format", metavar="json|jsonl|toml", show_default="sniffed", help="Container of standard input.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)]

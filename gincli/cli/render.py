@@ -25,6 +25,14 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
+class RowsFormat(str, Enum):
+    """The formats of a command whose results are rows: CSV too (compare with ``== "json"``)."""
+
+    text = "text"
+    json = "json"
+    csv = "csv"
+
+
 def data() -> Any:
     """Standard output, where the data goes (:func:`gincli.cli.streams.data`)."""
     from .streams import data

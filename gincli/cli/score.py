@@ -11,21 +11,22 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError, shorten
-from ..formats.jsonio import error_line, utf8_lines
+from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError, UsageError, shorten
+from ..formats.jsonio import dumps, error_line, utf8_lines
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
 from ..parallel import WARMUP, chunked, ordered_map, worker_state
 from ..scoring import HandResult
 from . import error, guard, record_failure, settings
-from .options import (FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, ScoringOpt, VariantOpt, WorkersOpt,
+from . import rows
+from .options import (InputFormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       files_given, overrides_from, workers_for)
 from .hands import hand_text
-from .render import OutputFormat, data, stdin_notice, color_mode, plural, progress_bar, safe, write_data
+from .render import RowsFormat, color_mode, cut, data, plural, progress_bar, safe, stdin_notice, write_data
 
 HELP = """Score hands from their end positions (hand records).
 
-Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, or JSON Lines with --format json.
+Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, JSON Lines with --format json, or a row a hand with --format csv. Ends, on stderr, with the counts of outcomes and each player's totals (per file when there are several); --summary also writes them as a last JSON line.
 
 Exit status: 0 all scored; 1 some record failed (its error is reported in its place); 2 an input could not be read at all.
 """
@@ -41,32 +42,41 @@ def score(
     variant: VariantOpt = None,
     scoring: ScoringOpt = "game",
     option: OptionOpt = None,
-    format: FormatOpt = OutputFormat.text,
+    format: RowsFormatOpt = RowsFormat.text,
+    summary_line: Annotated[bool, typer.Option(
+        "--summary", help="With --format json, end with a summary object: {\"summary\": {...}} (docs/formats.md).")]
+    = False,
     input_format: InputFormatOpt = None,
     workers: WorkersOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     files = files_given(files, "score", "hand records")
+    if summary_line and format != "json":
+        raise UsageError("--summary adds a JSON line to --format json; for people the summary is on stderr already")
     s = settings(ctx)
     overrides = overrides_from(option)
     scorer = HandScorer(s.registry(), variant, scoring, overrides)
-    outcomes: Counter[str] = Counter()
-    failed = 0
     status = EXIT_OK
     gc.freeze()  # start-up objects never die: keep the collector off them
-    text = format is not OutputFormat.json
-    colour = text and (color_mode() == "always" or (color_mode() == "auto" and data().isatty()))
-    state = {"scorer": scorer, "text": text, "colour": colour}
-    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, text, colour)
+    mode = format.value
+    colour = mode == "text" and (color_mode() == "always" or (color_mode() == "auto" and data().isatty()))
+    state = {"scorer": scorer, "mode": mode, "colour": colour}
+    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, mode, colour)
+    if mode == "csv":
+        write_data(rows.header(rows.HAND))
+    total = Totals("all")
+    per_file = []
     for path in files:
         reader = Reader(path, input_format)
         stdin_notice("gin score", "hand records", path)
+        totals = Totals(reader.name)
+        per_file.append(totals)
         try:
             with progress_bar("" if quiet else f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:
                 chunks = chunked(reader.items(parse=False), CHUNK)
-                for out, counts, bad, errors in ordered_map(_score_chunk, chunks, workers_for(workers),
-                                                            setup, state, warmup=0.0 if workers else WARMUP):
+                for out, counts, bad, errors, players in ordered_map(
+                        _score_chunk, chunks, workers_for(workers), setup, state, warmup=0.0 if workers else WARMUP):
                     if errors:  # people: each bad record's sentence on stderr, in its place
                         done = 0
                         for at, line in errors:
@@ -75,48 +85,136 @@ def score(
                             error(line)
                             done = at
                         out = out[done:]
-                    write_data(out, json=not text)
-                    outcomes.update(counts)
-                    failed += bad
+                    write_data(out, json=mode == "json")
+                    totals.add(counts, bad, players)
                     advance(reader.position())
             reader.check()  # gzip data cut short: the records before it are scored
         except InputError as exc:
             data().flush()  # what came before the error is written before it
             error(exc.message)
             status = EXIT_UNREADABLE
+    for t in per_file:
+        total.merge(t)
+    if summary_line:
+        write_data(dumps({"summary": summary_object(total, per_file)}) + "\n", json=True)
     data().flush()
-    if not quiet and (failed or outcomes or status == EXIT_OK):
-        print(summary(outcomes, failed), file=sys.stderr)
-    if status == EXIT_OK and failed:
+    if not quiet and (total.failed or total.outcomes or status == EXIT_OK):
+        if len(per_file) > 1:
+            for t in per_file:
+                print(summary(t.outcomes, t.failed, t.source), file=sys.stderr)
+                print(players_text(t.players), file=sys.stderr, end="")
+        print(summary(total.outcomes, total.failed), file=sys.stderr)
+        print(players_text(total.players), file=sys.stderr, end="")
+    if status == EXIT_OK and total.failed:
         status = EXIT_RECORD_FAILED
     raise typer.Exit(status)
 
 
 CHUNK = 1000  # records a worker scores at a time
 
+#: Each player's totals: hands played, hands won, points won, gins (big gins too), undercuts.
+PLAYER_FIELDS = ("hands", "hands_won", "points", "gins", "undercuts")
+
+
+class Totals:
+    """What a run (or one of its files) scored: outcomes, failures, each player's totals."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.outcomes: Counter[str] = Counter()
+        self.failed = 0
+        self.players: dict[str, list[int]] = {}
+
+    def add(self, outcomes: Counter[str], failed: int, players: dict[str, list[int]]) -> None:
+        self.outcomes.update(outcomes)
+        self.failed += failed
+        for name, values in players.items():
+            mine = self.players.get(name)
+            if mine is None:
+                self.players[name] = list(values)
+            else:
+                for i, v in enumerate(values):
+                    mine[i] += v
+
+    def merge(self, other: Totals) -> None:
+        self.add(other.outcomes, other.failed, other.players)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "hands": sum(self.outcomes.values()), "failed": self.failed,
+                "outcomes": dict(sorted(self.outcomes.items())),
+                "players": {name: dict(zip(PLAYER_FIELDS, values)) for name, values in sorted(
+                    self.players.items(), key=lambda kv: (-kv[1][2], kv[0]))}}
+
+
+def summary_object(total: Totals, per_file: list[Totals]) -> dict[str, Any]:
+    """``--summary``'s object: the run's totals, and each file's."""
+    out = total.to_dict()
+    del out["source"]
+    out["files"] = [t.to_dict() for t in per_file]
+    return out
+
+
+#: The most players the summary on stderr lists (by points; all of them in --summary's object).
+SHOWN_PLAYERS = 10
+
+
+def players_text(players: dict[str, list[int]]) -> str:
+    """Each player's totals for people, the best by points first, a line each."""
+    if not players:
+        return ""
+    ranked = sorted(players.items(), key=lambda kv: (-kv[1][2], kv[0]))
+    width = min(20, max(len(safe(n, markup=False)) for n, _ in ranked[:SHOWN_PLAYERS]))
+    lines = []
+    for name, (hands, won, points, gins, undercuts) in ranked[:SHOWN_PLAYERS]:
+        lines.append(f"  {cut(safe(name, markup=False), 20):<{width}}  {plural(won, 'hand')} won of {hands:,}, "
+                     f"{plural(points, 'point')}, {plural(gins, 'gin')}, {plural(undercuts, 'undercut')}")
+    if len(ranked) > SHOWN_PLAYERS:
+        lines.append(f"  and {plural(len(ranked) - SHOWN_PLAYERS, 'more player')} (--summary lists them all)")
+    return "\n".join(lines) + "\n"
+
+
+def _tally(players: dict[str, list[int]], outcome: str, winner: str | None, points: int, *seated: str) -> None:
+    for name in seated:
+        entry = players.get(name)
+        if entry is None:
+            entry = players[name] = [0, 0, 0, 0, 0]
+        entry[0] += 1
+    if winner is not None:
+        entry = players.get(winner)
+        if entry is None:
+            entry = players[winner] = [0, 0, 0, 0, 0]
+        entry[1] += 1
+        entry[2] += points
+        if outcome in ("gin", "big_gin"):
+            entry[3] += 1
+        elif outcome == "undercut":
+            entry[4] += 1
+
 
 def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, scoring: str,
-           overrides: dict[str, Any], text: bool, colour: bool) -> dict[str, Any]:
+           overrides: dict[str, Any], mode: str, colour: bool) -> dict[str, Any]:
     """A worker's state when it cannot inherit the parent's (spawn start method)."""
     from ..plugins import load_registry
 
-    return {"scorer": HandScorer(load_registry(plugin_dirs, disabled), variant, scoring, overrides), "text": text,
+    return {"scorer": HandScorer(load_registry(plugin_dirs, disabled), variant, scoring, overrides), "mode": mode,
             "colour": colour}
 
 
-def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]]]:
-    """Score a chunk of records: what to write (JSON lines, or each hand for
-    people), outcome counts, failures, and for people each failure's sentence
-    with where it goes in the text (an offset)."""
+def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]], dict[str, list[int]]]:
+    """Score a chunk of records: what to write (JSON lines, CSV rows, or each
+    hand for people), outcome counts, failures, for people each failure's
+    sentence with where it goes in the text (an offset), and each player's totals."""
     state = worker_state()
     scorer: HandScorer = state["scorer"]
-    text, colour = state["text"], state["colour"]
-    lines = []
+    mode, colour = state["mode"], state["colour"]
+    text = mode == "text"
+    lines: list[str] = []
     errors: list[tuple[int, str]] = []
     written = 0  # characters of text so far: where a failure's sentence goes
     counts: Counter[str] = Counter()
+    players: dict[str, list[int]] = {}
     failed = 0
-    lane = None if text else scorer.score_line
+    lane = scorer.score_line if mode == "json" else None
     for item in items:
         if lane is not None and item.raw is not None:
             try:
@@ -126,16 +224,22 @@ def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[
             if done is not None:
                 lines.append(done[0])
                 counts[done[1]] += 1
+                _tally(players, done[1], done[2], done[3], done[4], done[5])
                 continue
         item.load()
         result, message = _score_one(scorer, item)
         if result is not None:
             try:
-                block = (("\n" if lines else "") + hand_text(result, colour, scorer.movesets(result))) if text \
-                    else result.to_json()
+                if text:
+                    block = ("\n" if lines else "") + hand_text(result, colour, scorer.movesets(result))
+                elif mode == "csv":
+                    block = rows.lines([rows.hand_row(item.where, result.to_dict())])
+                else:
+                    block = result.to_json()
                 lines.append(block)
                 written += len(block)
                 counts[result.outcome] += 1
+                _tally(players, result.outcome, result.winner, result.points, *_seated(result, item))
                 continue
             except Exception as exc:
                 message = record_failure(exc, "written" if not text else "shown")
@@ -144,11 +248,21 @@ def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[
             ident = _id_of(item)
             label = f" ({shorten(safe(ident, markup=False))})" if ident is not None else ""
             errors.append((written, f"{item.where}{label}: {message}"))
+        elif mode == "csv":
+            lines.append(rows.lines([rows.hand_error_row(item.where, _id_of(item), message)]))
         else:
             lines.append(error_line(_id_of(item), message))
-    if text:
-        return "".join(lines), counts, failed, errors
-    return utf8_lines(lines), counts, failed, errors
+    if mode == "json":
+        return utf8_lines(lines), counts, failed, errors, players
+    return "".join(lines), counts, failed, errors, players
+
+
+def _seated(result: HandResult, item: Item) -> tuple[str, ...]:
+    """Who played a scored hand: its knocker and defender, or for a dead hand the record's players."""
+    if result.knocker is not None and result.defender is not None:
+        return result.knocker.name, result.defender.name
+    hands = item.record.get("hands") if isinstance(item.record, dict) else None
+    return tuple(n for n in hands if isinstance(n, str)) if isinstance(hands, dict) else ()
 
 
 def _score_one(scorer: HandScorer, item: Item) -> tuple[HandResult | None, str]:
@@ -176,13 +290,13 @@ def file_size(path: str) -> int | None:
         return None
 
 
-def summary(outcomes: Counter[str], failed: int) -> str:
+def summary(outcomes: Counter[str], failed: int, source: str | None = None) -> str:
     total = sum(outcomes.values())
     standard = ("knock", "undercut", "gin", "big_gin", "dead")
     order = [o for o in standard if outcomes[o]] + sorted(o for o in outcomes if o not in standard)
     parts = [f"{outcomes[o]:,} {o.replace('_', ' ')}" + ("" if outcomes[o] == 1 or o.endswith("d") else "s")
              for o in order]
-    text = f"gin score: {plural(total, 'hand')} scored"
+    text = f"gin score: {safe(source, markup=False) + ': ' if source else ''}{plural(total, 'hand')} scored"
     if parts:
         text += " (" + ", ".join(parts) + ")"
     if failed:

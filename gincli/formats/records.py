@@ -161,9 +161,9 @@ class HandScorer:
             result = moveset.finish(ms, states[ms.name], result, rules)
         return result
 
-    def score_line(self, raw: bytes) -> tuple[str, str] | None:
+    def score_line(self, raw: bytes) -> tuple[str, str, str | None, int, str, str] | None:
         """A JSON Lines record, read raw, straight to its result's JSON text and
-        outcome: the hot path of ``gin score --format json``. Only for the
+        outcome (then its winner, points and two players): the hot path of ``gin score --format json``. Only for the
         common record (an object of id, variant, hands, knocker and upcard, well
         formed, under a variant without move sets, ten cards each); None for any
         other, or on any error: the careful way (parse the line, :meth:`score`,

@@ -1,0 +1,111 @@
+"""``--format csv``: results for a spreadsheet, a row each, streamed.
+
+RFC 4180: a header row first, fields quoted where they hold a comma, a quote
+or a line break, lines ending in CRLF. One layout per kind of row:
+
+- :data:`HAND`: a scored hand (``gin score``);
+- :data:`TRANSCRIPT`: a replayed transcript (``gin validate``);
+- :data:`SESSION`: a session of a match (``gin match``, ``gin report``).
+
+Players take numbered columns (``player_1``, ``score_1``, ... up to four), so
+that two-, three- and four-player rows line up.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+#: The most players a row has columns for.
+SEATS = 4
+
+HAND = ("source", "id", "variant", "outcome", "winner", "points", "knocker", "knocker_deadwood", "defender",
+        "defender_deadwood", "layoffs", "error")
+
+TRANSCRIPT = ("source", "id", "valid", "complete", "variant", "scoring", "hands", "winner",
+              *(f"{k}_{i}" for i in range(1, SEATS + 1) for k in ("player", "score")),
+              "errors", "rule", "error_hand", "error_move", "message")
+
+SESSION = ("session", "seed", *(f"{k}_{i}" for i in range(1, SEATS + 1) for k in ("player", "score")), "winner",
+           "hands", "dead_hands", "forfeits", "capped")
+
+
+def lines(rows: Iterable[Sequence[Any]]) -> str:
+    """Rows as CSV text (RFC 4180): quoted where needed, CRLF line ends; ``None`` is an empty field,
+    true and false are ``true`` and ``false``."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_field(v) for v in row])
+    return out.getvalue()
+
+
+def _field(value: Any) -> Any:
+    if value is None:
+        return ""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return value.replace("\x00", "\\x00")  # the csv module refuses NUL; a spreadsheet would too
+    return value
+
+
+def header(layout: Sequence[str]) -> str:
+    return lines([layout])
+
+
+def hand_row(source: str, result: Mapping[str, Any]) -> list[Any]:
+    """A scored hand (``gin score --format json``'s object) as a :data:`HAND` row."""
+    knocker = result.get("knocker") or {}
+    defender = result.get("defender") or {}
+    return [source, _plain(result.get("id")), result.get("variant"), result.get("outcome"), result.get("winner"),
+            result.get("points"), knocker.get("name"), knocker.get("deadwood"), defender.get("name"),
+            defender.get("deadwood"), " ".join(defender.get("layoffs") or ()), None]
+
+
+def hand_error_row(source: str, ident: Any, message: str) -> list[Any]:
+    return [source, _plain(ident), *([None] * (len(HAND) - 3)), message]
+
+
+def transcript_row(source: str, report: Mapping[str, Any]) -> list[Any]:
+    """A replayed transcript (``gin validate --format json``'s object) as a :data:`TRANSCRIPT` row."""
+    scores = report.get("scores") if isinstance(report.get("scores"), Mapping) else {}
+    result = report.get("result") if isinstance(report.get("result"), Mapping) else {}
+    errors = report.get("errors") or []
+    first = errors[0] if errors and isinstance(errors[0], Mapping) else {}
+    return [source, _plain(report.get("id")), report.get("valid"), report.get("complete"), report.get("variant"),
+            report.get("scoring"), len(report.get("hands") or ()), _plain(result.get("winner")),
+            *_seats(list(scores), scores), len(errors), first.get("rule"), _plain(first.get("hand")),
+            _plain(first.get("move")), first.get("message") or report.get("error")]
+
+
+def session_row(session: str, seed: Any, players: Sequence[str], scores: Mapping[str, Any], winner: Any,
+                hands: int, dead: int, forfeits: int, capped: bool) -> list[Any]:
+    """A session of a match as a :data:`SESSION` row (scores: each player's net result, once settled)."""
+    return [session, seed, *_seats(list(players), scores), winner, hands, dead, forfeits, capped]
+
+
+def _seats(players: list[str], scores: Mapping[str, Any]) -> list[Any]:
+    out: list[Any] = []
+    for i in range(SEATS):
+        name = players[i] if i < len(players) else None
+        out += [name, scores.get(name) if name is not None else None]
+    if len(players) > SEATS:  # never from gincli: sessions seat four at most
+        out[-2] = ";".join(players[SEATS - 1:])
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """A value from the input for one field: text, a number, or JSON for anything else."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    from ..formats.jsonio import dumps
+
+    try:
+        return dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return str(value)
