@@ -16,9 +16,11 @@ from ..formats.jsonio import utf8_lines
 from ..formats.containers import Item, Reader
 from ..parallel import WARMUP, chunked, ordered_map, worker_state
 from ..validate import Defaults, Fault, Report, validate
-from . import error, guard, record_failure, settings
-from .render import OutputFormat, data, write_data, message_markup, stdin_notice, cards_markup, color_mode, plural, progress_bar, rendered, safe, stdout_console
-from .options import FormatOpt, InputFormatOpt, OptionOpt, QuietOpt, WorkersOpt, files_given, overrides_from, workers_for
+from . import error, guard, record_failure, rows, settings
+from .render import (RowsFormat, cards_markup, color_mode, data, message_markup, plural, progress_bar, rendered, safe,
+                     stdin_notice, stdout_console, write_data)
+from .options import (InputFormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, WorkersOpt, files_given, overrides_from,
+                      workers_for)
 from .score import file_size
 
 HELP = """Replay transcripts move by move and check every rule and every claimed result.
@@ -47,7 +49,7 @@ def validate_command(
                                                 help="Scoring system for transcripts that name none (game).")]
     = None,
     option: OptionOpt = None,
-    format: FormatOpt = OutputFormat.text,
+    format: RowsFormatOpt = RowsFormat.text,
     input_format: InputFormatOpt = None,
     workers: WorkersOpt = None,
     quiet: QuietOpt = False,
@@ -74,9 +76,11 @@ def validate_command(
     counts = {"valid": 0, "invalid": 0, "complete": 0}
     status = EXIT_OK
     gc.freeze()
-    mode = "json" if format is OutputFormat.json else "brief" if brief else "text"
+    mode = format.value if format != "text" else "brief" if brief else "text"
     state = {"registry": registry, "defaults": defaults, "mode": mode, "invalid_only": invalid_only}
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, defaults, mode, invalid_only, color_mode())
+    if mode == "csv":
+        write_data(rows.header(rows.TRANSCRIPT))
     for path in files:
         reader = Reader(path, input_format)
         stdin_notice("gin validate", "transcripts", path)
@@ -138,14 +142,14 @@ def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int]:
     state = worker_state()
     mode, invalid_only = state["mode"], state["invalid_only"]
     out = []
-    console = stdout_console() if mode != "json" else None
+    console = stdout_console() if mode in ("text", "brief") else None
     valid = invalid = complete = 0
     for item in items:
         report = _check(item, state["registry"], state["defaults"])
         try:
             text = _written(report, item.where, mode, console) if report.valid is False or not invalid_only else ""
         except Exception as exc:
-            report = _failed(report.id, record_failure(exc, "written" if mode == "json" else "shown"))
+            report = _failed(report.id, record_failure(exc, "written" if mode in ("json", "csv") else "shown"))
             text = _written(report, item.where, mode, console)
         out.append(text)
         if report.valid:
@@ -157,6 +161,8 @@ def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int]:
 
 
 def _written(report: Report, where: str, mode: str, console: Any) -> str:
+    if mode == "csv":
+        return rows.lines([rows.transcript_row(where, report.to_dict())])
     if mode == "json":
         try:
             line = report.to_json()
