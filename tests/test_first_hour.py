@@ -55,3 +55,62 @@ def test_the_match_table_shortens_an_external_bot_to_its_program():
     assert bot_label("exec:/opt/engines/deep --threads 4") == "deep"
     assert bot_label("expert:samples=40", 22) == "expert:samples=40" and bot_label("expert:samples=40") == "expert:samples=…"
     assert len(player_label("a" * 60, "exec:python3 " + "b" * 60 + ".py", 24)) == 24
+
+
+# -- results for a spreadsheet ---------------------------------------------------------------------
+
+def _csv(data: bytes) -> list[dict[str, str]]:
+    """Rows as a strict RFC 4180 reader (and so a spreadsheet) reads them: UTF-8, CRLF line ends, one header."""
+    import csv
+    import io
+
+    text = data.decode("utf-8")
+    assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
+    rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    header, body = rows[0], rows[1:]
+    assert all(len(r) == len(header) for r in body)
+    return [dict(zip(header, r)) for r in body]
+
+
+def test_gin_score_writes_a_row_a_hand_with_errors_in_their_place(run, tmp_path):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    res = run("score", "--format", "csv", str(root / "examples" / "hands.jsonl"),
+              str(root / "examples" / "bad-hands.jsonl"))
+    assert res.exit_code == 1
+    rows = _csv(res.stdout_bytes)
+    assert len(rows) == 11
+    first = rows[0]
+    assert (first["id"], first["outcome"], first["winner"], first["points"], first["knocker_deadwood"],
+            first["defender_deadwood"], first["layoffs"]) == ("knock", "knock", "ann", "18", "8", "26", "9s")
+    typo = next(r for r in rows if r["id"] == "typo")
+    assert typo["outcome"] == "" and typo["error"].startswith('unknown card "5x"')  # quotes doubled, read back whole
+    assert rows[-1]["source"].endswith("bad-hands.jsonl:6") and "not valid JSON" in rows[-1]["error"]
+
+
+def test_gin_validate_and_match_and_report_write_a_row_each(run, tmp_path):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    t = tmp_path / "t.jsonl"
+    played = run("match", "--bots", "simple,random", "--games", "3", "--seed", "1", "--format", "csv",
+                 "--transcripts", str(t), "-q")
+    assert played.exit_code == 0
+    sessions = _csv(played.stdout_bytes)
+    assert [r["session"] for r in sessions] == ["s0", "s1", "s2"]
+    assert all(r["player_1"] == "simple" and r["winner"] == "simple" and r["player_3"] == "" for r in sessions)
+    reported = run("report", str(t), "--format", "csv", "--output", str(tmp_path / "r.html"), "-q") \
+        if __import__("importlib").util.find_spec("plotly") else None
+    if reported is not None:
+        assert _csv(reported.stdout_bytes) == sessions  # the same rows from the transcripts
+    checked = run("validate", "--format", "csv", str(t), str(root / "examples" / "faulty.json"))
+    rows = _csv(checked.stdout_bytes)
+    assert [r["valid"] for r in rows] == ["true", "true", "true", "false"]
+    assert rows[-1]["rule"] == "discard-drawn-upcard" and rows[-1]["error_move"] == "5"
+    assert [r["score_1"] for r in rows[:3]] == [r["score_1"] for r in sessions]
+
+
+def test_csv_and_transcripts_on_stdout_are_refused_together(run):
+    res = run("match", "--bots", "simple,random", "--games", "1", "--format", "csv", "--transcripts", "-")
+    assert res.exit_code == 2 and "--format csv writes a row a session" in res.stderr

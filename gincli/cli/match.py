@@ -24,8 +24,9 @@ from ..session import open_session
 from ..stats import parse_sprt
 from . import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
 from .render import data as stdout
-from .render import OutputFormat, bot_label, cut, emit, stderr_console, listing, plural, progress_bar, safe, show, write_json
-from .options import (BotLogOpt, BotsFileOpt, FormatOpt, OptionOpt, QuietOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt,
+from . import rows
+from .render import OutputFormat, RowsFormat, bot_label, cut, emit, write_data, stderr_console, listing, plural, progress_bar, safe, show, write_json
+from .options import (BotLogOpt, BotsFileOpt, FormatOpt, RowsFormatOpt, OptionOpt, QuietOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt,
                       bot_names, from_config, overrides_from, random_seed, split_bots, utf8_text)
 
 HELP = """Play a match between bots, headless (two; three or four for cutthroat, chouette and partnership): --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
@@ -103,9 +104,12 @@ def match(
     max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
                                            help="Stop a session still unsettled after N hands (it is reported).")]
     = 10_000,
-    format: FormatOpt = OutputFormat.text,
+    format: RowsFormatOpt = RowsFormat.text,
     quiet: QuietOpt = False,
 ) -> None:
+    if format == "csv" and transcripts == "-":
+        raise UsageError("--format csv writes a row a session on standard output, and --transcripts - the "
+                         "transcripts: give the transcripts a file")
     if report is not None:
         from .report import check_page
 
@@ -177,6 +181,7 @@ def match(
         tally = Tally(spec, test, the_variant.name)
     done = 0
     out = None
+    earlier: list[Any] = []  # sessions a resumed file holds already
     run = BackendRun(where, chosen, workers)  # before the file: a cluster out of reach leaves nothing behind
     try:
         if transcripts == "-":  # the transcripts are the data on stdout: the summary goes to stderr
@@ -198,6 +203,9 @@ def match(
     record = out is not None
     w = run.workers
     work = MatchWork.of(spec, record, s.plugin_dirs, s.disabled, bots_file, registry)
+    csv = format == "csv"
+    if csv:  # a row a session on stdout, as each is counted (the summary then goes to stderr)
+        write_data(rows.header(rows.SESSION) + rows.lines(rows.outcome_row(spec, o) for o in earlier))
     try:
         size = run.chunk_size(unit, count - done)
         with progress_bar(" v ".join(safe(n) for n in spec.names), count, enabled=not quiet,
@@ -216,6 +224,8 @@ def match(
                                     refused = exc
                                     break
                             tally.add(o)
+                            if csv:
+                                write_data(rows.lines([rows.outcome_row(spec, o)]))
                             if tally.decided():
                                 break
                         advance(tally.sessions)
@@ -238,10 +248,10 @@ def match(
     try:
         if refused is not None:
             raise refused
-        if transcripts == "-":
+        if transcripts == "-" or csv:
             stdout().flush()
             _summary_to_stderr(summary, format)
-        elif format is OutputFormat.json:
+        elif format == "json":
             write_json(summary)
         else:
             show(render_summary(summary))
@@ -257,9 +267,9 @@ def match(
     if not quiet:
         played = tally.hands - hands_before  # what this run played: a resumed match's earlier hands cost nothing now
         rate = played / elapsed if elapsed > 0 else 0.0
-        earlier = f" ({plural(done, 'session')} from {safe(transcripts, markup=False)})" if done else ""
+        before = f" ({plural(done, 'session')} from {safe(transcripts, markup=False)})" if done else ""
         now = " now" if done else ""
-        print(f"gin match: {plural(tally.sessions, 'session')}{earlier}; {plural(played, 'hand')} played{now} in "
+        print(f"gin match: {plural(tally.sessions, 'session')}{before}; {plural(played, 'hand')} played{now} in "
               f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(w, 'worker')}"
               + (f", backend {safe(where.name, markup=False)})" if where.name != DEFAULT_BACKEND else ")"), file=sys.stderr)
     if report is not None:  # after Ctrl-C too: the page of what was played
@@ -273,8 +283,8 @@ def match(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _summary_to_stderr(summary: dict[str, Any], format: OutputFormat) -> None:
-    if format is OutputFormat.json:
+def _summary_to_stderr(summary: dict[str, Any], format: RowsFormat) -> None:
+    if format == "json":
         print(dumps(summary, indent=2), file=sys.stderr)
     else:
         show(render_summary(summary), stderr_console())

@@ -24,8 +24,10 @@ from ..stats import Running, Sprt, parse_sprt
 from ..formats.transcripts import TRANSCRIPT_FORMAT
 from . import error, guard, record_failure, settings
 from .match import render_summary
-from .options import FormatOpt, InputFormatOpt, QuietOpt, files_given
-from .render import OutputFormat, data, progress_bar, rendered, safe, show, stdin_notice, write_json
+from .options import InputFormatOpt, QuietOpt, RowsFormatOpt, files_given
+from . import rows
+from .render import (RowsFormat, data, progress_bar, rendered, safe, show, stderr_console, stdin_notice, write_data,
+                     write_json)
 from .score import file_size
 
 HELP = """Draw a match as one HTML page, from the transcripts gin match --transcripts wrote.
@@ -241,7 +243,7 @@ def report(
     force: Annotated[bool, typer.Option("--force", help="Replace the page if it exists.")] = False,
     sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1",
                                              help="Draw the SPRT of H0 elo0 against H1 elo1.")] = None,
-    format: FormatOpt = OutputFormat.text,
+    format: RowsFormatOpt = RowsFormat.text,
     input_format: InputFormatOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
@@ -254,6 +256,8 @@ def report(
         raise UsageError(str(exc)) from None
     history: History | None = None
     header: dict[str, Any] = {}
+    if format == "csv":
+        write_data(rows.header(rows.SESSION))
     status = EXIT_OK
     for path in files:
         reader = Reader(path, input_format)
@@ -267,7 +271,7 @@ def report(
                             if history is None:
                                 history, header, problem = _begin(item.record, test, reader.name, registry)
                             if history is not None and problem is None:
-                                problem = _add(history, item.record, header)
+                                problem = _add(history, item.record, header, format == "csv")
                         except UsageError:
                             raise
                         except Exception as exc:
@@ -286,7 +290,10 @@ def report(
         raise UsageError("no session of a gin match to report (gin match --transcripts FILE writes them); "
                          "no page written")
     summary = history.summary()
-    if format is OutputFormat.json:
+    if format == "csv":  # the rows went out as the sessions were read: the summary for people, on stderr
+        data().flush()
+        show(render_summary(summary), stderr_console())
+    elif format == "json":
         write_json(summary)
     else:
         show(render_summary(summary))
@@ -330,8 +337,9 @@ def _overrides(header: dict[str, Any], registry: Any) -> dict[str, Any]:
     return {k: v for k, v in header["options"].items() if k not in defaults or defaults[k] != v}
 
 
-def _add(h: History, doc: dict[str, Any], header: dict[str, Any]) -> str | None:
-    """Add the transcript of the match's next session, or say why it is not."""
+def _add(h: History, doc: dict[str, Any], header: dict[str, Any], csv: bool = False) -> str | None:
+    """Add the transcript of the match's next session (with ``csv``, and write
+    its row), or say why it is not."""
     index = h.sessions
     if doc.get("format") != TRANSCRIPT_FORMAT or not isinstance(doc.get("match"), dict):
         return NOT_A_MATCH
@@ -349,4 +357,6 @@ def _add(h: History, doc: dict[str, Any], header: dict[str, Any]) -> str | None:
     if not plausible:
         return f"session s{index} holds results that gin match does not write (gin validate says where)"
     h.add(out)
+    if csv:
+        write_data(rows.lines([rows.outcome_row(h.spec, out)]))
     return None

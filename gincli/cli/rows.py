@@ -89,6 +89,16 @@ def session_row(session: str, seed: Any, players: Sequence[str], scores: Mapping
     return [session, seed, *_seats(list(players), scores), winner, hands, dead, forfeits, capped]
 
 
+def outcome_row(spec: Any, o: Any) -> list[Any]:
+    """A played session (:class:`gincli.match.SessionOutcome` of the match ``spec``) as a :data:`SESSION` row."""
+    dead = sum(1 for hand in o.hands if hand[1] is None)
+    winner = o.winner
+    if winner is None and spec.unit == "hands" and o.hands:  # a hand settled alone: its winner
+        winner = o.hands[-1][1]
+    return session_row(spec.session_id(o.index), spec.seed_of(o.index), spec.seats(o.index), o.scores, winner,
+                       len(o.hands), dead, len(o.forfeits), o.capped)
+
+
 def _seats(players: list[str], scores: Mapping[str, Any]) -> list[Any]:
     out: list[Any] = []
     for i in range(SEATS):
