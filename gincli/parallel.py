@@ -33,10 +33,8 @@ from __future__ import annotations
 
 import gc
 import os
-import pickle
 import select
 import signal
-import struct
 import sys
 import threading
 import time
@@ -248,7 +246,11 @@ END_WAIT = 3.0  # seconds
 #: whose results pipe some process it started keeps open ends without an end of file).
 CHECK_EVERY = 1.0  # seconds
 _HEADER = 8  # bytes: a message's length, before it
-_PIPE_SIZE = 1 << 20  # bytes a pipe holds, where Linux allows (F_SETPIPE_SZ): a chunk in one write
+#: Bytes a worker's pipe holds, where Linux allows (F_SETPIPE_SZ; 64 KiB else): a typical chunk or
+#: result in one write, a tenth of the wake-ups. For the first workers only (WIDE_WORKERS): pipe memory
+#: is counted per user (pipe-user-pages-soft, 64 MiB), and past it every new pipe of the user is small.
+_PIPE_SIZE = 1 << 18
+WIDE_WORKERS = 32
 
 #: The pools not yet ended: a generator never closed is ended at exit, before
 #: :mod:`multiprocessing`'s own exit handler would wait for its workers.
@@ -363,8 +365,9 @@ class _Pool:
     def _start(self) -> _Worker:
         task_r, task_w = os.pipe()
         result_r, result_w = os.pipe()
-        for fd in (task_w, result_w):
-            _widen(fd)
+        if len(self.workers) + len(self.gone) < WIDE_WORKERS:
+            for fd in (task_w, result_w):
+                _widen(fd)
         # Forked, a worker closes this process's ends of every pool's pipes, its own too: only this
         # process may hold them, or a worker's death or this process's would not be an end of file.
         inherited = [fd for pool in _live for w in pool.workers for fd in (w.tasks, w.results) if fd >= 0]
