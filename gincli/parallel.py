@@ -375,23 +375,26 @@ class _Pool:
         proc = self.ctx.Process(target=_serve, args=(self.fn, self.setup, os.getpid(), _End(task_r), _End(result_w),
                                                      inherited),
                                 name=f"gincli-worker-{len(self.workers) + len(self.gone) + 1}", daemon=True)
-        # A Ctrl-C while the worker starts is this process's (the worker ignores SIGINT once it can).
+        # A Ctrl-C while the worker starts is this process's (the worker ignores SIGINT once it can),
+        # raised once the worker is known to kill().
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            proc.start()
-        except BaseException:
-            os.close(task_w)
-            os.close(result_r)
-            raise
+            try:
+                proc.start()
+            except BaseException:
+                os.close(task_w)
+                os.close(result_r)
+                raise
+            finally:
+                os.close(task_r)
+                os.close(result_w)
+            os.set_blocking(task_w, False)
+            os.set_blocking(result_r, False)
+            worker = _Worker(proc, task_w, result_r)
+            self.workers.append(worker)
+            self.by_fd[task_w] = self.by_fd[result_r] = worker
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-            os.close(task_r)
-            os.close(result_w)
-        os.set_blocking(task_w, False)
-        os.set_blocking(result_r, False)
-        worker = _Worker(proc, task_w, result_r)
-        self.workers.append(worker)
-        self.by_fd[task_w] = self.by_fd[result_r] = worker
         return worker
 
     def _flush(self, worker: _Worker) -> None:

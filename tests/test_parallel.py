@@ -217,6 +217,24 @@ def test_ctrl_c_in_the_parent_ends_the_workers():
     assert_no_children({pid for _, pid in got})
 
 
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="the fork start method")
+def test_a_ctrl_c_while_a_worker_starts_leaves_no_process(monkeypatch):
+    forked = multiprocessing.get_context("fork").Process
+    real = forked.start
+    started = []
+
+    def start(self):
+        real(self)
+        started.append(self.pid)
+        os.kill(os.getpid(), signal.SIGINT)  # held until the worker is known to the pool
+
+    monkeypatch.setattr(forked, "start", start)
+    with pytest.raises(KeyboardInterrupt):
+        list(ordered_map(slow, range(10), 2))
+    assert started
+    assert_no_children(started)
+
+
 MIB = 1 << 20
 
 
