@@ -100,6 +100,8 @@ class SessionOutcome:
         forfeits = []
         players = tuple(doc.get("players", ()))
         for hi, h in enumerate(doc.get("hands", [])):
+            if "result" not in h and not h.get("forfeit"):
+                continue  # a hand left unfinished (a gin play session quit in the middle of it)
             r = h.get("result", {})
             f = h.get("forfeit")
             pair = tuple(h.get("players", players))

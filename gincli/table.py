@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import BotError
+from .cards import CARD_NAMES
 from .engine import MAX_HAND_MOVES, Hand, IllegalMove, Move, cut_cards, shuffled_deck
 from .errors import GinError, debug_enabled, quote, shorten
 from .formats.transcripts import transcript
@@ -110,6 +111,39 @@ class Table:
             self.seating = self.session.next_seating(self.seating, result)
         self.hand = None
         return result
+
+    def replay(self, hands: Sequence[Any]) -> None:
+        """Play again the hands of a transcript this table's seed dealt (``gin
+        play --resume``): each is dealt as before and its moves made again;
+        those finished are entered, and a last one left unfinished stays the
+        hand being played. :class:`ValueError` in one sentence when the
+        transcript is not what this table deals (another seed, other rules)."""
+        for hi, raw in enumerate(hands):
+            if self.finished:
+                raise ValueError(f"hand {hi + 1} was played after the session was settled")
+            hand = self.deal()
+            if not isinstance(raw, dict):
+                raise ValueError(f"hand {hi + 1} is not an object")
+            recorded = raw.get("deck")
+            if recorded is not None and recorded != [CARD_NAMES[c] for c in hand.deck or ()]:
+                raise ValueError(f"hand {hi + 1} was not dealt from this seed (its deck differs)")
+            if raw.get("dealer") != hand.dealer:
+                raise ValueError(f"hand {hi + 1} was dealt by {quote(raw.get('dealer'))}, not {quote(hand.dealer)}")
+            try:
+                for m in raw.get("moves") or ():
+                    hand.apply(Move.from_dict(m))
+            except IllegalMove as exc:
+                raise ValueError(f"hand {hi + 1} holds a move the rules refuse: {exc.message}") from None
+            forfeit = raw.get("forfeit")
+            if isinstance(forfeit, dict) and not hand.over and forfeit.get("player") in hand.players:
+                hand.forfeit(forfeit["player"], str(forfeit.get("reason", "")))
+            if raw.get("stalled") is True and not hand.finishable:
+                hand.stall()
+            if not hand.finishable:
+                if hi < len(hands) - 1:
+                    raise ValueError(f"hand {hi + 1} stops before its end, but another hand follows")
+                return
+            self.end_hand(hand)
 
     def _hand_dict(self, hand: Hand) -> dict[str, Any]:
         d = hand.to_dict()

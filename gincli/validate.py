@@ -355,6 +355,17 @@ def _header(doc: Any, registry: Registry,
     return tuple(players), variant, system, rules, hands
 
 
+def read_header(doc: Any, registry: Registry,
+                defaults: Defaults) -> tuple[tuple[str, ...], Variant, ScoringSystem, Rules, list[Any]]:
+    """A transcript's players, variant, scoring system, rules and hands, as
+    :func:`validate` reads them; :class:`ValueError` in one sentence when they
+    cannot be read."""
+    try:
+        return _header(doc, registry, defaults)
+    except Stop as stop:
+        raise ValueError(stop.fault.message) from None
+
+
 def _variant(registry: Registry, name: str, options: Mapping[str, Any]) -> Variant:
     """A transcript's variant: one known here by name, or, for one this machine
     never had (a variant file's), the rules the transcript carries in full:

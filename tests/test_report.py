@@ -168,7 +168,7 @@ def test_gin_report_says_which_records_it_left_out(run, tmp_path):
     assert res.exit_code == 1
     assert res.stderr.splitlines() == [
         f"gin: error: {mixed}:1: line 1 is not valid JSON: Expecting value at column 1",
-        f"gin: error: {mixed}:3: not a transcript written by gin match (it has no \"match\" field)",
+        f"gin: error: {mixed}:3: not a transcript of gincli's (its \"format\" is not gincli-transcript/1)",
         f"gin: error: {mixed}:4: not the match's next session (s1): its session id is \"s2\", not s1",
         f"gin: error: {mixed}:5: session s1 holds results that gin match does not write (gin validate says where)",
         f"gin report: report written to {page}"]
@@ -177,7 +177,7 @@ def test_gin_report_says_which_records_it_left_out(run, tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["nothing.jsonl"], "cannot read nothing.jsonl: no such file"),
-    (["EMPTY", "--output", "x.html"], "no session of a gin match to report"),
+    (["EMPTY", "--output", "x.html"], "no session to report"),
     (["T", "--output", "page.txt"], "the report is an HTML page: give a file name ending in .html"),
     (["T", "--output", "no/such/folder/p.html"], "the folder no/such/folder does not exist"),
     (["T", "--sprt", "5"], "--sprt takes elo0,elo1"),

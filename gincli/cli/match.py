@@ -239,6 +239,8 @@ def match(
                 out.close()
             except MachineError as exc:
                 refused = refused or exc
+            except OSError:  # a reader gone (--transcripts - | head): the bots and workers still go below
+                pass
         from ..external import close_all
 
         close_all()

@@ -16,7 +16,7 @@ from ..bots import Bot
 from ..cards import CARD_TABLE, card_str
 from ..engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
 from ..external import configure
-from ..errors import MachineError, RecordError, UsageError, os_reason
+from ..errors import MachineError, RecordError, UsageError, os_reason, plural
 from ..melds import deadwood
 from ..moves import IllegalMove, Move
 from ..rng import SplitMix64
@@ -45,6 +45,63 @@ def register(app: typer.Typer) -> None:
     app.command("play", help=HELP)(guard(play))
 
 
+_NONE = type("_Source", (), {"name": ""})()  # a parameter with no source
+
+
+@dataclass
+class SavedGame:
+    """A session ``gin play`` saved, to go on with (``--resume``): its rules,
+    players, bots and seed, from the transcript's ``play`` field and header."""
+
+    doc: dict[str, Any]
+    me: str
+    players: tuple[str, ...]
+    bot_names: list[str]
+    specs: list[str]
+    variant: Any
+    system: Any
+    options: dict[str, Any]
+    seed: int
+    dealer: str | None
+
+    @classmethod
+    def read(cls, path: Path, registry: Any) -> SavedGame:
+        from ..errors import GinError
+        from ..formats.containers import Reader
+        from ..validate import Defaults, read_header, validate
+
+        try:
+            items = list(Reader(str(path)).items())
+        except GinError as exc:
+            raise UsageError(f"--resume: {exc.message}") from None
+        if len(items) != 1 or items[0].error is not None:
+            raise UsageError(f"{path} does not hold one transcript of gin play; --resume goes on with such a file")
+        doc = items[0].record
+        play = doc.get("play")
+        if not isinstance(play, dict) or not isinstance(play.get("human"), str) or not isinstance(
+                play.get("bots"), dict) or not all(isinstance(v, str) for v in play["bots"].values()):
+            raise UsageError(f"{path} is not a session of gin play (it has no \"play\" field naming its players "
+                             "and bots); --resume goes on with one")
+        report = validate(doc, registry)
+        if not report.valid:
+            fault = report.errors[0]
+            raise UsageError(f"{path} is not a valid transcript ({fault.rule}: {fault.message}); gin validate "
+                             "says more")
+        if report.complete:
+            raise UsageError(f"the session in {path} is over already: there is nothing to go on with")
+        try:
+            players, variant, system, rules, _ = read_header(doc, registry, Defaults())
+        except ValueError as exc:
+            raise UsageError(f"{path}: {exc}") from None
+        me = play["human"]
+        names = [p for p in players if p != me]
+        if me not in players or set(play["bots"]) != set(names) or type(doc.get("seed")) is not int:
+            raise UsageError(f"{path}: its \"play\" field does not match its players and seed")
+        dealer = play.get("dealer")
+        return cls(doc, me, players, names, [play["bots"][n] for n in names], variant, system, dict(rules),
+                   doc["seed"], dealer if isinstance(dealer, str) else None)
+
+
 def default_name() -> str:
     user = os.environ.get("USER") or os.environ.get("USERNAME") or ""
     return user if user and user != "root" and "," not in user else "player"
@@ -56,17 +113,17 @@ class TranscriptFile:
     holds a valid transcript of the play so far. Locked for the run (a lock
     file beside it): a second ``gin play`` on the same file is refused."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, resume: bool = False):
         self.path = path
         if path.is_dir():
             raise UsageError(f"--transcript {path} is a folder; name a file")
         if not path.parent.is_dir():
             raise UsageError(f"--transcript {path}: the folder {path.parent} does not exist")
         self.lock = lock_beside(path, "the transcript")
-        if path.exists() and path.stat().st_size > 0:
+        if not resume and path.exists() and path.stat().st_size > 0:
             self.close()
             raise UsageError(f"--transcript {path} already exists; name a new file (gin play never "
-                             "overwrites one)")
+                             "overwrites one; --resume goes on with the session it holds)")
         self.lines = path.suffix.lower() in (".jsonl", ".ndjson")
 
     def save(self, doc: dict[str, Any]) -> None:
@@ -384,7 +441,8 @@ class Game:
     """One session between the player at the screen and bots."""
 
     def __init__(self, table: Table, me: str, bots: dict[str, Bot], screen: Screen, file: TranscriptFile,
-                 registry: Any, options: dict[str, Any], hint_seed: int, bot_labels: dict[str, str]):
+                 registry: Any, options: dict[str, Any], hint_seed: int, bot_labels: dict[str, str],
+                 play_field: dict[str, Any] | None = None):
         self.table = table
         self.me = me
         self.bots = bots
@@ -394,6 +452,7 @@ class Game:
         self.options = options
         self.hint_rng = SplitMix64(hint_seed)
         self.bot_labels = bot_labels
+        self.play_field = play_field
         self.log: list[str] = []
         self.drawn = -1
         self.notify = [b for b in bots.values() if type(b).hand_over is not Bot.hand_over]
@@ -401,20 +460,31 @@ class Game:
     # -- the transcript --
 
     def save(self) -> None:
-        self.file.save(self.table.transcript(id=self.file.path.stem, options=self.options, current=True))
+        doc = self.table.transcript(id=self.file.path.stem, options=self.options, current=True)
+        if self.play_field is not None:  # who played it and with what: for --resume, and gin report
+            doc["play"] = self.play_field
+        self.file.save(doc)
 
     # -- playing --
 
     def run(self) -> None:
         table = self.table
+        going_on = table.hand is not None  # --resume, in the middle of a hand
         while not table.finished:
-            hand = table.deal()
-            dealer, other = hand.dealer, hand.pone
-            if self.me in hand.players:
-                opening = f"{self._who(dealer)} deal{'' if dealer == self.me else 's'}"
+            if going_on:
+                hand = table.hand
+                assert hand is not None
+                going_on = False
+                self.log = [f"hand {hand.number + 1}: going on from the transcript, after "
+                            f"{plural(len(hand.moves), 'move')}"]
             else:
-                opening = f"you sit out; {safe(dealer)} deals to {safe(other)}"
-            self.log = [f"hand {hand.number + 1}: {opening}; the upcard is {card_markup(hand.upcard)}"]
+                hand = table.deal()
+                dealer, other = hand.dealer, hand.pone
+                if self.me in hand.players:
+                    opening = f"{self._who(dealer)} deal{'' if dealer == self.me else 's'}"
+                else:
+                    opening = f"you sit out; {safe(dealer)} deals to {safe(other)}"
+                self.log = [f"hand {hand.number + 1}: {opening}; the upcard is {card_markup(hand.upcard)}"]
             self.save()
             self.play_hand()
             hand = table.hand
@@ -620,6 +690,9 @@ def play(
     transcript: Annotated[str | None, typer.Option(
         "--transcript", metavar="FILE",
         show_default="a new file in gincli's data folder", help="Save the transcript here.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the session --transcript FILE holds (its rules, bots, names and seed).")]
+    = False,
     time_limit: TimeLimitOpt = 5.0,
     start_time_limit: StartTimeLimitOpt = 30.0,
     bots_file: BotsFileOpt = None,
@@ -629,13 +702,24 @@ def play(
                                "goes to stderr).")] = OutputFormat.text,
 ) -> None:
     registry = bots_registry(ctx, bots_file)
+    saved = None
+    if resume:
+        if transcript is None:
+            raise UsageError("--resume needs --transcript FILE, the session to go on with")
+        given = [f"--{n}" for n in ("bot", "name", "variant", "scoring", "option", "seed", "dealer")
+                 if (ctx.get_parameter_source(n) or _NONE).name == "COMMANDLINE"]
+        if given:
+            raise UsageError(f"--resume takes the rules, the bots, the names and the seed from {transcript}: leave "
+                             f"out {', '.join(given)}")
+        saved = SavedGame.read(Path(transcript), registry)
+        name, bot, seed, dealer = saved.me, ",".join(saved.specs), saved.seed, saved.dealer
     me = utf8_text(name if name is not None else default_name(), "--name").strip()
     if not me:
         raise UsageError("--name needs a name")
-    v = registry.variant(variant)
-    system = registry.scoring(scoring)
-    overrides = overrides_from(option)
-    specs = split_bots(bot)
+    v = saved.variant if saved else registry.variant(variant)
+    system = saved.system if saved else registry.scoring(scoring)
+    overrides = saved.options if saved else overrides_from(option)
+    specs = saved.specs if saved else split_bots(bot)
     if not all(specs):
         raise UsageError(f"--bot takes bots separated by commas, not \"{bot}\"")
     if 1 + len(specs) not in system.players:
@@ -643,8 +727,8 @@ def play(
         raise UsageError(f"the scoring system {system.name} takes {' or '.join(map(str, system.players))} "
                          f"players: give {wanted} bot{'s' if system.players != (2,) else ''} with --bot, "
                          f"not {len(specs)}")
-    names = bot_names(specs, reserved=(me,))
-    players = (me, *names)
+    names = saved.bot_names if saved else bot_names(specs, reserved=(me,))
+    players = saved.players if saved else (me, *names)
     try:
         rules = registry.rules(v, system, overrides)
         open_session(system, players, rules)
@@ -664,7 +748,7 @@ def play(
         folder = data_dir() / "games"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
-    file = TranscriptFile(path)
+    file = TranscriptFile(path, resume)
     try:
         out = sys.stderr if format is OutputFormat.json else data()
         screen = Screen(out, sys.stdin, sys.stdin.isatty() and out.isatty())
@@ -675,7 +759,14 @@ def play(
             bots[n] = factory(SplitMix64(seed).derive(1 + i), n)
             bots[n].players = players
         table = Table(players, v, rules, system, seed, dealer=dealer)
-        game = Game(table, me, bots, screen, file, registry, overrides, seed ^ 0x5EED, dict(zip(names, specs)))
+        if saved:
+            try:
+                table.replay(saved.doc["hands"])
+            except ValueError as exc:
+                raise UsageError(f"cannot go on with {path}: {exc}") from None
+        play_field = {"human": me, "bots": dict(zip(names, specs)), "dealer": dealer}
+        game = Game(table, me, bots, screen, file, registry, dict(rules), seed ^ 0x5EED, dict(zip(names, specs)),
+                    play_field)
         quit = False
         try:
             game.run()

@@ -287,7 +287,8 @@ def report(
     if history is None:
         if status == EXIT_UNREADABLE:  # said already
             raise typer.Exit(status)
-        raise UsageError("no session of a gin match to report (gin match --transcripts FILE writes them); "
+        raise UsageError("no session to report (gin match --transcripts FILE writes them, gin play --transcript "
+                         "FILE one); "
                          "no page written")
     summary = history.summary()
     if format == "csv":  # the rows went out as the sessions were read: the summary for people, on stderr
@@ -301,17 +302,25 @@ def report(
     raise typer.Exit(status)
 
 
-NOT_A_MATCH = "not a transcript written by gin match (it has no \"match\" field)"
+NOT_A_TRANSCRIPT = "not a transcript of gincli's (its \"format\" is not gincli-transcript/1)"
+NOT_A_MATCH = ("not a session of this match: it has no \"match\" field (a session of gin play is drawn alone, in a "
+               "report of its own)")
 
 
 def _begin(doc: dict[str, Any], test: Sprt | None, source: str,
            registry: Any) -> tuple[History | None, dict[str, Any], str | None]:
     """The match a first transcript starts, or why it cannot start one."""
     match = doc.get("match")
+    if doc.get("format") == TRANSCRIPT_FORMAT and not isinstance(match, dict):
+        match = _played(doc)  # a session of gin play (or any one session): drawn as a match of it alone
     if doc.get("format") != TRANSCRIPT_FORMAT or not isinstance(match, dict):
-        return None, {}, NOT_A_MATCH
+        return None, {}, NOT_A_TRANSCRIPT
     bots, names, seed, duplicate, unit = (match.get(k) for k in ("bots", "names", "seed", "duplicate", "unit"))
     header = {k: doc.get(k) for k in ("variant", "scoring", "options")}
+    if not isinstance(doc.get("match"), dict):
+        header["play"] = doc.get("id")
+        header["scoring"] = header["scoring"] or "game"  # FORMATS.md's defaults: a transcript may leave them out
+        header["options"] = {} if header["options"] is None else header["options"]
     if not (isinstance(bots, list) and isinstance(names, list) and 2 <= len(names) == len(bots) <= 4
             and all(isinstance(x, str) for x in bots + names) and len(set(names)) == len(names)
             and type(seed) is int and isinstance(duplicate, bool) and unit in ("games", "hands")
@@ -324,6 +333,19 @@ def _begin(doc: dict[str, Any], test: Sprt | None, source: str,
     spec = MatchSpec(tuple(bots), tuple(names), unit, 0, seed, header["variant"], header["scoring"],
                      _overrides(header, registry), duplicate)
     return History(spec, test), header, None
+
+
+def _played(doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``match`` field a session of gin play stands for: its players (the
+    person as ``you`` and each bot by its spec, from its ``play`` field; each by
+    name for a transcript without one), its seed, one session."""
+    play = doc.get("play") if isinstance(doc.get("play"), dict) else {}
+    players = doc.get("players")
+    bots = play.get("bots") if isinstance(play.get("bots"), dict) else {}
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        return None
+    return {"bots": [bots.get(p, p) if p != play.get("human") else "you" for p in players], "names": players,
+            "seed": doc.get("seed") if type(doc.get("seed")) is int else 0, "duplicate": False, "unit": "hands" if doc.get("scoring") == "hand" else "games"}
 
 
 def _overrides(header: dict[str, Any], registry: Any) -> dict[str, Any]:
@@ -341,9 +363,15 @@ def _add(h: History, doc: dict[str, Any], header: dict[str, Any], csv: bool = Fa
     """Add the transcript of the match's next session (with ``csv``, and write
     its row), or say why it is not."""
     index = h.sessions
-    if doc.get("format") != TRANSCRIPT_FORMAT or not isinstance(doc.get("match"), dict):
+    if "play" in header:  # a session of gin play is drawn alone
+        if index:
+            return (f"a session of gin play, or one without a match, is drawn alone ({header['play']} was first): "
+                    "give this one a report of its own")
+    elif doc.get("format") != TRANSCRIPT_FORMAT:
+        return NOT_A_TRANSCRIPT
+    elif not isinstance(doc.get("match"), dict):
         return NOT_A_MATCH
-    differs = differences(doc, h.spec, index, header)
+    differs = "" if "play" in header else differences(doc, h.spec, index, header)
     if differs:
         return f"not the match's next session (s{index}): its {differs}"
     try:
