@@ -112,12 +112,15 @@ class Table:
         self.hand = None
         return result
 
-    def replay(self, hands: Sequence[Any]) -> None:
+    def replay(self, hands: Sequence[Any], before: Callable[[Hand, Move], None] | None = None,
+               after: Callable[[Hand, HandResult], None] | None = None) -> None:
         """Play again the hands of a transcript this table's seed dealt (``gin
-        play --resume``): each is dealt as before and its moves made again;
-        those finished are entered, and a last one left unfinished stays the
-        hand being played. :class:`ValueError` in one sentence when the
-        transcript is not what this table deals (another seed, other rules)."""
+        play --resume``): each is dealt as before and its moves made again
+        (``before(hand, move)`` is told each first, ``after(hand, result)`` each
+        hand entered: the bots catch up); those finished are entered, and a
+        last one left unfinished stays the hand being played.
+        :class:`ValueError` in one sentence when the transcript is not what this
+        table deals (another seed, other rules)."""
         for hi, raw in enumerate(hands):
             if self.finished:
                 raise ValueError(f"hand {hi + 1} was played after the session was settled")
@@ -131,7 +134,10 @@ class Table:
                 raise ValueError(f"hand {hi + 1} was dealt by {quote(raw.get('dealer'))}, not {quote(hand.dealer)}")
             try:
                 for m in raw.get("moves") or ():
-                    hand.apply(Move.from_dict(m))
+                    move = Move.from_dict(m)
+                    if before is not None:
+                        before(hand, move)
+                    hand.apply(move)
             except IllegalMove as exc:
                 raise ValueError(f"hand {hi + 1} holds a move the rules refuse: {exc.message}") from None
             forfeit = raw.get("forfeit")
@@ -143,7 +149,9 @@ class Table:
                 if hi < len(hands) - 1:
                     raise ValueError(f"hand {hi + 1} stops before its end, but another hand follows")
                 return
-            self.end_hand(hand)
+            result = self.end_hand(hand)
+            if after is not None:
+                after(hand, result)
 
     def _hand_dict(self, hand: Hand) -> dict[str, Any]:
         d = hand.to_dict()

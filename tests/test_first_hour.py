@@ -114,3 +114,83 @@ def test_gin_validate_and_match_and_report_write_a_row_each(run, tmp_path):
 def test_csv_and_transcripts_on_stdout_are_refused_together(run):
     res = run("match", "--bots", "simple,random", "--games", "1", "--format", "csv", "--transcripts", "-")
     assert res.exit_code == 2 and "--format csv writes a row a session" in res.stderr
+
+
+# -- a play session is no dead end ---------------------------------------------------------------
+
+def _play(tmp_path, *args, input="q\n"):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    gin = str(Path(sys.executable).with_name("gin"))
+    env = {**os.environ, "GINCLI_CONFIG_DIR": str(tmp_path / "c"), "GINCLI_DATA_DIR": str(tmp_path / "d")}
+    return subprocess.run([gin, "play", *args], input=input, capture_output=True, text=True, cwd=tmp_path, env=env,
+                          timeout=120)
+
+
+def test_a_quit_session_goes_on_with_resume_to_the_same_end_as_one_played_through(tmp_path):
+    import json
+
+    moves = "s\n1\n" * 60  # draw from the stock and throw the first card, whatever comes
+    whole = _play(tmp_path, "--seed", "11", "--name", "ann", "--bot", "simple", "--transcript", "whole.json",
+                  input=moves + "q\n")
+    assert whole.returncode == 0, whole.stderr
+    first = _play(tmp_path, "--seed", "11", "--name", "ann", "--bot", "simple", "--transcript", "part.json",
+                  input="s\n1\n" * 5 + "q\n")
+    assert first.returncode == 0, first.stderr
+    part = json.loads((tmp_path / "part.json").read_text())
+    assert part["play"] == {"human": "ann", "bots": {"simple": "simple"}, "dealer": None}
+    rest = _play(tmp_path, "--resume", "--transcript", "part.json", input="s\n1\n" * 55 + "q\n")
+    assert rest.returncode == 0, rest.stderr
+    assert "going on from the transcript" in rest.stdout
+    went_on = json.loads((tmp_path / "part.json").read_text())
+    played = json.loads((tmp_path / "whole.json").read_text())
+    assert went_on["hands"] == played["hands"]  # the same deals, the same moves: the same session
+    for f in ("part.json", "whole.json"):
+        from gincli.plugins import load_registry
+        from gincli.validate import validate
+
+        assert validate(json.loads((tmp_path / f).read_text()), load_registry()).valid
+
+
+@pytest.mark.parametrize("setup, args, said", [
+    (None, ["--resume"], "--resume needs --transcript FILE"),
+    ("play", ["--resume", "--transcript", "g.json", "--bot", "expert"], "leave out --bot"),
+    ("match", ["--resume", "--transcript", "g.jsonl"], "is not a session of gin play"),
+    ("junk", ["--resume", "--transcript", "g.json"], "does not hold one transcript of gin play"),
+])
+def test_resume_refuses_what_it_cannot_go_on_with(tmp_path, setup, args, said):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if setup == "play":
+        _play(tmp_path, "--seed", "1", "--bot", "simple", "--transcript", "g.json")
+    elif setup == "match":
+        subprocess.run([str(Path(sys.executable).with_name("gin")), "match", "--bots", "simple,random", "--games",
+                        "1", "--transcripts", str(tmp_path / "g.jsonl"), "-q"], check=True, capture_output=True)
+    elif setup == "junk":
+        (tmp_path / "g.json").write_text("[1, 2]")
+    res = _play(tmp_path, *args)
+    assert res.returncode == 2 and said in res.stderr and "Traceback" not in res.stderr
+
+
+def test_gin_report_draws_a_played_session(tmp_path):
+    import importlib.util
+    import json
+
+    if importlib.util.find_spec("plotly") is None:
+        pytest.skip("gincli[report] is not installed")
+    _play(tmp_path, "--seed", "3", "--name", "ann", "--bot", "simple", "--transcript", "g.json",
+          input="s\n1\n" * 40 + "q\n")
+    from gincli.cli import make_app
+    from typer.testing import CliRunner
+
+    res = CliRunner().invoke(make_app(), ["report", str(tmp_path / "g.json"), "--output", str(tmp_path / "g.html"),
+                                          "-f", "json"])
+    assert res.exit_code == 0, res.stderr
+    summary = json.loads(res.stdout)
+    assert summary["sessions"] == 1 and [p["bot"] for p in summary["players"]] == ["you", "simple"]
+    assert "<html" in (tmp_path / "g.html").read_text()

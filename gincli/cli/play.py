@@ -15,7 +15,7 @@ import typer
 from ..bots import Bot
 from ..cards import CARD_TABLE, card_str
 from ..engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
-from ..external import configure
+from ..external import configure, is_external
 from ..errors import MachineError, RecordError, UsageError, os_reason, plural
 from ..melds import deadwood
 from ..moves import IllegalMove, Move
@@ -760,8 +760,19 @@ def play(
             bots[n].players = players
         table = Table(players, v, rules, system, seed, dealer=dealer)
         if saved:
+            own = {n: b for n, b in bots.items() if not is_external(factories[n])}
+
+            def catch_up(hand: Any, move: Any) -> None:  # a bot of gincli's decides again, as it did: same state
+                if move.player in own:
+                    own[move.player].choose(hand.view(move.player))
+
+            def hand_over(hand: Any, result: Any) -> None:
+                for n, b in own.items():
+                    if n in hand.players and type(b).hand_over is not Bot.hand_over:
+                        b.hand_over(hand.view(n), result.to_dict())
+
             try:
-                table.replay(saved.doc["hands"])
+                table.replay(saved.doc["hands"], catch_up, hand_over)
             except ValueError as exc:
                 raise UsageError(f"cannot go on with {path}: {exc}") from None
         play_field = {"human": me, "bots": dict(zip(names, specs)), "dealer": dealer}
