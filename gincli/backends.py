@@ -158,6 +158,9 @@ class MatchWork:
             os.chdir(self.cwd)  # relative paths (exec:python3 bot.py) as on the driver, where that folder exists
         try:
             registry = self.registry()
+            from .external import restart_counts
+
+            restart_counts()  # a chunk's sessions follow one another: across chunks, the match counts
             return [play_match_session(self.spec, i, registry, self.record) for i in indices]
         except GinError as exc:
             return ChunkFault(exc.message, exc.exit_code, socket.gethostname())

@@ -235,13 +235,14 @@ class Tally:
         self.capped += out.capped
         self.stalled += out.stalled
         for name, identity in out.programs.items():
-            if identity.get("failed_start"):  # sessions in a row whose bot never got going stop the match
-                self._failed[name] = self._failed.get(name, 0) + 1
-                if self._failed[name] >= START_FAILURES:
-                    raise start_failure(identity.get("label", name), self._failed[name], identity["failed_start"],
-                                        identity.get("stderr", []))
-            else:
-                self._failed[name] = 0
+            # Starts in a row that failed, counted over the sessions in their order (not per worker): so many
+            # stop the match, whatever the split of the work.
+            failed = identity.get("failed_starts", 0)
+            run = failed if identity.get("answered") else self._failed.get(name, 0) + failed
+            self._failed[name] = run
+            if run >= START_FAILURES:
+                raise start_failure(identity.get("label", name), START_FAILURES, identity.get("failed_start", ""),
+                                    identity.get("stderr", []))
             if name in self.players:
                 p = self.players[name]
                 if identity.get("name") or identity.get("version"):

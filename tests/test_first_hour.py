@@ -194,3 +194,23 @@ def test_gin_report_draws_a_played_session(tmp_path):
     summary = json.loads(res.stdout)
     assert summary["sessions"] == 1 and [p["bot"] for p in summary["players"]] == ["you", "simple"]
     assert "<html" in (tmp_path / "g.html").read_text()
+
+
+# -- the same outcome whatever the split of the work ------------------------------------------------
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_bot_that_cannot_start_stops_the_match_whatever_the_workers(tmp_path, workers):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bot = tmp_path / "nostart.py"
+    bot.write_text("import sys\nprint('loading model... failed: CUDA not found', file=sys.stderr)\nsys.exit(1)\n")
+    gin = str(Path(sys.executable).with_name("gin"))
+    res = subprocess.run([gin, "match", "--bots", f"exec:{sys.executable} {bot},simple", "--games", "2", "--seed",
+                          "1", "--workers", workers, "-q"], capture_output=True, text=True, timeout=120,
+                         cwd=tmp_path)
+    assert res.returncode == 2, res.stderr
+    [line] = res.stderr.splitlines()
+    assert "failed to start 3 times in a row" in line
+    assert line.count("CUDA not found") == 1  # a line each start wrote again, quoted once

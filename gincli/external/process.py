@@ -422,6 +422,13 @@ def program_for(key: tuple[Any, ...], make: Any) -> Program:
     return program
 
 
+def restart_counts() -> None:
+    """Forget the failed starts of every program of this process: a chunk of a
+    match's sessions begins (they follow one another; the match counts across chunks)."""
+    for program in _programs.values():
+        program.failed_starts = 0
+
+
 def close_all(grace: float = EXIT_GRACE) -> None:
     """Close every program this process runs; ``grace=0`` (a worker ending
     from a signal handler) only kills their process groups, taking no lock."""

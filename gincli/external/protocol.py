@@ -140,6 +140,7 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
             self.stale = 0  # replies passed over in this session
             self.answered = False  # whether it answered a decision in this session
             self.start_failure: str | None = None  # why its last start failed, if it did
+            self.failed_here = 0  # starts that failed in this session
 
         # -- the conversation ------------------------------------------------------------------
 
@@ -223,6 +224,7 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
             """A start that failed: the match stops after several in a row."""
             program = self.program
             program.failed_starts += 1
+            self.failed_here += 1
             self.start_failure = exc.reason
             self.stderr = program.stderr_tail()
             if program.failed_starts >= START_FAILURES:
@@ -242,7 +244,11 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
 def start_failure(label: str, times: int, reason: str, stderr: list[str]) -> BotStartFailure:
     """The sentence that stops a match whose bot cannot start: why, and the last
     lines of its standard error."""
-    lines = [line if len(line) <= 200 else line[:200] + "…" for line in stderr]
+    lines = []
+    for line in stderr:  # a line each start wrote again is quoted once
+        line = line if len(line) <= 200 else line[:200] + "…"
+        if line not in lines:
+            lines.append(line)
     said = ("; its standard error ends: " + " | ".join(lines) if lines
             else "; it wrote nothing on its standard error")
     return BotStartFailure(f"the bot {label} failed to start {times} times in a row (last: {reason}){said}")
@@ -268,7 +274,10 @@ def identities(bots: Mapping[str, Bot]) -> dict[str, dict[str, Any]]:
     out = {}
     for seat, b in bots.items():
         if is_external(type(b)):
-            out[seat] = {**b.identity, "stale_replies": b.stale, "label": b.name}
-            if not b.answered and b.start_failure:  # this session never got going: gin match counts these
+            # Starts that failed in a row at the session's end (since its last answer, or all of this session's).
+            trailing = b.program.failed_starts if b.answered else b.failed_here
+            out[seat] = {**b.identity, "stale_replies": b.stale, "label": b.name, "answered": b.answered,
+                         "failed_starts": trailing}
+            if trailing and b.start_failure:  # gin match counts these, across sessions
                 out[seat].update(failed_start=b.start_failure, stderr=b.stderr)
     return out
