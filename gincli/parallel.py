@@ -668,12 +668,18 @@ def _prepend(head: tuple[T, ...], rest: Iterator[T]) -> Iterator[T]:
     yield from rest
 
 
-def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
+def chunked(items: Iterable[T], size: int, ramp: int = 0) -> Iterator[list[T]]:
+    """``items`` in lists of ``size``; with ``ramp`` (the workers), the first
+    lists smaller (an eighth of ``size``, then a quarter, a half: ``ramp`` of
+    each), so that the first results, and the progress shown, come soon."""
+    sizes = [max(1, size // d) for d in (8, 4, 2) for _ in range(ramp)] if ramp else []
     chunk: list[T] = []
+    limit = sizes.pop(0) if sizes else size
     for item in items:
         chunk.append(item)
-        if len(chunk) >= size:
+        if len(chunk) >= limit:
             yield chunk
             chunk = []
+            limit = sizes.pop(0) if sizes else size
     if chunk:
         yield chunk

@@ -139,3 +139,42 @@ def test_a_wide_terminal_shows_the_score_pad_beside_the_table(registry, tmp_path
         assert any("┃" in line and "ann" in line and "you (ann)" not in line for line in screen.splitlines())
     finally:
         pane.close()
+
+
+SLOW_START = '''
+import time
+from gincli import hookimpl
+from gincli_builtin.bots import SimpleBot
+
+
+class Sleepy(SimpleBot):
+    name = "sleepy"
+    slept = False
+
+    def choose(self, view):
+        if not Sleepy.slept:  # the first decision of each worker takes long: no chunk ends for a while
+            Sleepy.slept = True
+            time.sleep(4)
+        return super().choose(view)
+
+
+@hookimpl
+def gincli_register_bots(register):
+    register(Sleepy)
+'''
+
+
+def test_a_match_shows_its_progress_bar_before_the_first_results_come(tmp_path):
+    """The bar is there within about a second of the start, even while no
+    session has ended yet (issue 19: it used to wait for the first chunk)."""
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "sleepy.py").write_text(SLOW_START)
+    pane = Pane(tmp_path, f"gin --plugins-dir {plugins} match --bots sleepy,simple --games 40 --seed 1 --workers 1",
+                width=120)
+    try:
+        screen = pane.wait_for("0/40", timeout=3.5)  # the first session is still being played
+        assert "eta" in screen and "sleepy 0" in screen
+        pane.wait_for("gin match: 40 sessions", timeout=120)
+    finally:
+        pane.close()

@@ -213,7 +213,7 @@ def match(
             advance(done)
             if not tally.decided():
                 # results come in session order, whatever the backend: written, counted and tested in that order
-                stream = contextlib.closing(run.results(work, chunked(range(done, count), size)))
+                stream = contextlib.closing(run.results(work, chunked(range(done, count), size, ramp=w)))
                 with stream as chunks:
                     for results in chunks:
                         for o in results:

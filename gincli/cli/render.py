@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from enum import Enum
@@ -263,42 +262,70 @@ BAR_DELAY = 1.0
 def progress_bar(description: str, total: float | None, enabled: bool = True, unit: str = "bytes",
                  streaming: bool = False, status: Any = None) -> Iterator[Any]:
     """A progress bar on stderr, for work that lasts (it appears after
-    :data:`BAR_DELAY` seconds) and clears itself when done. Yields a function
-    ``advance(completed)`` taking the absolute amount done, in ``unit`` (bytes
-    of input read, or items). None when stderr is not a terminal, nor when the
-    command writes its output (``streaming``) to the same terminal: a bar would
-    interleave with it. ``status()``, when given, is text shown beside the bar
-    (a match's running score), asked at each advance."""
+    :data:`BAR_DELAY` seconds, whether or not any work is done by then) and
+    clears itself when done. Yields a function ``advance(completed)`` taking the
+    absolute amount done, in ``unit`` (bytes of input read, or items). None
+    when stderr is not a terminal, nor when the command writes its output
+    (``streaming``) to the same terminal: a bar would interleave with it.
+    ``status()``, when given, is text shown beside the bar (a match's running
+    score), asked at each advance. The time left is the time so far scaled by
+    what is left, from the start (not from the pace of the last few updates,
+    which chunks of work make jumpy)."""
     if not enabled or not _isatty(sys.stderr) or (streaming and _isatty(sys.stdout)):
         yield lambda completed: None
         return
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
-                               TimeRemainingColumn)
+    import threading
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns: list[Any] = [TextColumn("{task.description}"), BarColumn()]
     columns.append(TextColumn("{task.percentage:>3.0f}%") if unit == "bytes" else MofNCompleteColumn())
-    columns += [TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()] if total else [TimeElapsedColumn()]
+    columns += [TimeElapsedColumn(), TextColumn("eta"), _time_left_column()] if total else [TimeElapsedColumn()]
     if status is not None:
         columns.append(TextColumn("{task.fields[status]}"))
     progress = Progress(*columns, console=stderr_console(), transient=True)
     task = progress.add_task(description, total=total, status="")
-    started = time.monotonic()
-    shown = False
+    lock = threading.Lock()
+    state = {"shown": False, "done": False}
+
+    def show() -> None:
+        with lock:
+            if not state["shown"] and not state["done"]:
+                progress.start()
+                state["shown"] = True
+
+    timer = threading.Timer(BAR_DELAY, show)
+    timer.daemon = True
+    timer.start()
 
     def advance(completed: float) -> None:
-        nonlocal shown
-        if not shown:
-            if time.monotonic() - started < BAR_DELAY:
-                return
-            progress.start()
-            shown = True
         progress.update(task, completed=completed, **({"status": status()} if status is not None else {}))
 
     try:
         yield advance
     finally:
-        if shown:
-            progress.stop()
+        timer.cancel()
+        with lock:
+            state["done"] = True
+            if state["shown"]:
+                progress.stop()
+
+
+def _time_left_column() -> Any:
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class TimeLeft(ProgressColumn):
+        """The time left: the time so far, scaled by the share of the work still to do."""
+
+        def render(self, task: Any) -> Any:
+            if not task.total or not task.completed or task.elapsed is None:
+                return Text("-:--:--", style="progress.remaining")
+            left = task.elapsed * (task.total - task.completed) / task.completed
+            left = int(max(0, left))
+            return Text(f"{left // 3600}:{left % 3600 // 60:02d}:{left % 60:02d}", style="progress.remaining")
+
+    return TimeLeft()
 
 
 def stdin_notice(command: str, what: str, path: str) -> None:
