@@ -198,6 +198,9 @@ class Tally:
         self.samples: list[float] = []  # two players: the first player's score per unit (or duplicate pair)
         self.sums = Running()  # the samples' sums, for the SPRT's check after every session in constant time
         self._pair: list[float] = []
+        #: Two players, ``--hands``: the first player's points less the other's, a hand (or a duplicate pair's mean).
+        self.margins: list[float] = []
+        self._pair_margin: list[float] = []
         self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
         self.capped = 0  # sessions stopped by the hand cap, unsettled
         self._failed: dict[str, int] = {}
@@ -210,6 +213,7 @@ class Tally:
     def add(self, out: SessionOutcome) -> None:
         first = self.spec.names[0]
         unit_scores = []
+        margins = []
         for outcome, winner, points, forfeiter, pair in out.hands:
             self.hands += 1
             for name in pair:
@@ -218,6 +222,7 @@ class Tally:
             if winner is None:
                 self.dead += 1
                 unit_scores.append(0.5)
+                margins.append(0.0)
                 continue
             p = self.players[winner]
             p["hands_won"] += 1
@@ -227,6 +232,7 @@ class Tally:
             if forfeiter is not None and forfeiter in self.players:
                 self.players[forfeiter]["forfeits"] += 1
             unit_scores.append(1.0 if winner == first else 0.0)
+            margins.append(float(points if winner == first else -points))
         for player, reason, hand in out.forfeits:
             group = self.reasons.setdefault((player, reason), {"player": player, "reason": reason, "count": 0,
                                                                "first_session": out.index, "first_hand": hand})
@@ -261,11 +267,18 @@ class Tally:
             return
         if self.spec.duplicate:
             self._pair.extend(unit_scores)
+            self._pair_margin.extend(margins)
             if out.index % 2 == 1:
                 self.samples.append(sum(self._pair) / len(self._pair) if self._pair else 0.5)
                 self.sums.add(self.samples[-1])
+                if self.spec.unit == "hands":
+                    m = self._pair_margin
+                    self.margins.append(sum(m) / len(m) if m else 0.0)
                 self._pair = []
+                self._pair_margin = []
         else:
+            if self.spec.unit == "hands":
+                self.margins.extend(margins)
             self.samples.extend(unit_scores)
             for x in unit_scores:
                 self.sums.add(x)
@@ -302,6 +315,11 @@ class Tally:
             out["win_rate"] = {"player": first, "value": round(est.mean, 4), "low": round(est.low, 4),
                                "high": round(est.high, 4), "samples": est.n, "confidence": 0.95}
             out["elo"] = dict(est.elo(), player=first)
+            if spec.unit == "hands":  # what a hand match measures: points, beside the share of hands won
+                margin = mean_interval(self.margins)
+                out["points_per_hand"] = {"player": first, "diff": margin["mean"], "low": margin["low"],
+                                          "high": margin["high"], "samples": margin["samples"],
+                                          "confidence": 0.95}
         out.update({
             "forfeit_reasons": sorted(self.reasons.values(), key=lambda g: (g["first_session"], g["first_hand"])),
             "seed": spec.seed, "variant": self.variant, "scoring": spec.scoring, "options": spec.options,

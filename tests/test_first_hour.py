@@ -214,3 +214,24 @@ def test_a_bot_that_cannot_start_stops_the_match_whatever_the_workers(tmp_path, 
     [line] = res.stderr.splitlines()
     assert "failed to start 3 times in a row" in line
     assert line.count("CUDA not found") == 1  # a line each start wrote again, quoted once
+
+
+# -- a hand match ranks by what it measures ----------------------------------------------------------
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_a_hand_match_leads_with_the_points_a_hand_and_their_interval(run, duplicate):
+    import json
+
+    args = ["match", "--bots", "expert,simple", "--hands", "60", "--seed", "3", "-q"] + (["--duplicate"] if duplicate
+                                                                                         else [])
+    summary = json.loads(run(*args, "-f", "json").stdout)
+    pp = summary["points_per_hand"]
+    players = {p["name"]: p for p in summary["players"]}
+    net = (players["expert"]["points"] - players["simple"]["points"]) / summary["hands"]
+    assert pp["player"] == "expert" and abs(pp["diff"] - net) < 0.006  # the mean margin is the net points a hand
+    assert pp["low"] < pp["diff"] < pp["high"]
+    assert pp["samples"] == (30 if duplicate else 60)
+    text = run(*args).stdout.splitlines()
+    headline = next(i for i, line in enumerate(text) if "points a hand" in line)
+    share = next(i for i, line in enumerate(text) if "of hands" in line)
+    assert headline < share and f"expert nets {pp['diff']:+.2f} points a hand" in text[headline]

@@ -411,6 +411,15 @@ def render_summary(s: dict[str, Any]) -> Any:
          f"{plural(s['hands'], 'hand')} played" + (f" in {plural(s['games'], 'session')}" if s["games"] else "")
          + f", {s['dead_hands']:,} dead"),
     ]
+    if "points_per_hand" in s:  # a hand match: the points first, what it measures
+        pp = s["points_per_hand"]
+        if pp["diff"] is not None:
+            them = next(p["name"] for p in s["players"] if p["name"] != pp["player"])
+            interval = (f"95% interval {pp['low']:+.2f} to {pp['high']:+.2f}" if pp["low"] is not None
+                        else "no interval from one sample")
+            each = "a hand" if not s["duplicate"] else "a hand (duplicate pairs)"
+            lines.append(f"{pp['player']} nets {pp['diff']:+.2f} points {each} against {them} ({interval}, "
+                         f"{plural(pp['samples'], 'sample')})")
     if "win_rate" in s:
         wr = s["win_rate"]
         elo = s["elo"]
