@@ -235,3 +235,44 @@ def test_a_hand_match_leads_with_the_points_a_hand_and_their_interval(run, dupli
     headline = next(i for i, line in enumerate(text) if "points a hand" in line)
     share = next(i for i, line in enumerate(text) if "of hands" in line)
     assert headline < share and f"expert nets {pp['diff']:+.2f} points a hand" in text[headline]
+
+
+# -- completion of names -----------------------------------------------------------------------------
+
+def _complete(tmp_path, shell: str, words: str, cword: int | None = None) -> str:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "GINCLI_CONFIG_DIR": str(tmp_path / "c"), "_GIN_COMPLETE": f"complete_{shell}"}
+    if shell == "bash":
+        env.update(COMP_WORDS=words, COMP_CWORD=str(cword if cword is not None else len(words.split()) - 1))
+    else:
+        env["_TYPER_COMPLETE_ARGS"] = words
+        if shell == "fish":
+            env["_TYPER_COMPLETE_FISH_ACTION"] = "get-args"
+    res = subprocess.run([str(Path(sys.executable).with_name("gin"))], env=env, capture_output=True, text=True,
+                         timeout=60, cwd=tmp_path)
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    return res.stdout
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_names_complete_in_every_shell(tmp_path, shell):
+    out = _complete(tmp_path, shell, "gin match --scoring c")
+    assert "chouette" in out and "cutthroat" in out and "game" not in out
+    assert "expert,simple" in _complete(tmp_path, shell, "gin match --bots expert,si")
+    assert "oklahoma" in _complete(tmp_path, shell, "gin play --variant ok")
+
+
+def test_options_bots_files_and_variant_files_complete(tmp_path):
+    (tmp_path / "mine.toml").write_text('name = "mine"\nbase = "standard"\n')
+    (tmp_path / "bots.toml").write_text('[bots.deep]\ncommand = "true"\n')
+    assert _complete(tmp_path, "bash", "gin score --option big_").split() == ["big_gin_bonus="]
+    assert _complete(tmp_path, "bash", "gin score -o spade_doubles=").split() == ["spade_doubles=true",
+                                                                                 "spade_doubles=false"]
+    assert "mine.toml" in _complete(tmp_path, "bash", "gin deal --variant mi").split()
+    assert "deep" in _complete(tmp_path, "bash", "gin match --bots-file bots.toml --bots d").split()
+    # where a file goes, nothing: the shell completes files itself (bash -o default, zsh _files, fish)
+    assert _complete(tmp_path, "bash", "gin score mi").split() == []

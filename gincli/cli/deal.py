@@ -15,6 +15,7 @@ from ..formats.transcripts import to_toml
 from ..table import Table
 from . import guard, settings
 from .render import cards_markup, safe, show, write_data
+from . import complete
 from .options import OptionOpt, SeedOpt, overrides_from, random_seed
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
@@ -48,9 +49,10 @@ def deal(
     = "ann,bob",
     dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME",
                                                show_default="cut for it", help="Who deals.")] = None,
-    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
+    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml", autocompletion=complete.variants,
                                          help="Variant of play.")] = "standard",
-    scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", help="Scoring system.")] = "game",
+    scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", autocompletion=complete.scoring_systems,
+                                         help="Scoring system.")] = "game",
     option: OptionOpt = None,
     id: Annotated[str | None, typer.Option("--id", help="The transcript's id.")] = None,
     format: Annotated[DealFormat, typer.Option("--format", "-f",

@@ -26,6 +26,7 @@ from . import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
 from .render import data as stdout
 from . import rows
 from .render import OutputFormat, RowsFormat, bot_label, cut, emit, write_data, stderr_console, listing, plural, progress_bar, safe, show, write_json
+from . import complete
 from .options import (BotLogOpt, BotsFileOpt, FormatOpt, RowsFormatOpt, OptionOpt, QuietOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt,
                       bot_names, from_config, overrides_from, random_seed, split_bots, utf8_text)
 
@@ -57,7 +58,7 @@ def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
 
 def match(
     ctx: typer.Context,
-    bots_: Annotated[str, typer.Option("--bots", metavar="A,B[,C,D]",
+    bots_: Annotated[str, typer.Option("--bots", metavar="A,B[,C,D]", autocompletion=complete.bots,
                                        help="The bots: two, or as many as the scoring system seats.")],
     hands: Annotated[int | None, typer.Option("--hands", min=1, metavar="N",
                                               help="Play N hands, each settled alone (scoring hand).")] = None,
@@ -69,7 +70,7 @@ def match(
                                                 help="Worker processes, at most the cores (on a cluster: CPUs used "
                                                      "at most).")] = None,
     backend: Annotated[str, typer.Option(
-        "--backend", metavar="NAME",
+        "--backend", metavar="NAME", autocompletion=complete.backends,
         help="Where the sessions run: local (worker processes here), or a backend a plugin adds, such as ray "
              "(gin plugins lists them).")] = DEFAULT_BACKEND,
     address: Annotated[str | None, typer.Option(
@@ -78,9 +79,10 @@ def match(
     backend_option: Annotated[list[str] | None, typer.Option(
         "--backend-option", metavar="KEY=VALUE",
         help="An option of the backend (repeatable): ray takes max_retries=N, working_dir=DIR.")] = None,
-    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
+    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml", autocompletion=complete.variants,
                                          help="Variant of play.")] = "standard",
     scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
+                                                autocompletion=complete.scoring_systems,
                                                 show_default="game", help="Scoring system of --games.")] = None,
     option: OptionOpt = None,
     duplicate: Annotated[bool, typer.Option("--duplicate", help="Play every deal twice, seats swapped.")] = False,

@@ -8,19 +8,21 @@ import typer
 
 from ..config import MAX_WORKERS
 from ..errors import UsageError, quote
+from . import complete
 from ..rules import parse_assignments
 from .render import OutputFormat, RowsFormat
 
 QUIET_HELP = "Only errors on stderr: no progress bar, no summary line."
 
 VariantOpt = Annotated[str | None, typer.Option(
-    "--variant", metavar="NAME|FILE.toml",
+    "--variant", metavar="NAME|FILE.toml", autocompletion=complete.variants,
     show_default="standard",
     help="Variant of play for records that do not name one.")]
-ScoringOpt = Annotated[str, typer.Option("--scoring", "-s", metavar="NAME",
+ScoringOpt = Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", autocompletion=complete.scoring_systems,
                                          help="Scoring system whose options apply.")]
 OptionOpt = Annotated[list[str] | None, typer.Option(
-    "--option", "-o", metavar="KEY=VALUE", help="Set a rule option, e.g. big_gin_bonus=31; repeatable.")]
+    "--option", "-o", metavar="KEY=VALUE", autocompletion=complete.options,
+    help="Set a rule option, e.g. big_gin_bonus=31; repeatable.")]
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="text for people, json for programs.")]
 RowsFormatOpt = Annotated[RowsFormat, typer.Option(
     "--format", "-f", help="text for people, json for programs, csv for a spreadsheet (a row each, RFC 4180).")]

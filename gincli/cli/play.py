@@ -26,6 +26,7 @@ from ..table import Table, take_turn
 from ..config import data_dir
 from ..view import PlayerView
 from . import EXIT_INTERRUPTED, bots_registry, guard
+from . import complete
 from .options import (BotLogOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
                       overrides_from, random_seed, split_bots, utf8_text)
 from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, write_data
@@ -674,15 +675,16 @@ class Game:
 
 def play(
     ctx: typer.Context,
-    bot: Annotated[str, typer.Option("--bot", "-b", metavar="BOT[,BOT…]",
+    bot: Annotated[str, typer.Option("--bot", "-b", metavar="BOT[,BOT…]", autocompletion=complete.bots,
                                      help="Your opponent: a bot gin bots lists, or exec:COMMAND; with three or "
                                           "four players, the others, comma-separated.")] = "expert",
     name: Annotated[str | None, typer.Option("--name", metavar="NAME",
                                              show_default="your login name", help="Your name in the transcript.")]
     = None,
-    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml",
+    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml", autocompletion=complete.variants,
                                          help="Variant of play.")] = "standard",
-    scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", help="Scoring system.")] = "game",
+    scoring: Annotated[str, typer.Option("--scoring", "-s", metavar="NAME", autocompletion=complete.scoring_systems,
+                                         help="Scoring system.")] = "game",
     option: OptionOpt = None,
     seed: SeedOpt = None,
     dealer: Annotated[str | None, typer.Option("--dealer", metavar="NAME",

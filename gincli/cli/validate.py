@@ -19,6 +19,7 @@ from ..validate import Defaults, Fault, Report, validate
 from . import error, guard, record_failure, rows, settings
 from .render import (RowsFormat, cards_markup, color_mode, data, message_markup, plural, progress_bar, rendered, safe,
                      stdin_notice, stdout_console, write_data)
+from . import complete
 from .options import (InputFormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, WorkersOpt, files_given, overrides_from,
                       workers_for)
 from .score import file_size
@@ -42,10 +43,11 @@ def validate_command(
     files: Annotated[list[str] | None, typer.Argument(metavar="FILE...", help="Transcripts; - reads standard input.",
                                                       show_default=False)] = None,
     variant: Annotated[list[str] | None, typer.Option(
-        "--variant", metavar="NAME|FILE.toml",
+        "--variant", metavar="NAME|FILE.toml", autocompletion=complete.variants,
         help="Variant for transcripts that name none (the first given); a file also makes its variant known by "
              "name. Repeatable.")] = None,
     scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
+                                                autocompletion=complete.scoring_systems,
                                                 help="Scoring system for transcripts that name none (game).")]
     = None,
     option: OptionOpt = None,
