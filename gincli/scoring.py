@@ -81,6 +81,9 @@ class HandResult:
     #: Fields a move set adds to the score result and the transcript's hand
     #: result (doubling's ``multiplier``).
     fields: dict[str, Any] | None = None
+    #: What a move set's explanation for people draws on (never written in a
+    #: result or a transcript): doubling's decline bonus and deadwoods.
+    notes: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = {

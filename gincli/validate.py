@@ -478,11 +478,12 @@ def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
         raise bad("the session's \"result\" must be an object")
     for key in ("box", "teams", "totals", "scores", "winner"):
         if key in claim and claim[key] != actual.get(key):
-            raise bad(f"the session claims {key} {quote(claim[key])}, but the moves give {_show(actual.get(key))}")
+            raise bad(f"the session's result claims {key} {quote(claim[key])}, but the moves give "
+                      f"{_show(actual.get(key))}")
     if "games" in claim:
         games = actual.get("games", [])
         if not isinstance(claim["games"], list) or len(claim["games"]) != len(games):
-            raise bad(f"the session claims {len(claim['games']) if isinstance(claim['games'], list) else '?'} "
+            raise bad(f"the session's result claims {len(claim['games']) if isinstance(claim['games'], list) else '?'} "
                       f"game results, but the moves give {len(games)}")
         for gi, (c, a) in enumerate(zip(claim["games"], games)):
             for key in ("scores", "winner"):

@@ -276,3 +276,52 @@ def test_options_bots_files_and_variant_files_complete(tmp_path):
     assert "deep" in _complete(tmp_path, "bash", "gin match --bots-file bots.toml --bots d").split()
     # where a file goes, nothing: the shell completes files itself (bash -o default, zsh _files, fish)
     assert _complete(tmp_path, "bash", "gin score mi").split() == []
+
+
+# -- words -----------------------------------------------------------------------------------------------
+
+def test_gin_deal_help_points_to_the_docs_a_user_has(run):
+    out = " ".join(run("deal", "--help").stdout.split())
+    assert "docs/formats.md" in out and "(FORMATS.md)" not in out
+
+
+def test_a_claimed_session_result_that_differs_is_said_plainly(run, tmp_path):
+    import json
+
+    f = tmp_path / "claim.json"
+    f.write_text(json.dumps({"format": "gincli-transcript/1", "players": ["ann", "bob"], "hands": [],
+                             "result": {"scores": {"ann": 5, "bob": 0}}}))
+    for args in ([], ["--brief"]):
+        out = run("validate", *args, str(f)).stdout
+        assert "the session's result claims scores" in out and "the transcript the session" not in out
+        assert "the transcript: the session" not in out
+
+
+def test_an_input_gin_play_does_not_understand_is_said_so(tmp_path):
+    res = _play(tmp_path, "--seed", "1", "--name", "ann", "--bot", "simple", "--transcript", "g.json",
+                input="s\nzz\nq\n")
+    assert '"zz" is not understood; draw first' in " ".join(res.stdout.split())
+
+
+def test_pads_say_what_they_hold():
+    from gincli.cli.render import rendered
+    from gincli.cli.sheets import game_pad, games_table
+
+    empty = rendered(game_pad({"hands": [], "winner": None}, ["ann", "bob"], "game"))
+    assert "no points yet" in empty and "in play: no winner yet" in empty and "open" not in empty
+    games = [{"hands": [("ann", 9), ("bob", 6)], "winner": None}, {"hands": [("ann", 9)], "winner": None},
+             {"hands": [], "winner": None}]
+    hollywood = rendered(games_table(games, ["ann", "bob"], "hollywood"))
+    body = [line for line in hollywood.splitlines() if line.startswith("│")]
+    assert body and not any(line.split("│")[1].strip().isdigit() for line in body)  # entries, not hand numbers
+
+
+def test_a_declined_double_shows_its_arithmetic(run, tmp_path):
+    import json
+
+    f = tmp_path / "d.jsonl"
+    f.write_text(json.dumps({"id": "d", "outcome": "declined", "offerer": "ann", "options": {"doubling": True},
+                             "hands": {"ann": "7s 7h 7d Ts Js Qs Ks As 2c 5d".split(),
+                                       "bob": "Kh Kd Kc 9s Ac 2h 4c 5h 6c 8d".split()}}) + "\n")
+    out = run("score", "--variant", "doubling", str(f)).stdout
+    assert "bob declined ann's double: 10 (decline bonus) + 35 − 8 (the deadwood difference) = 37" in out

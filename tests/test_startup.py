@@ -63,8 +63,12 @@ def test_help_lists_every_command_with_its_own_summary(run):
 
     res = run("--help")
     assert res.exit_code == 0
-    listed = [line.split()[0] for line in res.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    lines = res.stdout.split("Commands:")[1].splitlines()
+    listed = [line.split()[0] for line in lines if line.strip() and not line.startswith("   ")]
     assert listed == list(COMMANDS)
+    shown = " ".join(" ".join(lines).split()).replace("- ", "-")  # each summary whole, wrapped (at a hyphen
+    for name, (_module, summary) in COMMANDS.items():                 # too), never cut short
+        assert f"{name} {summary}" in shown, name
     group = GinGroup()
     for name, (module, summary) in COMMANDS.items():
         group._load(module)

@@ -206,7 +206,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                        "scoring system, game by default)."),
     "bots": ("match", "List the bots: those plugins register, with their parameters (gin match --bots expert:k=v), "
                       "the named external bots of bots files, and exec:COMMAND."),
-    "report": ("report", "Draw a match as one HTML page, from the transcripts gin match --transcripts wrote."),
+    "report": ("report", "Draw a match as one HTML page, from the transcripts gin match --transcripts wrote "
+                         "(or a session of gin play)."),
     "play": ("play", "Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by "
                      "default)."),
     "plugins": ("plugins", "List the plugins that are loaded, in order of precedence (plugin folders, the user's "
@@ -313,19 +314,17 @@ class GinGroup(TyperGroup):
         return list(COMMANDS) + sorted(self._plugin_commands(ctx))
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
-        """The commands for ``gin --help``: gincli's from their summaries (none is imported), then plugins'."""
-        from typer._click.utils import make_default_short_help
-
+        """The commands for ``gin --help``: gincli's from their summaries (none is
+        imported), then plugins', each whole (wrapped, never cut short)."""
         names = self.list_commands(ctx)
-        limit = formatter.width - 6 - max(len(n) for n in names)
         rows = []
         for name in names:
             if name in COMMANDS:
-                rows.append((name, make_default_short_help(COMMANDS[name][1], limit)))
+                rows.append((name, COMMANDS[name][1]))
                 continue
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(limit)))
+                rows.append((name, command.get_short_help_str(10_000)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

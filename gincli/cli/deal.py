@@ -20,7 +20,7 @@ from .options import OptionOpt, SeedOpt, overrides_from, random_seed
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
 
-Writes a transcript (FORMATS.md) holding the shuffled deck and the deal, ready for moves: a picture of the deal for people, or --format json / toml for programs. Without --dealer the players cut for the deal (the higher card deals; spades rank highest). Without --seed a random seed is chosen and recorded in the transcript.
+Writes a transcript (docs/formats.md) holding the shuffled deck and the deal, ready for moves: a picture of the deal for people, or --format json / toml for programs. Without --dealer the players cut for the deal (the higher card deals; spades rank highest). Without --seed a random seed is chosen and recorded in the transcript.
 """
 
 

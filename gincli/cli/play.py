@@ -207,7 +207,8 @@ def parse_command(text: str, view: PlayerView, order: list[int]) -> Command:
             return Command("move", view.take())
         if head in ("p", "pass", "s", "stock"):
             return Command("move", view.pass_())
-        raise Reject(f"first, take the upcard {card_str(top) if top is not None else ''} (d) or pass (p)")
+        raise Reject(_not_understood(text) + f"first, take the upcard {card_str(top) if top is not None else ''} "
+                     "(d) or pass (p)")
     if phase == DRAW:
         if head in ("s", "stock"):
             return Command("move", view.draw_stock())
@@ -215,7 +216,7 @@ def parse_command(text: str, view: PlayerView, order: list[int]) -> Command:
             if view.must_draw_stock:
                 raise Reject("both players passed the upcard: draw from the stock (s)")
             return Command("move", view.take())
-        raise Reject("draw first: s for the stock, d for the top of the discard pile")
+        raise Reject(_not_understood(text) + "draw first: s for the stock, d for the top of the discard pile")
     if phase != DISCARD:
         raise Reject("it is not your turn")
     if head in ("k", "knock", "gin"):
@@ -225,6 +226,20 @@ def parse_command(text: str, view: PlayerView, order: list[int]) -> Command:
     if len(words) > 1:
         raise Reject("discard one card: its name (7h) or its position (1 to 11)")
     return Command("move", view.discard(pick_card(words[0], view, order)))
+
+
+def _not_understood(text: str) -> str:
+    """The start of a rejection of a line that is no move at all (``zz``), not
+    one that is a move out of its turn (a card before drawing)."""
+    words = text.strip().split()
+    try:
+        read_card(words[0])
+        return ""
+    except (Reject, IndexError):
+        pass
+    if words and (words[0].isdigit() or words[0].lower() in ("k", "knock", "gin")):
+        return ""
+    return f"\"{safe(text.strip(), markup=False)}\" is not understood; "
 
 
 def pick_card(token: str, view: PlayerView, order: list[int]) -> int:

@@ -30,9 +30,9 @@ from .render import (RowsFormat, data, progress_bar, rendered, safe, show, stder
                      write_json)
 from .score import file_size
 
-HELP = """Draw a match as one HTML page, from the transcripts gin match --transcripts wrote.
+HELP = """Draw a match as one HTML page, from the transcripts gin match --transcripts wrote (or a session of gin play).
 
-The page opens offline: the summary, the first player's win rate with its 95% interval after every game (with three or four players, each one's mean net result a game), with --sprt the test's log-likelihood ratio against its bounds, points per hand and how each player's hands ended. The summary also goes to stdout (--format json for programs). Needs the extra: pip install 'gincli[report]'.
+The page opens offline: the summary, the first player's win rate with its 95% interval after every game (with three or four players, each one's mean net result a game), with --sprt the test's log-likelihood ratio against its bounds, points per hand and how each player's hands ended. The summary also goes to stdout (--format json for programs, --format csv for a row a session). Needs the extra: pip install 'gincli[report]'.
 
 Exit status: 0 every transcript used; 1 some record could not be used (the page shows the others); 2 an input could not be read, or holds no session of a match.
 """

@@ -33,9 +33,11 @@ def game_pad(game: dict[str, Any], players: Sequence[str], title: str, last: int
             table.add_row(f"{skip} hands", *(str(running[p]) for p in players))
         elif i >= skip:
             table.add_row(f"+{points}", *(f"{running[p]}" if p == winner else "" for p in players))
+    if not entries:  # nothing won yet (a dead first hand): the pad says so
+        table.add_row("no points yet", *("0" for _ in players))
     winner = game.get("winner")
     if winner is None:
-        table.caption = "open"
+        table.caption = IN_PLAY
         return table
     table.add_section()
     for key, parts in game.get("bonuses", {}).items():
@@ -49,6 +51,9 @@ def game_pad(game: dict[str, Any], players: Sequence[str], title: str, last: int
 
 
 BONUS_LABELS = {"game": "game", "shutout": "shutout", "box": "boxes"}
+
+#: The caption of a pad whose session is not settled yet.
+IN_PLAY = "in play: no winner yet"
 
 
 def game_caption(game: dict[str, Any], players: Sequence[str]) -> str:
@@ -65,7 +70,7 @@ def games_table(games: list[dict[str, Any]], players: Sequence[str], title: str,
     from rich.table import Table
 
     table = Table(title=title, title_justify="left")
-    table.add_column("", style="dim")
+    table.add_column("", style="dim")  # no number: a row holds each game's next entry, not one hand
     for gi in range(len(games)):
         for pi, p in enumerate(players):
             table.add_column(f"game {gi + 1}\n{safe(p)}" if pi == 0 else f"\n{safe(p)}", justify="right")
@@ -79,11 +84,15 @@ def games_table(games: list[dict[str, Any]], players: Sequence[str], title: str,
         columns.append(rows)
     depth = max((len(rows) for rows in columns), default=0)
     skip = max(0, depth - last) if last is not None else 0
+    if skip:
+        table.add_row(f"{skip} more above", *([""] * (len(games) * len(players))))
     for n in range(skip, depth):
         cells = []
         for rows in columns:
             cells += rows[n] if n < len(rows) else [""] * len(players)
-        table.add_row(f"{n + 1}", *cells)
+        table.add_row("", *cells)
+    if not depth:
+        table.add_row("no points yet", *(["0"] * (len(games) * len(players))))
     if any(g.get("winner") for g in games):
         table.add_section()
         for key, label in BONUS_LABELS.items():
@@ -162,7 +171,7 @@ def cutthroat_pad(result: dict[str, Any], players: Sequence[str], title: str, la
         shut = ", ".join(f"{safe(p)} pays {v}" for p, v in result.get("shutouts", {}).items())
         table.caption = f"won by {safe(winner)}" + (f"; shut out: {shut}" if shut else "")
     else:
-        table.caption = "open"
+        table.caption = IN_PLAY
     return Group(table, Text.from_markup(settlement(result, players)))
 
 
@@ -202,7 +211,7 @@ def chouette_pad(result: dict[str, Any], players: Sequence[str], title: str, las
         table.add_row("total", "", *(f"[bold]{result['totals'][s]}[/]" for s in ("box", "partners")))
         table.caption = f"won by the {'box' if winner == 'box' else 'partners'}"
     else:
-        table.caption = "open"
+        table.caption = IN_PLAY
     return Group(table, Text.from_markup(settlement(result, players)))
 
 
@@ -241,7 +250,7 @@ def partnership_pad(result: dict[str, Any], players: Sequence[str], title: str, 
         table.add_row("total", "", *(f"[bold]{t}[/]" for t in result["totals"]))
         table.caption = f"won by {names[winner]}"
     else:
-        table.caption = "open"
+        table.caption = IN_PLAY
     return Group(table, Text.from_markup(settlement(result, players)))
 
 

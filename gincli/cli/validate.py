@@ -189,7 +189,9 @@ def brief_line(report: Report, where: str) -> Any:
                 f"{_hands(len(report.hands))}" + (f" · {scores}" if scores else ""))
     else:
         fault = report.errors[0]
-        text = (f"[bold red]✗[/] [bold]{name}[/]: invalid · {_where(fault)}: {message_markup(fault.message)} "
+        where = _where(fault)
+        text = (f"[bold red]✗[/] [bold]{name}[/]: invalid · {where + ': ' if where else ''}"
+                f"{message_markup(fault.message)} "
                 f"[dim]({fault.rule})[/]")
     return Text.from_markup(text)
 
@@ -205,6 +207,8 @@ def _where(fault: Any) -> str:
         parts.append(f"hand {fault.hand + 1}")
     if fault.move is not None:
         parts.append(f"move {fault.move + 1}")
+    if not parts and fault.rule == "claimed-session-result":
+        return ""  # the message names the session's result itself
     return ", ".join(parts) or "the transcript"
 
 
@@ -242,7 +246,7 @@ def render_report(report: Report, where: str) -> Any:
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
         grid.add_column()
-        grid.add_row(Text.from_markup(f"  [red]{loc}[/]"),
+        grid.add_row(Text.from_markup(f"  [red]{loc}[/]" if loc else " "),
                      Text.from_markup(f"{message_markup(fault.message)} [dim]({fault.rule})[/]"))
         parts.append(grid)
         if fault.context:

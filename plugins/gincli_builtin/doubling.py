@@ -29,6 +29,12 @@ def declined_points(offerer_deadwood: int, decliner_deadwood: int, multiplier: i
     return (rules["decline_bonus"] + max(0, decliner_deadwood - offerer_deadwood)) * multiplier
 
 
+def _notes(decliner: str, offerer_deadwood: int, decliner_deadwood: int, rules: Rules) -> dict[str, Any]:
+    """What the explanation of a declined double shows its arithmetic with."""
+    return {"decliner": decliner, "bonus": rules["decline_bonus"], "offerer_deadwood": offerer_deadwood,
+            "decliner_deadwood": decliner_deadwood}
+
+
 class Doubling(MoveSet):
     name = "doubling"
     description = "Doubling gin: offer to double the stake at the start of a turn; accept, or decline and lose."
@@ -123,11 +129,12 @@ class Doubling(MoveSet):
             hand.to_act = offerer
             return
         multiplier = state["multiplier"]
-        points = declined_points(deadwood(hand.hands[offerer]), deadwood(hand.hands[player]), multiplier,
-                                 hand.rules)
+        mine, theirs = deadwood(hand.hands[offerer]), deadwood(hand.hands[player])
+        points = declined_points(mine, theirs, multiplier, hand.rules)
         state["offer"] = None
         hand.end(HandResult("declined", offerer, points, None, None, hand.variant.name, multiplier=multiplier,
-                            fields={"multiplier": multiplier, "offerer": offerer}))
+                            fields={"multiplier": multiplier, "offerer": offerer},
+                            notes=_notes(player, mine, theirs, hand.rules)))
 
     def finish(self, state: Mapping[str, Any], result: HandResult, rules: Rules) -> HandResult:
         m = state["multiplier"]
@@ -172,9 +179,10 @@ class Doubling(MoveSet):
                 raise RecordError(f"{name} holds {plural(pos.hands[name].bit_count(), 'card')}; a double is offered and "
                                   "declined with 10 each", rule="hand-size")
         m = state["multiplier"]
-        points = declined_points(deadwood(pos.hands[offerer]), deadwood(pos.hands[decliner]), m, rules)
+        mine, theirs = deadwood(pos.hands[offerer]), deadwood(pos.hands[decliner])
+        points = declined_points(mine, theirs, m, rules)
         return HandResult("declined", offerer, points, None, None, variant.name, record.get("id"), multiplier=m,
-                          fields={"multiplier": m, "offerer": offerer})
+                          fields={"multiplier": m, "offerer": offerer}, notes=_notes(decliner, mine, theirs, rules))
 
     def status(self, view: Any) -> str | None:
         state = view.extensions[self.name]
@@ -191,9 +199,17 @@ class Doubling(MoveSet):
         if result.outcome != "declined":
             return None
         m = result.multiplier
-        return (f"{result.winner}'s double was declined: the decline bonus plus the deadwood difference in "
-                f"{result.winner}'s favour" + (f", × {m} (the stake before the offer)" if m != 1 else "")
-                + f" = {result.points}")
+        notes = result.notes or {}
+        if "bonus" not in notes:  # a result made elsewhere: the rule in words
+            return (f"{result.winner}'s double was declined: the decline bonus plus the deadwood difference in "
+                    f"{result.winner}'s favour" + (f", × {m} (the stake before the offer)" if m != 1 else "")
+                    + f" = {result.points}")
+        bonus, mine, theirs = notes["bonus"], notes["offerer_deadwood"], notes["decliner_deadwood"]
+        difference = (f"{theirs} − {mine} (the deadwood difference)" if theirs > mine else
+                      f"0 ({notes['decliner']}'s deadwood {theirs} is not more than {mine})")
+        sum_ = f"{bonus} (decline bonus) + {difference}"
+        total = f"({sum_}) × {m} (the stake before the offer)" if m != 1 else sum_
+        return f"{notes['decliner']} declined {result.winner}'s double: {total} = {result.points}"
 
 
 @hookimpl(trylast=True)
