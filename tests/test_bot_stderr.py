@@ -100,7 +100,8 @@ def test_a_bot_that_cannot_start_is_quoted_from_its_stderr_with_or_without_bot_l
     assert "its standard error ends: no model file here" in res.stderr and "wrote nothing" not in res.stderr
     if bot_log:  # every byte, each restart appending to the same file
         (log,) = logs.glob("*.log")
-        assert log.read_text() == "no model file here\n" * 3
+        lines = log.read_text().splitlines()  # three starts at least (sessions under way may try once more)
+        assert len(lines) >= 3 and set(lines) == {"no model file here"}
 
 
 # -- the program itself ----------------------------------------------------------------------------------
