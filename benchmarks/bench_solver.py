@@ -13,8 +13,8 @@ import time
 from common import HERE, peer_python, table
 from hands import random_hands
 
-from gincli.cards import mask_of, parse_card
-from gincli.melds import best_arrangement, deadwood, deadwoods
+from gincli.rulebook.cards import mask_of, parse_card
+from gincli.rulebook.melds import best_arrangement, deadwood, deadwoods
 
 #: The columns of this benchmark's table (run.py prints the same).
 HEADER = ("meld solver, random ten-card hands", "speed")

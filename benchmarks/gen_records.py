@@ -36,8 +36,8 @@ def _melds(rng: random.Random, taken: set[int]) -> list[int]:
 
 
 def _deadwood(cards: list[int]) -> int:
-    from gincli.cards import mask_of
-    from gincli.melds import deadwood
+    from gincli.rulebook.cards import mask_of
+    from gincli.rulebook.melds import deadwood
 
     return deadwood(mask_of(cards))
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gincli.engine import DISCARD, Hand, Move
-from gincli.melds import deadwood
-from gincli.plugins import load_registry
-from gincli.table import play_session
+from gincli.hand.engine import DISCARD, Hand, Move
+from gincli.rulebook.melds import deadwood
+from gincli.plugin.registry import load_registry
+from gincli.sessions.table import play_session
 
 HERE = Path(__file__).parent
 

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="session")
 def registry():
-    from gincli.plugins import load_registry
+    from gincli.plugin.registry import load_registry
 
     return load_registry()
 

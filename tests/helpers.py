@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from gincli.cards import mask_of, parse_card
+from gincli.rulebook.cards import mask_of, parse_card
 
 
 def cards(text: str) -> list[int]:

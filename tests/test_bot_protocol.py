@@ -16,8 +16,8 @@ import pytest
 from conftest import ROOT
 from test_match import gin, gone_within, marked, script_bot
 
-from gincli.plugins import load_registry
-from gincli.validate import validate
+from gincli.plugin.registry import load_registry
+from gincli.replay.validate import validate
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -18,8 +18,8 @@ import pytest
 from conftest import ROOT
 from test_match import GIN, gin, marked, script_bot
 
-from gincli.bots import BotError
-from gincli.external.process import TAIL_LINE, TAIL_LINES, Program
+from gincli.hand.bots import BotError
+from gincli.matches.external.process import TAIL_LINE, TAIL_LINES, Program
 
 MIB = 1 << 20
 #: 1 MiB of stderr, in lines of 1 KiB.

@@ -88,7 +88,7 @@ def test_there_are_console_examples_for_every_command():
 
 
 def test_every_hook_is_documented_with_an_example():
-    from gincli import hookspecs
+    from gincli.plugin import hookspecs
 
     text = (DOCS / "plugins.md").read_text()
     hooks = [name for name in dir(hookspecs) if name.startswith("gincli_")]
@@ -109,7 +109,7 @@ def test_plugin_examples_in_the_docs_are_the_files_the_examples_run():
 
 
 def test_every_rule_id_is_documented():
-    from gincli.validate import RULES
+    from gincli.replay.validate import RULES
 
     text = (DOCS / "validate.md").read_text()
     for rule, meaning in RULES.items():
@@ -118,7 +118,7 @@ def test_every_rule_id_is_documented():
 
 def test_every_raised_rule_id_is_known():
     """Every rule id the code can raise is in the documented list."""
-    from gincli.validate import RULES
+    from gincli.replay.validate import RULES
 
     found = set()
     for path in (ROOT / "gincli").rglob("*.py"):

@@ -13,11 +13,11 @@ from helpers import json_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gincli.cards import CARD_NAMES
-from gincli.engine import Hand, IllegalMove, Move, shuffled_deck
+from gincli.rulebook.cards import CARD_NAMES
+from gincli.hand.engine import Hand, IllegalMove, Move, shuffled_deck
 from gincli.formats.records import HandScorer
-from gincli.rng import SplitMix64
-from gincli.validate import validate
+from gincli.rulebook.rng import SplitMix64
+from gincli.replay.validate import validate
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +99,7 @@ def test_max_multiplier_caps_the_stake(registry, rules_of):
 
 
 def test_a_declined_double_ends_the_hand_for_the_offerer(registry, rules_of):
-    from gincli.melds import deadwood
+    from gincli.rulebook.melds import deadwood
 
     h = hand(registry, rules_of())
     h.apply(Move("ann", "double"))
@@ -143,7 +143,7 @@ def test_a_hand_that_ends_otherwise_is_multiplied_and_says_so(registry, rules_of
 
 
 def test_gin_validate_replays_doubling_and_names_the_rule_of_a_fault(registry):
-    from gincli.table import play_session
+    from gincli.sessions.table import play_session
 
     v = registry.variant("doubling")
     system = registry.scoring("game")
@@ -198,7 +198,7 @@ def test_a_declined_record_is_scored_as_the_rule_says(registry):
     ({"offerer": "ann"}, "only for a declined hand"),
 ])
 def test_a_wrong_doubling_field_is_an_error_for_that_record(registry, extra, message):
-    from gincli.errors import RecordError
+    from gincli.base.errors import RecordError
 
     with pytest.raises(RecordError, match=message):
         HandScorer(registry, "doubling").score(rec(knocker="ann" if "outcome" not in extra else None, **extra))
@@ -214,7 +214,7 @@ def test_doubling_fields_with_doubling_off_are_an_error_not_ignored(run, tmp_pat
 
 
 def test_the_max_multiplier_is_checked_in_records(registry):
-    from gincli.errors import RecordError
+    from gincli.base.errors import RecordError
 
     with pytest.raises(RecordError, match="past max_multiplier 4"):
         HandScorer(registry, "doubling", overrides={"max_multiplier": 4}).score(rec(knocker="ann", multiplier=8))
@@ -240,7 +240,7 @@ def test_a_declined_score_is_the_bonus_plus_the_deadwood_difference_times_the_st
 def test_the_multiplier_reaches_game_totals_but_never_the_bonuses(registry, hands):
     """A game's totals under doubling: each hand's points times its multiplier, then
     the game, box and shutout bonuses, never multiplied (by hand, not by gincli)."""
-    from gincli.scoring import HandResult
+    from gincli.rulebook.scoring import HandResult
 
     system = registry.scoring("game")
     rules = registry.rules(registry.variant("doubling"), system, {})

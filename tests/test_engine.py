@@ -10,12 +10,12 @@ import random
 import pytest
 import reference as ref
 
-from gincli.cards import FULL_DECK_MASK, card_str, cards_of
-from gincli.engine import DISCARD, DRAW, Hand, IllegalMove, Move, cut_for_deal, deal_deck, next_dealer, shuffled_deck
+from gincli.rulebook.cards import FULL_DECK_MASK, card_str, cards_of
+from gincli.hand.engine import DISCARD, DRAW, Hand, IllegalMove, Move, cut_for_deal, deal_deck, next_dealer, shuffled_deck
 from gincli.formats.transcripts import transcript
-from gincli.rng import SplitMix64
-from gincli.scoring import HandResult
-from gincli.validate import validate
+from gincli.rulebook.rng import SplitMix64
+from gincli.rulebook.scoring import HandResult
+from gincli.replay.validate import validate
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +132,7 @@ def test_knock_over_the_limit_is_rejected_at_the_knock(standard):
     h = new_hand(standard)
     h.apply(Move("bob", "draw", "discard"))
     held = h.hands["bob"]
-    from gincli.melds import deadwood
+    from gincli.rulebook.melds import deadwood
 
     card = next(c for c in cards_of(held) if c != h.taken and deadwood(held & ~(1 << c)) > 10)
     with pytest.raises(IllegalMove) as e:
@@ -173,7 +173,7 @@ def check_invariants(h: Hand) -> None:
 def play_random(h: Hand, rng: random.Random, knock_bias: float = 0.5, greed: float = 0.8) -> HandResult:
     """Random legal play, mostly greedy (discarding to the least deadwood) so that
     every outcome happens: knocks, gins, undercuts, dead hands."""
-    from gincli.melds import deadwood
+    from gincli.rulebook.melds import deadwood
 
     while not h.over:
         check_invariants(h)
@@ -252,7 +252,7 @@ def test_a_discard_of_a_card_not_held_is_rejected_at_that_move(registry, standar
 # -- whole sessions ---------------------------------------------------------------------------
 
 def chooser(rng: random.Random):
-    from gincli.melds import deadwood
+    from gincli.rulebook.melds import deadwood
 
     def choose(h: Hand) -> Move:
         moves = h.legal_moves()
@@ -269,7 +269,7 @@ def chooser(rng: random.Random):
 
 @pytest.mark.parametrize("scoring", ["game", "hand", "hollywood", "match-500"])
 def test_sessions_play_to_the_end_and_validate(registry, scoring):
-    from gincli.table import play_session
+    from gincli.sessions.table import play_session
 
     v = registry.variant("standard")
     system = registry.scoring(scoring)
@@ -289,7 +289,7 @@ def test_sessions_play_to_the_end_and_validate(registry, scoring):
 
 
 def test_claimed_results_and_dealers_are_checked(registry):
-    from gincli.table import play_session
+    from gincli.sessions.table import play_session
 
     v = registry.variant("standard")
     system = registry.scoring("game")
@@ -364,8 +364,8 @@ def test_bad_deals_and_headers_are_faults(registry, mutate, rule):
     ("standard", "game", {"next_dealer": "alternate", "shutout": "double"}),
 ])
 def test_every_variant_under_every_scoring_plays_validly(registry, variant, scoring, options):
-    from gincli.cards import CARD_VALUES
-    from gincli.table import play_session
+    from gincli.rulebook.cards import CARD_VALUES
+    from gincli.sessions.table import play_session
 
     v = registry.variant(variant)
     system = registry.scoring(scoring)
@@ -393,7 +393,7 @@ def test_every_variant_under_every_scoring_plays_validly(registry, variant, scor
 
 
 def parse(token: str) -> int:
-    from gincli.cards import parse_card
+    from gincli.rulebook.cards import parse_card
 
     return parse_card(token)
 
@@ -401,8 +401,8 @@ def parse(token: str) -> int:
 def test_a_hand_that_never_ends_is_stopped_dead_and_validates(registry):
     """Two players who take each other's discards for ever: gincli stops the hand at
     MAX_HAND_MOVES moves, dead, and says so in the transcript."""
-    from gincli.engine import MAX_HAND_MOVES
-    from gincli.table import play_session
+    from gincli.hand.engine import MAX_HAND_MOVES
+    from gincli.sessions.table import play_session
 
     v = registry.variant("standard")
     system = registry.scoring("hand")

@@ -12,12 +12,12 @@ import json
 import pytest
 from helpers import cards, mask
 
-from gincli.cards import card_str
-from gincli.match import MatchSpec, play_match_session
-from gincli.moves import Move
-from gincli.rng import SplitMix64
-from gincli.validate import validate
-from gincli.view import PlayerView
+from gincli.rulebook.cards import card_str
+from gincli.matches.runner import MatchSpec, play_match_session
+from gincli.hand.moves import Move
+from gincli.rulebook.rng import SplitMix64
+from gincli.replay.validate import validate
+from gincli.hand.view import PlayerView
 
 
 @pytest.fixture(scope="module")

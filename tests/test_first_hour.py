@@ -149,8 +149,8 @@ def test_a_quit_session_goes_on_with_resume_to_the_same_end_as_one_played_throug
     played = json.loads((tmp_path / "whole.json").read_text())
     assert went_on["hands"] == played["hands"]  # the same deals, the same moves: the same session
     for f in ("part.json", "whole.json"):
-        from gincli.plugins import load_registry
-        from gincli.validate import validate
+        from gincli.plugin.registry import load_registry
+        from gincli.replay.validate import validate
 
         assert validate(json.loads((tmp_path / f).read_text()), load_registry()).valid
 

@@ -264,8 +264,8 @@ def rendered(renderable) -> str:
 @FUZZ
 @given(st.sampled_from(NAMES) | text, st.sampled_from(NAMES) | text, st.lists(text, max_size=3))
 def test_the_match_summary_shows_any_names_and_reasons_as_text(a, b, reasons):
-    from gincli.cli.match import render_summary
-    from gincli.match import MatchSpec, Tally
+    from gincli.cli.summary import render_summary
+    from gincli.matches.runner import MatchSpec, Tally
 
     assume(a != b)
     tally = Tally(MatchSpec((a, b), (a, b), "games", 2, 1, a, "game"))

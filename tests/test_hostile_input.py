@@ -225,7 +225,7 @@ def test_a_whole_number_past_a_doubles_range_is_no_error(run, tmp_path):
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
 def test_json_writers_refuse_nan_and_infinity(value):
-    from gincli.formats.jsonio import dumps, error_line, utf8_lines
+    from gincli.base.jsonio import dumps, error_line, utf8_lines
 
     with pytest.raises(ValueError):
         dumps({"id": value})
@@ -238,7 +238,7 @@ def test_json_writers_refuse_nan_and_infinity(value):
 
 
 def test_the_json_reader_refuses_what_the_writers_would():
-    from gincli.formats.jsonio import OutOfRange, loads
+    from gincli.base.jsonio import OutOfRange, loads
 
     for text in ('{"id": 1e400}', '[1e400]', '-1E+999', b'{"id": 1e400}', '{"id": 1e400} '):
         with pytest.raises(OutOfRange, match=r"past what a double can hold \(-?1[eE]"):
@@ -270,7 +270,7 @@ def test_control_characters_and_markup_from_input_are_shown_escaped(run, tmp_pat
 
 
 def test_gin_errors_and_warnings_escape_control_characters(capsys):
-    from gincli.cli import error, warn
+    from gincli.cli.base import error, warn
 
     error("bad\x1b[31m\nname")
     warn("\x9b\x07")
@@ -297,7 +297,7 @@ def test_a_bad_token_is_quoted_cut_to_a_readable_length(run, tmp_path):
 
 
 def test_quote_cuts_long_values_and_says_how_long_they_were():
-    from gincli.errors import quote
+    from gincli.base.errors import quote
 
     assert quote("Xx") == '"Xx"'
     assert quote("é" * 41) == '"' + "é" * 40 + '…" (41 characters)'
@@ -343,8 +343,8 @@ def test_sniffing_keeps_no_blank_line_it_skips():
 
 
 def test_settling_a_session_costs_the_same_whatever_the_hands_played(registry, monkeypatch):
-    from gincli import session as session_module
-    from gincli.match import MatchSpec, play_match_session
+    from gincli.sessions import systems as session_module
+    from gincli.matches.runner import MatchSpec, play_match_session
 
     calls = []
     real = session_module.Game.result
@@ -359,8 +359,8 @@ def test_settling_a_session_costs_the_same_whatever_the_hands_played(registry, m
 
 
 def test_a_scoring_system_with_only_result_still_plays(registry):
-    from gincli.session import ScoringSystem, Session
-    from gincli.table import play_session
+    from gincli.sessions.systems import ScoringSystem, Session
+    from gincli.sessions.table import play_session
 
     class FirstToWin(Session):
         def __init__(self, players, rules):
@@ -385,7 +385,7 @@ def test_a_scoring_system_with_only_result_still_plays(registry):
 
     from gincli_builtin.bots import SimpleBot
 
-    from gincli.rng import SplitMix64
+    from gincli.rulebook.rng import SplitMix64
 
     variant = registry.variant("standard")
     rules = registry.rules(variant, System(), {})
@@ -395,7 +395,7 @@ def test_a_scoring_system_with_only_result_still_plays(registry):
 
 
 def test_reading_a_bot_reply_scans_each_byte_once():
-    from gincli.external import LineBuffer
+    from gincli.matches.external import LineBuffer
 
     buffer = LineBuffer()
     chunk = b"x" * 1000
@@ -407,8 +407,8 @@ def test_reading_a_bot_reply_scans_each_byte_once():
 
 
 def test_a_bot_reply_past_one_mebibyte_without_a_newline_is_refused():
-    from gincli.bots import BotError
-    from gincli.external import Program
+    from gincli.hand.bots import BotError
+    from gincli.matches.external import Program
 
     import sys
 

@@ -160,7 +160,7 @@ def test_a_document_past_its_limit_is_never_held_whole(small_limit, monkeypatch,
     document's, as the real limits are), the rest in pieces."""
     monkeypatch.setattr(containers, "MAX_DOCUMENT_BYTES", 64 * 1024)
     data = gzip.compress(b"[" + b" " * LONG + b"{}]")
-    from gincli.errors import InputError
+    from gincli.base.errors import InputError
 
     tracemalloc.start()
     try:

@@ -16,10 +16,10 @@ import pytest
 from conftest import ROOT
 from helpers import json_lines, mask
 
-from gincli.engine import Hand, Move, shuffled_deck
-from gincli.rng import SplitMix64
-from gincli.validate import validate
-from gincli.view import PlayerView
+from gincli.hand.engine import Hand, Move, shuffled_deck
+from gincli.rulebook.rng import SplitMix64
+from gincli.replay.validate import validate
+from gincli.hand.view import PlayerView
 
 GIN = str(Path(sys.executable).with_name("gin"))
 
@@ -55,7 +55,7 @@ def test_a_view_holds_only_what_the_seat_may_know(registry):
 def test_simple_takes_the_upcard_only_to_form_a_meld_and_knocks_at_once(registry):
     from gincli_builtin.bots import SimpleBot
 
-    from gincli.melds import forms_meld
+    from gincli.rulebook.melds import forms_meld
 
     assert forms_meld(mask("7s 7h 2c"), mask("7d").bit_length() - 1)
     assert forms_meld(mask("5c 6c 9d"), mask("7c").bit_length() - 1)
@@ -103,7 +103,7 @@ def test_same_seed_same_transcripts_and_summary_whatever_the_workers(tmp_path):
         assert {"name", "bot", "hands_won", "games_won", "points"} <= set(p)
     lines = outs[0][1].splitlines()
     assert len(lines) == 6
-    from gincli.plugins import load_registry
+    from gincli.plugin.registry import load_registry
 
     registry = load_registry()
     for line in lines:
@@ -213,7 +213,7 @@ def test_a_failing_external_bot_forfeits_the_hand_and_the_match_goes_on(tmp_path
     assert s["hands"] == 6
     ext = s["players"][0]
     assert ext["forfeits"] >= 1 and s["forfeit_reasons"]
-    from gincli.plugins import load_registry
+    from gincli.plugin.registry import load_registry
 
     registry = load_registry()
     for line in f.read_text().splitlines():
@@ -449,7 +449,7 @@ def test_a_worker_ends_on_sigterm_even_when_its_main_thread_cannot_take_the_sign
     script = tmp_path / "stuck.py"
     script.write_text(
         "import signal, time\n"
-        "from gincli.parallel import ordered_map\n"
+        "from gincli.matches.parallel import ordered_map\n"
         "def work(chunk):\n"
         "    if chunk == [2]:\n"
         "        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})\n"

@@ -7,8 +7,8 @@ from helpers import cards, mask
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gincli.cards import card_str, cards_of, mask_of
-from gincli.melds import arrangements, best_arrangement, deadwood, deadwoods, is_meld, min_arrangements
+from gincli.rulebook.cards import card_str, cards_of, mask_of
+from gincli.rulebook.melds import arrangements, best_arrangement, deadwood, deadwoods, is_meld, min_arrangements
 
 
 def dense_hands(min_size: int = 0, max_size: int = 11):

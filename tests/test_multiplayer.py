@@ -11,8 +11,8 @@ from helpers import cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gincli.scoring import HandResult
-from gincli.session import Seating
+from gincli.rulebook.scoring import HandResult
+from gincli.sessions.systems import Seating
 
 
 def won(winner: str, points: int) -> HandResult:
@@ -208,8 +208,8 @@ def knocking_random(rng: random.Random):
 def test_every_scoring_system_plays_sessions_with_random_bots(registry):
     """Conformance: every system, every player count it takes, random play to the end;
     every transcript re-validates."""
-    from gincli.table import play_session
-    from gincli.validate import validate
+    from gincli.sessions.table import play_session
+    from gincli.replay.validate import validate
 
     v = registry.variant("standard")
     for name, system in sorted(registry.scoring_systems.items()):
@@ -245,7 +245,7 @@ def test_scores_so_far_are_the_results_scores_at_every_hand(new, scoring, player
 # -- gin validate: the seats of three and four players ----------------------------------------------
 
 def played(registry, scoring: str, players: tuple[str, ...], seed: int = 4) -> dict:
-    from gincli.table import play_session
+    from gincli.sessions.table import play_session
 
     v = registry.variant("standard")
     system = registry.scoring(scoring)
@@ -256,7 +256,7 @@ def played(registry, scoring: str, players: tuple[str, ...], seed: int = 4) -> d
 
 
 def fault(registry, doc) -> tuple[str, int | None]:
-    from gincli.validate import validate
+    from gincli.replay.validate import validate
 
     report = validate(doc, registry)
     assert not report.valid

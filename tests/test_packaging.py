@@ -5,7 +5,7 @@ from __future__ import annotations
 
 def test_every_package_of_gincli_goes_into_the_wheel():
     """A subpackage missing from pyproject.toml's list works from a checkout and
-    breaks the installed command (gincli.external once did)."""
+    breaks the installed command (gincli.matches.external once did)."""
     import tomllib
 
     from conftest import ROOT

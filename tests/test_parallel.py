@@ -1,4 +1,4 @@
-"""gincli.parallel: results in input order; with the default worker count, a
+"""gincli.matches.parallel: results in input order; with the default worker count, a
 small input is handled in gin's own process and workers start only for what
 is left after the warm-up."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import time
 
-from gincli.parallel import ordered_map
+from gincli.matches.parallel import ordered_map
 
 
 def where(chunk: int) -> tuple[int, int]:
@@ -43,9 +43,9 @@ import signal
 
 import pytest
 
-from gincli import parallel
-from gincli.errors import GinError, RecordError
-from gincli.parallel import WorkerError, WorkerException
+from gincli.matches import parallel
+from gincli.base.errors import GinError, RecordError
+from gincli.matches.parallel import WorkerError, WorkerException
 
 HANG = 60  # seconds: a generous bound; what fails is a hang, not slowness
 

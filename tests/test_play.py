@@ -13,10 +13,10 @@ import pytest
 from conftest import ROOT
 from helpers import mask
 
-from gincli.cards import card_str
-from gincli.engine import Hand, Move, shuffled_deck
-from gincli.rng import SplitMix64
-from gincli.validate import validate
+from gincli.rulebook.cards import card_str
+from gincli.hand.engine import Hand, Move, shuffled_deck
+from gincli.rulebook.rng import SplitMix64
+from gincli.replay.validate import validate
 
 GIN = str(Path(sys.executable).with_name("gin"))
 
@@ -50,7 +50,7 @@ def script(registry, seed: int, variant: str, scoring: str, bots: tuple[str, ...
     through the engine, the player's moves by that bot."""
     from gincli_builtin.bots import SimpleBot
 
-    from gincli.table import Table, take_turn
+    from gincli.sessions.table import Table, take_turn
 
     v = registry.variant(variant)
     system = registry.scoring(scoring)
@@ -107,7 +107,7 @@ def test_a_whole_session_typed_through_a_pipe_is_recorded_move_for_move(registry
 
 
 def first_hand(registry, seed: int) -> Hand:
-    from gincli.table import Table
+    from gincli.sessions.table import Table
 
     v = registry.variant("standard")
     system = registry.scoring("game")
@@ -229,7 +229,7 @@ def test_usage_errors_are_one_sentence(tmp_path):
     for args, words in ((["--bot", "nobody"], "unknown bot"), (["--variant", "nope"], "unknown variant"),
                         (["--dealer", "zed"], "is not one of the players"),
                         (["--option", "knock_limit=x"], "knock_limit must be"),
-                        (["--scoring", "cutthroat"], "cutthroat takes 3 players: give 2 bots with --bot, not 1"),
+                        (["--scoring", "cutthroat"], "cutthroat takes 3 players, so --bot needs 2 bots, not 1"),
                         (["--scoring", "partnership", "--bot", "simple,simple,simple", "--dealer", "ann"],
                          "--dealer is for two players")):
         res, _ = play(*args, input="q\n", tmp_path=tmp_path)
@@ -239,7 +239,7 @@ def test_usage_errors_are_one_sentence(tmp_path):
 # -- reading what people type ---------------------------------------------------------------------
 
 def view_of(registry, hand_text: str, phase: str = "discard", taken: str | None = None, limit: int = 10):
-    from gincli.view import PlayerView
+    from gincli.hand.view import PlayerView
 
     rules = registry.rules(registry.variant("standard"), registry.scoring("game"), {})
     return PlayerView("ann", "bob", "bob", phase, mask(hand_text), 0, (1,), 20, (), (), (), (), (),
@@ -273,7 +273,7 @@ def test_a_knock_names_its_discard_and_may_name_the_melds(registry):
 
 
 def test_a_knock_may_name_its_discard_by_position(registry):
-    from gincli.cards import cards_of
+    from gincli.rulebook.cards import cards_of
     from gincli.cli.play import Reject, parse_command
 
     view = view_of(registry, "7s 7h 7d 4c 5c 6c 2d 3d Ah Kd 2s")
@@ -300,7 +300,7 @@ def test_a_card_just_taken_cannot_be_discarded_and_positions_count_from_one(regi
 
 
 def doubling_view(registry, offer=None, holder=None, multiplier=1, phase="draw"):
-    from gincli.view import PlayerView
+    from gincli.hand.view import PlayerView
 
     rules = registry.rules(registry.variant("doubling"), registry.scoring("game"), {})
     state = {"multiplier": multiplier, "offer": offer, "holder": holder, "max_multiplier": None}

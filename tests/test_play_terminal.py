@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from test_play import first_hand, seed_where
 
-from gincli.validate import validate
+from gincli.replay.validate import validate
 
 TMUX = shutil.which("tmux")
 GIN = str(Path(sys.executable).with_name("gin"))

@@ -277,7 +277,7 @@ def test_a_plugin_adds_a_command(tmp_path):
     code = """
         import typer
         from gincli import hookimpl
-        from gincli.errors import UsageError
+        from gincli.base.errors import UsageError
 
         def hello(name: str = typer.Option("world", help="Whom to greet.")):
             \"\"\"Say hello.\"\"\"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from gincli.plugins import load_registry
+from gincli.plugin.registry import load_registry
 
 EXAMPLE = ROOT / "plugins" / "gincli-hollywood-n"
 
@@ -69,7 +69,7 @@ def test_the_example_scoring_system_plays_and_validates(installed_example, monke
     v = registry.variant("oklahoma")
     rules = registry.rules(v, system, {"games": 4})
     # Hand-worked: ann wins 4 hands of 10; bob 1 of 20. ann's 4th win enters games 1-4.
-    from gincli.scoring import HandResult
+    from gincli.rulebook.scoring import HandResult
 
     s = system.new_session(["ann", "bob"], rules)
     for w, p in (("ann", 10), ("bob", 20), ("ann", 10), ("ann", 10), ("ann", 10)):
@@ -77,8 +77,8 @@ def test_the_example_scoring_system_plays_and_validates(installed_example, monke
     assert [g["points"]["ann"] for g in s.result()["games"]] == [40, 30, 20, 10]
     assert [g["points"]["bob"] for g in s.result()["games"]] == [20, 0, 0, 0]
     # Random legal play of whole sessions, each transcript validated.
-    from gincli.table import play_session
-    from gincli.validate import validate
+    from gincli.sessions.table import play_session
+    from gincli.replay.validate import validate
     from test_engine import chooser
 
     rec = play_session(("ann", "bob"), v, rules, system, chooser(random.Random(1)), 3, options={"games": 4})

@@ -12,11 +12,11 @@ import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gincli.cards import CARD_NAMES, card_str
-from gincli.formats.jsonio import loads
+from gincli.rulebook.cards import CARD_NAMES, card_str
+from gincli.base.jsonio import loads
 from gincli.formats.records import HandScorer
-from gincli.melds import best_arrangement, deadwood, min_arrangements
-from gincli.scoring import _spread_json
+from gincli.rulebook.melds import best_arrangement, deadwood, min_arrangements
+from gincli.rulebook.scoring import _spread_json
 
 VARIANTS = ("standard", "oklahoma", "gin-only", "doubling", "no-such-variant")
 
@@ -75,7 +75,7 @@ def records(draw):
 
 
 def careful(scorer, line):
-    from gincli.errors import RecordError
+    from gincli.base.errors import RecordError
 
     try:
         return scorer.score(loads(line)).to_json()
@@ -126,7 +126,7 @@ def test_best_arrangement_is_the_first_of_min_arrangements_and_minimal(hand):
 
 
 def test_a_spread_is_written_as_json_dumps_writes_its_dict():
-    from gincli.scoring import Spread
+    from gincli.rulebook.scoring import Spread
 
     spread = Spread("ann", tuple(a for a in min_arrangements(sum(1 << c for c in (0, 1, 2, 13, 26, 39, 12, 25, 38)))[0].melds),
                     1 << 51 | 1 << 3, 14, [4])
@@ -182,7 +182,7 @@ def test_anything_but_the_common_record_is_left_to_the_careful_way(scorer, line)
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, (1 << 52) - 1))
 def test_deadwood_cards_are_written_by_rank_then_suit(mask):
-    from gincli.cards import CARD_NAMES, by_rank, cards_of, json_by_rank
+    from gincli.rulebook.cards import CARD_NAMES, by_rank, cards_of, json_by_rank
 
     assert json_by_rank(mask) == ", ".join(f'"{CARD_NAMES[c]}"' for c in by_rank(cards_of(mask)))
 
@@ -204,7 +204,7 @@ move_dicts = st.fixed_dictionaries(
 @settings(max_examples=500, deadline=None)
 @given(move_dicts)
 def test_a_move_is_read_the_same_the_quick_way_and_the_long_way(d):
-    from gincli.moves import IllegalMove, Move
+    from gincli.hand.moves import IllegalMove, Move
 
     def read(x):
         try:
@@ -231,8 +231,8 @@ def test_the_plain_defence_is_the_full_layoff_search(rec):
     """plain_defence's shortcuts (nothing to lay off; one card alone) give what
     trying every prefix of every layoff chain gives: deadwood, layoffs in order,
     arrangement."""
-    from gincli.cards import CARD_TABLE
-    from gincli.layoffs import _search, layoff_options, plain_defence
+    from gincli.rulebook.cards import CARD_TABLE
+    from gincli.rulebook.layoffs import _search, layoff_options, plain_defence
 
     first, second = rec["hands"].values()
     knocker = sum(1 << CARD_TABLE[c] for c in first)

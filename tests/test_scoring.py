@@ -8,11 +8,11 @@ from helpers import cards, mask, record
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from gincli.cards import card_str, mask_of
-from gincli.errors import RecordError
+from gincli.rulebook.cards import card_str, mask_of
+from gincli.base.errors import RecordError
 from gincli.formats.records import HandScorer, parse_position
-from gincli.layoffs import best_defence, order_layoffs
-from gincli.melds import deadwood
+from gincli.rulebook.layoffs import best_defence, order_layoffs
+from gincli.rulebook.melds import deadwood
 
 
 @pytest.fixture(scope="module")
@@ -209,7 +209,7 @@ def test_choice_rule_matches_brute_force(deal):
     ann, bob = deal
     k_mask = mask_of(ann)
     assume(0 < deadwood(k_mask) <= 10)
-    from gincli.plugins import load_registry
+    from gincli.plugin.registry import load_registry
 
     scorer = HandScorer(load_registry(entry_points=False), None)
     rec = {"hands": {"ann": [card_str(c) for c in ann], "bob": [card_str(c) for c in bob]}, "knocker": "ann"}
@@ -224,7 +224,7 @@ def test_choice_rule_matches_brute_force(deal):
 @given(twenty_cards(), st.data())
 def test_defender_best_matches_brute_force(deal, data):
     ann, bob = deal
-    from gincli.melds import min_arrangements
+    from gincli.rulebook.melds import min_arrangements
 
     arrs = min_arrangements(mask_of(ann))
     arr = data.draw(st.sampled_from(arrs))
@@ -235,7 +235,7 @@ def test_defender_best_matches_brute_force(deal, data):
 
 
 def cards_of_mask(m):
-    from gincli.cards import cards_of
+    from gincli.rulebook.cards import cards_of
 
     return cards_of(m)
 

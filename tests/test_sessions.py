@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gincli.scoring import HandResult
+from gincli.rulebook.scoring import HandResult
 
 
 def won(winner: str, points: int) -> HandResult:

@@ -14,7 +14,7 @@ import pytest
 
 GIN = str(Path(sys.executable).with_name("gin"))
 
-HEAVY = ("gincli.engine", "gincli.session", "gincli.plugins", "gincli.melds", "pluggy", "rich", "typer.rich_utils",
+HEAVY = ("gincli.hand.engine", "gincli.sessions.systems", "gincli.plugin.registry", "gincli.rulebook.melds", "pluggy", "rich", "typer.rich_utils",
          "gincli.cli.score", "gincli.cli.match", "gincli.cli.play", "gincli.cli.deal")
 
 PROBE = """
@@ -59,7 +59,7 @@ def test_a_command_loads_only_what_it_needs(tmp_path):
 def test_help_lists_every_command_with_its_own_summary(run):
     from typer.main import get_group
 
-    from gincli.cli import COMMANDS, GinGroup, _sub_app
+    from gincli.cli.app import COMMANDS, GinGroup, _sub_app
 
     res = run("--help")
     assert res.exit_code == 0
@@ -152,7 +152,7 @@ main()
 """
 
 
-@pytest.mark.parametrize("module", ["typer", "gincli.cli", "gincli.cli.score", "gincli.plugins"])
+@pytest.mark.parametrize("module", ["typer", "gincli.cli", "gincli.cli.score", "gincli.formats.records"])
 def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path, module):
     env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"))
     res = subprocess.run([sys.executable, "-c", INTERRUPT_AT_IMPORT.format(module=module)], capture_output=True,

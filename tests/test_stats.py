@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from gincli.stats import Estimate, Sprt, elo_from_score, parse_sprt, score_from_elo
+from gincli.matches.stats import Estimate, Sprt, elo_from_score, parse_sprt, score_from_elo
 
 
 def test_elo_and_score_are_inverse_and_100_elo_is_64_percent():
@@ -69,7 +69,7 @@ def test_parse_sprt_rejects_bad_text(text):
 def test_running_statistics_equal_those_of_the_whole_prefix():
     import random
 
-    from gincli.stats import Running
+    from gincli.matches.stats import Running
 
     rng = random.Random(5)
     for values in ((0.0, 0.5, 1.0), (0.0, 0.25, 0.5, 0.75, 1.0), (1.0,)):
@@ -92,7 +92,7 @@ def test_the_match_asks_the_sprt_in_constant_time_with_the_same_answer():
     samples themselves give, step by step."""
     import random
 
-    from gincli.match import MatchSpec, Tally
+    from gincli.matches.runner import MatchSpec, Tally
 
     spec = MatchSpec(("simple", "random"), ("a", "b"), "hands", 10_000, 1, "standard", "hand")
     for elo0, elo1, p in ((0, 100, 0.6), (0, 20, 0.5), (-10, 10, 0.45), (0, 5, 0.52)):

@@ -25,7 +25,7 @@ def _registry(ctx: typer.Context) -> Any:
     cached = getattr(obj, "_completion_registry", None)
     if cached is not None:
         return cached
-    from ..plugins import load_registry
+    from ..plugin.registry import load_registry
 
     registry = load_registry(list(root.params.get("plugins_dir") or []), list(root.params.get("disable_plugin") or []))
     bots_file = ctx.params.get("bots_file")

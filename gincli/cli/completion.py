@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import guard
+from .base import guard
 
 HELP = """Print the shell completion script for bash, zsh or fish.
 
@@ -53,7 +53,7 @@ def complete(cli: Any, ctx_args: Any, prog_name: str, complete_var: str, instruc
     try:
         return shell_complete(cli, ctx_args, prog_name, complete_var, instruction)
     except KeyError as exc:  # run by hand, without the variables the shell's script sets
-        from . import error
+        from .base import error
 
         error(f"{complete_var} asks for completions, but {exc.args[0]} is not set: the script of gin completion "
               "SHELL sets it; see gin completion --help")

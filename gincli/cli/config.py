@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from . import COMMANDS, guard, settings
+from .app import COMMANDS
+from .base import guard, settings
 from .options import FormatOpt
 from .render import OutputFormat, safe, write_data, write_json
 
@@ -31,7 +32,7 @@ def config_command(
     = None,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
-    from ..errors import UsageError
+    from ..base.errors import UsageError
 
     s = settings(ctx)
     if what not in (None, "path"):

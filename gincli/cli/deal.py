@@ -7,16 +7,16 @@ from typing import Annotated, Any
 
 import typer
 
-from ..cards import by_suit, cards_of
-from ..engine import Hand
-from ..errors import UsageError, quote
-from ..formats.jsonio import dumps
+from ..rulebook.cards import by_suit, cards_of
+from ..hand.engine import Hand
+from ..base.errors import UsageError, quote
+from ..base.jsonio import dumps
 from ..formats.transcripts import to_toml
-from ..table import Table
-from . import guard, settings
+from ..sessions.table import Table
+from .base import guard, settings
 from .render import cards_markup, safe, show, write_data
 from . import complete
-from .options import OptionOpt, SeedOpt, overrides_from, random_seed
+from .options import OptionOpt, SeedOpt, check_dealer, check_seats, overrides_from, random_seed
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
 
@@ -63,14 +63,8 @@ def deal(
     registry = settings(ctx).registry()
     v = registry.variant(variant)
     system = registry.scoring(scoring)
-    if len(names) not in system.players:
-        takes = " or ".join(str(n) for n in system.players)
-        raise UsageError(f"the scoring system {system.name} takes {takes} players, not {len(names)} (--players)")
-    if dealer is not None:
-        if len(names) != 2:
-            raise UsageError("--dealer is for two players; with more, the players cut for the seats")
-        if dealer not in names:
-            raise UsageError(f"--dealer {quote(dealer)} is not one of the players {names[0]} and {names[1]}")
+    check_seats(system, len(names), "--players", "names")
+    check_dealer(dealer, names)
     overrides = overrides_from(option)
     if seed is None:
         seed = random_seed()

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..cards import by_rank, cards_of
-from ..scoring import HandResult, meld_strs, sort_melds
+from ..rulebook.cards import by_rank, cards_of
+from ..rulebook.scoring import HandResult, meld_strs, sort_melds
 from .render import cards_markup, safe
 
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
 
-from ..config import MAX_WORKERS
-from ..errors import UsageError, quote
+from ..base.config import MAX_WORKERS
+from ..base.errors import UsageError, quote
 from . import complete
-from ..rules import parse_assignments
+from ..rulebook.rules import parse_assignments
 from .render import OutputFormat, RowsFormat
 
 QUIET_HELP = "Only errors on stderr: no progress bar, no summary line."
@@ -37,7 +38,7 @@ WorkersOpt = Annotated[int | None, typer.Option(
 def workers_for(asked: int | None) -> int:
     """The worker processes a run on this machine uses: those asked, but no
     more than the cores this process may use (all of them when none are asked)."""
-    from ..parallel import default_workers
+    from ..matches.parallel import default_workers
 
     cores = default_workers()
     return cores if asked is None else max(1, min(asked, cores))
@@ -50,8 +51,8 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", help=SEED_HE
 def seconds(value: Any) -> float:
     """A time limit (``--time-limit``, ``--start-time-limit``, and the same keys
     of config.toml): a number of seconds from 0.01 to 86,400 (a
-    day: :func:`gincli.external.botsfile.seconds_problem`); NaN and infinity are refused."""
-    from ..external.botsfile import seconds_problem
+    day: :func:`gincli.matches.external.botsfile.seconds_problem`); NaN and infinity are refused."""
+    from ..matches.external.botsfile import seconds_problem
 
     try:
         number = float(value) if not isinstance(value, bool) else float("nan")
@@ -72,6 +73,29 @@ BotsFileOpt = Annotated[str | None, typer.Option(
     "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
 BotLogOpt = Annotated[str | None, typer.Option(
     "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")]
+
+
+def check_seats(system: Any, given: int, option: str, what: str, others: int = 0) -> None:
+    """That the scoring system seats ``given`` (the players ``option`` named, plus
+    ``others`` of the command's own: you, in gin play): :class:`UsageError` in one
+    sentence saying how many ``what`` to give (gin deal, play, match)."""
+    if given + others in system.players:
+        return
+    takes = " or ".join(str(n) for n in system.players)
+    wanted = " or ".join(str(n - others) for n in system.players)
+    plural_what = what if wanted != "1" else what.rstrip("s")
+    raise UsageError(f"the scoring system {system.name} takes {takes} players, so {option} needs {wanted} "
+                     f"{plural_what}, not {given}")
+
+
+def check_dealer(dealer: str | None, players: Sequence[str]) -> None:
+    """``--dealer``: one of two players (with more, they cut for the seats); :class:`UsageError` when not."""
+    if dealer is None:
+        return
+    if len(players) != 2:
+        raise UsageError("--dealer is for two players; with more, the players cut for the seats")
+    if dealer not in players:
+        raise UsageError(f"--dealer {quote(dealer)} is not one of the players {players[0]} and {players[1]}")
 
 
 def files_given(files: list[str] | None, command: str, what: str) -> list[str]:

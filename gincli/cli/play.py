@@ -12,26 +12,26 @@ from typing import IO, Annotated, Any
 
 import typer
 
-from ..bots import Bot
-from ..cards import CARD_TABLE, card_str
-from ..engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
-from ..external import configure, is_external
-from ..errors import MachineError, RecordError, UsageError, os_reason, plural
-from ..melds import deadwood
-from ..moves import IllegalMove, Move
-from ..rng import SplitMix64
-from ..scoring import HandResult, check_meld
-from ..session import open_session
-from ..table import Table, take_turn
-from ..config import data_dir
-from ..view import PlayerView
-from . import EXIT_INTERRUPTED, bots_registry, guard
+from ..hand.bots import Bot
+from ..rulebook.cards import CARD_TABLE, card_str
+from ..hand.engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
+from ..matches.external import configure, is_external
+from ..base.errors import MachineError, RecordError, UsageError, os_reason, plural
+from ..rulebook.melds import deadwood
+from ..hand.moves import IllegalMove, Move
+from ..rulebook.rng import SplitMix64
+from ..rulebook.scoring import HandResult, check_meld
+from ..sessions.systems import open_session
+from ..sessions.table import Table, take_turn
+from ..base.config import data_dir
+from ..hand.view import PlayerView
+from .base import EXIT_INTERRUPTED, bots_registry, guard
 from . import complete
 from .options import (BotLogOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
-                      overrides_from, random_seed, split_bots, utf8_text)
+                      check_dealer, check_seats, overrides_from, random_seed, split_bots, utf8_text)
 from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, write_data
 from ..formats.files import lock_beside, unlock_beside
-from ..formats.jsonio import dumps
+from ..base.jsonio import dumps
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
 
@@ -67,9 +67,9 @@ class SavedGame:
 
     @classmethod
     def read(cls, path: Path, registry: Any) -> SavedGame:
-        from ..errors import GinError
+        from ..base.errors import GinError
         from ..formats.containers import Reader
-        from ..validate import Defaults, read_header, validate
+        from ..replay.validate import Defaults, read_header, validate
 
         try:
             items = list(Reader(str(path)).items())
@@ -739,11 +739,7 @@ def play(
     specs = saved.specs if saved else split_bots(bot)
     if not all(specs):
         raise UsageError(f"--bot takes bots separated by commas, not \"{bot}\"")
-    if 1 + len(specs) not in system.players:
-        wanted = " or ".join(str(n - 1) for n in system.players)
-        raise UsageError(f"the scoring system {system.name} takes {' or '.join(map(str, system.players))} "
-                         f"players: give {wanted} bot{'s' if system.players != (2,) else ''} with --bot, "
-                         f"not {len(specs)}")
+    check_seats(system, len(specs), "--bot", "bots", others=1)
     names = saved.bot_names if saved else bot_names(specs, reserved=(me,))
     players = saved.players if saved else (me, *names)
     try:
@@ -752,11 +748,7 @@ def play(
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     factories = {n: registry.bot(spec) for n, spec in zip(names, specs)}
-    if dealer is not None:
-        if len(players) != 2:
-            raise UsageError("--dealer is for two players; with more, the players cut for the seats")
-        if dealer not in players:
-            raise UsageError(f"--dealer {dealer} is not one of the players {me} and {names[0]}")
+    check_dealer(dealer, players)
     if seed is None:
         seed = random_seed()
     if transcript is not None:
@@ -807,7 +799,7 @@ def play(
         finally:
             for b in bots.values():
                 b.close()
-            from ..external import close_all
+            from ..matches.external import close_all
 
             close_all()
         game.save()

@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from . import guard, settings
+from .base import guard, settings
 from .options import FormatOpt
 from .render import OutputFormat, emit, listing, safe
 

@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from enum import Enum
 from typing import Any
 
-from ..cards import RANKS, SUIT_SYMBOLS, parse_card
-from ..errors import plural  # noqa: F401  (re-exported for the commands)
-from ..formats.jsonio import dumps
+from ..rulebook.cards import RANKS, SUIT_SYMBOLS, parse_card
+from ..base.errors import plural  # noqa: F401  (re-exported for the commands)
+from ..base.jsonio import dumps
 
 
 class OutputFormat(str, Enum):

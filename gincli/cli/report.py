@@ -16,14 +16,14 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, GinError, InputError, UsageError, quote
+from ..base.errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, GinError, InputError, UsageError, quote
 from ..formats.containers import Reader
 from ..formats.files import check_new, write_new
-from ..match import MatchSpec, SessionOutcome, Tally, differences
-from ..stats import Running, Sprt, parse_sprt
+from ..matches.runner import MatchSpec, SessionOutcome, Tally, differences
+from ..matches.stats import Running, Sprt, parse_sprt
 from ..formats.transcripts import TRANSCRIPT_FORMAT
-from . import error, guard, record_failure, settings
-from .match import render_summary
+from .base import error, guard, record_failure, settings
+from .summary import render_summary
 from .options import InputFormatOpt, QuietOpt, RowsFormatOpt, files_given
 from . import rows
 from .render import (RowsFormat, data, progress_bar, rendered, safe, show, stderr_console, stdin_notice, write_data,

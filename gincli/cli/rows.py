@@ -90,7 +90,7 @@ def session_row(session: str, seed: Any, players: Sequence[str], scores: Mapping
 
 
 def outcome_row(spec: Any, o: Any) -> list[Any]:
-    """A played session (:class:`gincli.match.SessionOutcome` of the match ``spec``) as a :data:`SESSION` row."""
+    """A played session (:class:`gincli.matches.runner.SessionOutcome` of the match ``spec``) as a :data:`SESSION` row."""
     dead = sum(1 for hand in o.hands if hand[1] is None)
     winner = o.winner
     if winner is None and spec.unit == "hands" and o.hands:  # a hand settled alone: its winner
@@ -113,7 +113,7 @@ def _plain(value: Any) -> Any:
     """A value from the input for one field: text, a number, or JSON for anything else."""
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
-    from ..formats.jsonio import dumps
+    from ..base.jsonio import dumps
 
     try:
         return dumps(value)

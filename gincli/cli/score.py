@@ -11,13 +11,13 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError, UsageError, shorten
-from ..formats.jsonio import dumps, error_line, utf8_lines
+from ..base.errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError, UsageError, shorten
+from ..base.jsonio import dumps, error_line, utf8_lines
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
-from ..parallel import WARMUP, chunked, ordered_map, worker_state
-from ..scoring import HandResult
-from . import error, guard, record_failure, settings
+from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
+from ..rulebook.scoring import HandResult
+from .base import error, guard, record_failure, settings
 from . import rows
 from .options import (InputFormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       files_given, overrides_from, workers_for)
@@ -194,7 +194,7 @@ def _tally(players: dict[str, list[int]], outcome: str, winner: str | None, poin
 def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, scoring: str,
            overrides: dict[str, Any], mode: str, colour: bool) -> dict[str, Any]:
     """A worker's state when it cannot inherit the parent's (spawn start method)."""
-    from ..plugins import load_registry
+    from ..plugin.registry import load_registry
 
     return {"scorer": HandScorer(load_registry(plugin_dirs, disabled), variant, scoring, overrides), "mode": mode,
             "colour": colour}

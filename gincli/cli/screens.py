@@ -1,6 +1,6 @@
 """What ``gin play`` shows: the table from the player's seat, and each hand's end.
 
-The table is drawn from the player's :class:`~gincli.view.PlayerView` alone
+The table is drawn from the player's :class:`~gincli.hand.view.PlayerView` alone
 (their cards and the public record of play), so nothing on screen can show a
 card the seat may not know. It fits 80×24; a wider terminal also gets the
 score pad beside it.
@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import CARD_VALUES, by_suit, cards_of
-from ..melds import best_arrangement, deadwood
-from ..scoring import sort_melds
-from ..view import PlayerView
+from ..rulebook.cards import CARD_VALUES, by_suit, cards_of
+from ..rulebook.melds import best_arrangement, deadwood
+from ..rulebook.scoring import sort_melds
+from ..hand.view import PlayerView
 from .render import card_label, card_style
 
 WIDE = 110  # columns from which the score pad sits beside the table

@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..contract import StrayOutput
-from ..errors import GinError, MachineError, os_reason
+from ..base.contract import StrayOutput
+from ..base.errors import GinError, MachineError, os_reason
 
 #: Whether standard output was closed when gin started (``>&-``).
 stdout_closed = False

@@ -10,13 +10,14 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, UsageError, quote
-from ..rules import resolve
-from ..formats.jsonio import utf8_lines
+from ..base.errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, UsageError, quote
+from ..rulebook.rules import resolve
+from ..base.jsonio import utf8_lines
 from ..formats.containers import Item, Reader
-from ..parallel import WARMUP, chunked, ordered_map, worker_state
-from ..validate import Defaults, Fault, Report, validate
-from . import error, guard, record_failure, rows, settings
+from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
+from ..replay.validate import Defaults, Fault, Report, validate
+from . import rows
+from .base import error, guard, record_failure, settings
 from .render import (RowsFormat, cards_markup, color_mode, data, message_markup, plural, progress_bar, rendered, safe,
                      stdin_notice, stdout_console, write_data)
 from . import complete
@@ -115,7 +116,7 @@ def validate_command(
 
 def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults, mode: str, invalid_only: bool,
            color: str) -> dict[str, Any]:
-    from ..plugins import load_registry
+    from ..plugin.registry import load_registry
     from .render import set_color
 
     set_color(color)

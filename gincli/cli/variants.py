@@ -6,8 +6,8 @@ from typing import Any
 
 import typer
 
-from ..rules import format_value
-from . import guard, settings
+from ..rulebook.rules import format_value
+from .base import guard, settings
 from .options import FormatOpt
 from .render import OutputFormat, emit, listing, safe
 

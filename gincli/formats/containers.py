@@ -29,8 +29,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from ..errors import InputError, quote, shorten
-from .jsonio import BOM, Marking, OutOfRange, holds_non_finite, loads, too_deep
+from ..base.errors import InputError, quote, shorten
+from ..base.jsonio import BOM, Marking, OutOfRange, holds_non_finite, loads, too_deep
 
 FORMATS = ("json", "jsonl", "toml")
 EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".toml": "toml"}

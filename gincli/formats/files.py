@@ -15,7 +15,7 @@ import os
 import stat
 from pathlib import Path
 
-from ..errors import MachineError, UsageError, os_reason
+from ..base.errors import MachineError, UsageError, os_reason
 
 
 def lock(fd: int, path: str | os.PathLike[str], what: str = "the file") -> None:

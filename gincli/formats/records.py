@@ -7,16 +7,13 @@ sentence, which ``gin score`` writes as that record's ``error`` entry.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
-from ..cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
-from .. import moveset
-from ..errors import GinError, RecordError, quote
-from .jsonio import fast_loads, scan_object as _scan
-from ..plugins import Registry
-from ..scoring import HandResult, Position, check_meld, score_plain, score_position
-from ..session import ScoringSystem
-from ..variant import Variant
+from ..rulebook.cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
+from ..base.errors import GinError, RecordError, quote
+from ..base.jsonio import fast_loads, scan_object as _scan
+from ..rulebook.scoring import HandResult, Position, check_meld, score_plain, score_position
+from ..rulebook.variant import Variant
 
 
 def parse_position(record: Mapping[str, Any]) -> Position:
@@ -94,15 +91,28 @@ def _slow_mask(name: str, cards: Any) -> int:
 _CARD_BIT = CARD_BITS.__getitem__
 
 
+class Lookup(Protocol):
+    """What scoring records needs of the plugins: the registry (handed down by
+    the command that scores them) is one."""
+
+    movesets: Mapping[str, Any]
+
+    def variant(self, name: str, files: bool = True) -> Variant: ...
+
+    def scoring(self, name: str) -> Any: ...
+
+    def rules(self, variant: Variant, scoring: Any, overrides: Mapping[str, Any] | None = None) -> Any: ...
+
+
 class HandScorer:
     """Scores hand records under a default variant, a scoring system and option
     overrides, caching the rules of each variant it meets."""
 
-    def __init__(self, registry: Registry, variant: str | None, scoring: str = "game",
+    def __init__(self, registry: Lookup, variant: str | None, scoring: str = "game",
                  overrides: Mapping[str, Any] | None = None):
         self.registry = registry
         self.default_variant = variant or "standard"
-        self.scoring: ScoringSystem = registry.scoring(scoring)
+        self.scoring = registry.scoring(scoring)  # a ScoringSystem
         self.overrides = overrides if isinstance(overrides, dict) else dict(overrides or {})
         self._cache: dict[str, tuple[Variant, Any]] = {}
         #: The variants without move sets met so far, by the name a record gives
@@ -125,7 +135,7 @@ class HandScorer:
             variant = self.registry.variant(name, files=usage)  # a record may not name a file
             rules = self.registry.rules(variant, self.scoring, self.overrides)
         except ValueError as exc:
-            from ..errors import UsageError
+            from ..base.errors import UsageError
 
             raise UsageError(str(exc)) from None
         except GinError as exc:
@@ -151,14 +161,14 @@ class HandScorer:
         self._check_fields(record, rules)
         if not rules.movesets:
             return score_position(pos, variant, rules, record.get("id"))
-        states = {ms.name: moveset.from_record(ms, record, pos, rules) for ms in rules.movesets}
+        states = {ms.name: ms.checked_from_record(record, pos, rules) for ms in rules.movesets}
         for ms in rules.movesets:  # a hand ended by a move set's move (a declined double)
-            ended = moveset.score_record(ms, states[ms.name], record, pos, variant, rules)
+            ended = ms.checked_score_record(states[ms.name], record, pos, variant, rules)
             if ended is not None:
                 return ended
         result = score_position(pos, variant, rules, record.get("id"))
         for ms in rules.movesets:
-            result = moveset.finish(ms, states[ms.name], result, rules)
+            result = ms.checked_finish(states[ms.name], result, rules)
         return result
 
     def score_line(self, raw: bytes) -> tuple[str, str, str | None, int, str, str] | None:

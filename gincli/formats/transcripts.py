@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..cards import CARD_NAMES
+from ..rulebook.cards import CARD_NAMES
 
 #: The ``format`` field of every transcript (FORMATS.md).
 TRANSCRIPT_FORMAT = "gincli-transcript/1"

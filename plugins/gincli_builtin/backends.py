@@ -1,5 +1,5 @@
 """Built-in plugin: the match backend ``local``, worker processes on this
-machine (:func:`gincli.parallel.ordered_map`), registered through the same
+machine (:func:`gincli.matches.parallel.ordered_map`), registered through the same
 hook a backend of a third party uses (``gincli_register_match_backends``)."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gincli import hookimpl
-from gincli.backends import MatchBackend, MatchWork
-from gincli.parallel import default_workers, ordered_map, worker_state
+from gincli.matches.backends import MatchBackend, MatchWork
+from gincli.matches.external import close_all
+from gincli.matches.parallel import default_workers, ordered_map, worker_state
 
 
 class LocalBackend(MatchBackend):
@@ -26,7 +27,8 @@ class LocalBackend(MatchBackend):
 
     def map(self, work: MatchWork, chunks: Iterator[list[int]]) -> Iterator[Any]:
         work.registry()  # loaded here, once: forked workers inherit it (spawned ones load their own)
-        yield from ordered_map(_play_chunk, chunks, self.workers, functools.partial(_setup, work), {"work": work})
+        yield from ordered_map(_play_chunk, chunks, self.workers, functools.partial(_setup, work), {"work": work},
+                               cleanup=close_all)  # a worker that ends takes its bots with it
 
 
 def _setup(work: MatchWork) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gincli import hookimpl
-from gincli.bots import Bot
-from gincli.melds import deadwood, forms_meld
-from gincli.moves import Move
-from gincli.view import PlayerView
+from gincli.hand.bots import Bot
+from gincli.rulebook.melds import deadwood, forms_meld
+from gincli.hand.moves import Move
+from gincli.hand.view import PlayerView
 
 from .expert import ExpertBot
 

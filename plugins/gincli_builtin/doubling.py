@@ -18,8 +18,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gincli import OFF, HandResult, IllegalMove, Move, MoveSet, Option, RecordError, Rules, hookimpl
-from gincli.errors import plural, quote
-from gincli.melds import deadwood
+from gincli.base.errors import plural, quote
+from gincli.rulebook.melds import deadwood
 
 OFFERING = ("offer", "draw")  # the phases of a turn's start: the first upcard, or the draw
 

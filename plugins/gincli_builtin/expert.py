@@ -4,7 +4,7 @@ opponent, takes the upcard when it beats the expected stock draw, and times
 the knock by simulating the opponent's likely hands (undercut risk) against
 the melds it would spread.
 
-Everything it uses is in its :class:`~gincli.view.PlayerView`: its own cards,
+Everything it uses is in its :class:`~gincli.hand.view.PlayerView`: its own cards,
 the discard pile, the cards the opponent took from the pile and discarded.
 """
 
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import math
 
-from gincli.bots import Bot
-from gincli.cards import CARD_VALUES, FULL_DECK_MASK, cards_of, mask_of
-from gincli.layoffs import best_defence
-from gincli.melds import best_arrangement, deadwood
-from gincli.moves import Move
-from gincli.view import PlayerView
+from gincli.hand.bots import Bot
+from gincli.rulebook.cards import CARD_VALUES, FULL_DECK_MASK, cards_of, mask_of
+from gincli.rulebook.layoffs import best_defence
+from gincli.rulebook.melds import best_arrangement, deadwood
+from gincli.hand.moves import Move
+from gincli.hand.view import PlayerView
 
 VAL = CARD_VALUES
 
@@ -56,19 +56,28 @@ NEIGHBOURS = _neighbours()
 PAIRS = _pairs()
 
 
+def least_after_discard(cards: int, dw: int, order: list[int], best: int = 999, drop: int = -1) -> tuple[int, int]:
+    """The least deadwood of ``cards`` after discarding one of ``order`` (cards
+    among them, the highest first), and that card: ``(best, drop)`` as given
+    when none does better. ``dw`` is the deadwood of ``cards``; a discard can
+    take away no more than its own value, so the search stops at the first
+    card too low to beat ``best``. The one best-discard search of the bot."""
+    for c in order:
+        if dw - VAL[c] >= best:
+            break
+        v = deadwood(cards ^ (1 << c))
+        if v < best:
+            best, drop = v, c
+    return best, drop
+
+
 def best_after_discard(cards: int, dw: int | None = None, among: int | None = None) -> int:
     """The least deadwood of ``cards`` (11 cards) after discarding one of them
     (one of ``among``, a subset, when given); ``dw`` is their deadwood."""
     if dw is None:
         dw = deadwood(cards)
-    best = 999
-    for c in sorted(cards_of(cards if among is None else among), key=VAL.__getitem__, reverse=True):
-        if dw - VAL[c] >= best:
-            break
-        v = deadwood(cards ^ (1 << c))
-        if v < best:
-            best = v
-    return best
+    order = sorted(cards_of(cards if among is None else among), key=VAL.__getitem__, reverse=True)
+    return least_after_discard(cards, dw, order)[0]
 
 
 class ExpertBot(Bot):
@@ -243,15 +252,8 @@ class ExpertBot(Bot):
             if touch >> u & 1:
                 x = hand | 1 << u
                 dx = deadwood(x)
-                if dx < dw + vu:  # u melds: find the best discard
-                    best = dw  # discarding u itself
-                    for c in order:
-                        if dx - VAL[c] >= best:
-                            break
-                        v = deadwood(x ^ (1 << c))
-                        if v < best:
-                            best = v
-                    total += w * best
+                if dx < dw + vu:  # u melds: find the best discard (at worst u itself: dw)
+                    total += w * least_after_discard(x, dx, order, dw)[0]
                     continue
             total += w * (dw - (worst - vu if worst > vu else 0))
         return total / wsum if wsum else float(dw)
@@ -409,15 +411,9 @@ class ExpertBot(Bot):
                 for c in pool[need:take]:
                     opp |= 1 << c
                     dw = deadwood(opp)
-                    best, drop = 999, c
-                    for d in sorted(cards_of(opp & ~known), key=VAL.__getitem__, reverse=True):
-                        if dw - VAL[d] >= best:
-                            break
-                        x = deadwood(opp ^ (1 << d))
-                        if x < best:
-                            best, drop = x, d
+                    dw, drop = least_after_discard(opp, dw, sorted(cards_of(opp & ~known), key=VAL.__getitem__,
+                                                                   reverse=True), 999, c)
                     opp ^= 1 << drop
-                    dw = best
                 if dw < 0:
                     dw = deadwood(opp)
                 if dw > limit:

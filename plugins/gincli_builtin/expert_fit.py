@@ -27,14 +27,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gincli.bots import Bot
-from gincli.cards import cards_of
-from gincli.engine import Hand, Move
-from gincli.match import session_seed
-from gincli.melds import deadwood
-from gincli.plugins import load_registry
-from gincli.rng import SplitMix64
-from gincli.table import play_hand, play_session
+from gincli.hand.bots import Bot
+from gincli.rulebook.cards import cards_of
+from gincli.hand.engine import Hand, Move
+from gincli.matches.runner import session_seed
+from gincli.rulebook.melds import deadwood
+from gincli.plugin.registry import load_registry
+from gincli.rulebook.rng import SplitMix64
+from gincli.sessions.table import play_hand, play_session
 
 from .expert import ExpertBot, _Knowledge
 

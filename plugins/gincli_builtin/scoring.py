@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gincli import hookimpl
-from gincli.cards import cut_key
-from gincli.rules import Option, Rules
-from gincli.scoring import HandResult
-from gincli.session import GAME_OPTIONS, Game, HollywoodSheet, ScoringSystem, Seating, Session, with_default
+from gincli.rulebook.cards import cut_key
+from gincli.rulebook.rules import Option, Rules
+from gincli.rulebook.scoring import HandResult
+from gincli.sessions.systems import GAME_OPTIONS, Game, HollywoodSheet, ScoringSystem, Seating, Session, with_default
 
 
 class HandSession(Session):
@@ -151,11 +151,23 @@ class CutthroatSession(Session):
 
     def __init__(self, players: Sequence[str], rules: Rules):
         super().__init__(players, rules)
-        self.points = dict.fromkeys(self.players, 0)
-        self.wins = dict.fromkeys(self.players, 0)
-        self.entries: list[list[Any]] = []  # each won hand: [winner, points, who sat out]
-        self.winner: str | None = None
+        # The game to the target, its points and hands won: session.Game's, with three players; the
+        # bonuses and the settlement are cutthroat's own (below).
+        self.game = Game(self.players, rules)
+        self.sat_out: list[str | None] = []  # who sat out each won hand
         self.seating: Seating | None = None
+
+    @property
+    def points(self) -> dict[str, int]:
+        return self.game.points
+
+    @property
+    def wins(self) -> dict[str, int]:
+        return self.game.wins
+
+    @property
+    def winner(self) -> str | None:
+        return self.game.winner
 
     def _seat(self, dealer: str, other: str) -> Seating:
         self.seating = Seating(tuple(p for p in self.players if p in (dealer, other)), dealer)  # type: ignore[arg-type]
@@ -172,19 +184,14 @@ class CutthroatSession(Session):
         return self._seat(out, result.winner)  # the loser sits out; who sat out deals to the winner
 
     def add_hand(self, result: HandResult) -> None:
-        if result.winner is None or self.winner is not None:
+        if result.winner is None or self.game.closed:
             return
-        w = result.winner
-        out = next((p for p in self.players if self.seating and p not in self.seating.players), None)
-        self.points[w] += result.points
-        self.wins[w] += 1
-        self.entries.append([w, result.points, out])
-        if self.points[w] >= self.rules["target"]:
-            self.winner = w
+        self.sat_out.append(next((p for p in self.players if self.seating and p not in self.seating.players), None))
+        self.game.enter(result.winner, result.points)
 
     @property
     def finished(self) -> bool:
-        return self.winner is not None
+        return self.game.closed
 
     def bonuses(self) -> dict[str, dict[str, int]]:
         if self.winner is None:
@@ -217,7 +224,7 @@ class CutthroatSession(Session):
                     scores[self.winner] += shutouts[p]
         out: dict[str, Any] = {"totals": totals, "winner": self.winner, "scores": scores,
                                "points": dict(self.points), "hands_won": dict(self.wins),
-                               "hands": [list(e) for e in self.entries]}
+                               "hands": [[w, points, out] for (w, points), out in zip(self.game.entries, self.sat_out)]}
         if self.winner is not None:
             out["bonuses"] = bonuses
             out["shutouts"] = shutouts

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gincli import hookimpl
-from gincli.variant import PendingVariant
+from gincli.rulebook.variant import PendingVariant
 
 
 def builtin_variant_files() -> list[Path]:

@@ -24,9 +24,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gincli import BackendError, MatchBackend, MatchWork, hookimpl
-from gincli.backends import ChunkFault
-from gincli.errors import quote
-from gincli.parallel import default_workers
+from gincli.matches.backends import ChunkFault
+from gincli.base.errors import clip, quote
+from gincli.matches.parallel import default_workers
 
 #: Times a chunk is run again when the worker (or node) running it dies.
 MAX_RETRIES = 3
@@ -40,7 +40,7 @@ def play_chunk(work: MatchWork, indices: list[int]) -> Any:
     """A Ray task: play a chunk of sessions (its process is ``ray::play_chunk``).
     A Ray worker outlives the match, so the external bots it started are
     closed after every chunk: none is left running on a node."""
-    from gincli.external import close_all
+    from gincli.matches.external import close_all
 
     try:
         return work(indices)
@@ -98,7 +98,7 @@ class RayBackend(MatchBackend):
                     ray.init(address=address, **kwargs)
             except Exception as exc:  # ray raises ConnectionError, RuntimeError, ValueError... each one sentence here
                 text = " ".join(str(exc).split()) or type(exc).__name__
-                text = text if len(text) <= 160 else text[:160] + "…"
+                text = clip(text, 160)
                 where = f"the Ray cluster at {address}" if address else "a local Ray instance"
                 raise BackendError(f"cannot {'reach' if address else 'start'} {where}: {text}") from None
             self._connected = True
@@ -149,7 +149,7 @@ class RayBackend(MatchBackend):
         except RayError as exc:
             lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
             text = lines[-1] if lines else type(exc).__name__
-            text = text if len(text) <= 160 else text[:160] + "…"
+            text = clip(text, 160)
             raise BackendError(f"Ray could not play sessions {chunk[0]} to {chunk[-1]} (tried "
                                f"{1 + self.retries} times at most): {type(exc).__name__}: {text}") from None
         if isinstance(got, ChunkFault):

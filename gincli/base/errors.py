@@ -1,0 +1,164 @@
+"""gincli's exceptions and the exit statuses they map to.
+
+Every failure a user can cause is one of these, carrying one clear sentence.
+The CLI turns them into that sentence on stderr (or an ``error`` entry in JSON
+output) and a documented exit status; a traceback only with ``GINCLI_DEBUG=1``.
+"""
+
+from __future__ import annotations
+
+#: Exit statuses, as documented in docs/cli.md.
+EXIT_OK = 0
+EXIT_RECORD_FAILED = 1  # some record or transcript failed; the others were processed
+EXIT_UNREADABLE = 2  # the input (or the command line) cannot be used at all
+
+
+class GinError(Exception):
+    """Base class: a problem a user can fix, with one clear sentence."""
+
+    exit_code = EXIT_UNREADABLE
+
+    def __init__(self, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.message = message
+        #: A stable identifier of the rule broken (``gin validate``'s rule ids).
+        self.rule = rule
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class RecordError(GinError):
+    """One record cannot be scored or replayed; the others still are."""
+
+    exit_code = EXIT_RECORD_FAILED
+
+
+class InputError(GinError):
+    """An input cannot be read at all (missing file, not JSON/TOML at all)."""
+
+    exit_code = EXIT_UNREADABLE
+
+
+class UsageError(GinError):
+    """A command-line choice is wrong: unknown variant, bad ``--option``."""
+
+    exit_code = EXIT_UNREADABLE
+
+
+class ConfigError(GinError):
+    """A variant file or a plugin is wrong; names the file or plugin."""
+
+    exit_code = EXIT_UNREADABLE
+
+
+class PluginError(ConfigError):
+    """A plugin failed to import or broke a hook's contract."""
+
+
+#: How many characters of a piece of input an error message quotes.
+QUOTE_LIMIT = 40
+
+
+def quote(value: object) -> str:
+    """A piece of input as an error message shows it: as JSON, cut to
+    ``QUOTE_LIMIT`` characters with an ellipsis and the full length past that
+    (``"AAAA…" (52,428,800 characters)``)."""
+    import json
+
+    if isinstance(value, str):
+        if len(value) <= QUOTE_LIMIT:
+            return json.dumps(value, ensure_ascii=False)
+        return json.dumps(value[:QUOTE_LIMIT], ensure_ascii=False)[:-1] + f"…\" ({len(value):,} characters)"
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = f"a {type(value).__name__}"
+    return shorten(text)
+
+
+def clip(text: str, limit: int = 160) -> str:
+    """A message from elsewhere (an exception's, a bot's, a cluster's) cut to
+    ``limit`` characters, an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def shorten(text: str) -> str:
+    """Text from the input, unquoted (an id in an error's place), cut like :func:`quote`."""
+    return text if len(text) <= QUOTE_LIMIT else f"{text[:QUOTE_LIMIT]}… ({len(text):,} characters)"
+
+
+def unexpected(exc: BaseException, doing: str) -> str:
+    """One sentence for an unexpected failure on one record (``doing``: "scored",
+    "replayed"), the exception's text cut to a readable length."""
+    if isinstance(exc, RecursionError):
+        return f"could not be {doing}: it is nested too deeply"
+    return f"could not be {doing}: {type(exc).__name__}: {shorten(str(exc))}"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 session``, ``4,000 dead hands``: a count for people, with thousands
+    separated and the word agreeing with it (``many``: an irregular plural)."""
+    if n == 1:
+        return f"1 {word}"
+    return f"{n:,} {many or word + 's'}"
+
+
+def click_sentence(message: str) -> str:
+    """Click's message as one of gincli's sentences: lower-case start, no full
+    stop, one line."""
+    parts = [part for part in " ".join(message.split()).rstrip(".").split(". ") if part]
+    for i, part in enumerate(parts):
+        if part[:1].isupper() and not part[1:2].isupper():
+            parts[i] = part[0].lower() + part[1:]
+    text = "; ".join(parts).replace("(Possible options:", "(possible options:")
+    for click_words, ours in (("is not a valid int range", "is not a whole number"),
+                              ("is not a valid integer range", "is not a whole number"),
+                              ("is not a valid integer", "is not a whole number"),
+                              ("is not a valid float range", "is not a number"),
+                              ("is not a valid float", "is not a number")):
+        text = text.replace(click_words, ours)
+    import re
+
+    text = re.sub(r"is not in the range ([-\d.]+)<=x<=([-\d.]+)", r"is not between \1 and \2", text)
+    return re.sub(r"is not in the range x>=([-\d.]+)", r"must be at least \1", text)
+
+
+def debug_enabled() -> bool:
+    """Whether ``GINCLI_DEBUG`` asks for tracebacks (set, and not 0)."""
+    import os
+
+    return os.environ.get("GINCLI_DEBUG", "") not in ("", "0")
+
+
+#: What the system's refusals mean, for people (the machine's faults, not gincli's).
+_OS_REASONS = {
+    "ENOSPC": "no space is left on the device (the disk is full)",
+    "EDQUOT": "the disk quota is used up",
+    "EROFS": "the file system is read-only",
+    "EACCES": "permission denied",
+    "EPERM": "the operation is not permitted",
+    "EIO": "an input/output error (a failing disk or a lost network share?)",
+    "EINVAL": "it does not take writes like a file (is it a special file?)",
+    "EBADF": "it is closed",
+    "EFBIG": "the file is too large for its file system",
+    "ENXIO": "no device is behind it",
+    "EISDIR": "it is a directory",
+    "ENOENT": "no such file or folder",
+    "ENOTDIR": "a part of the path is not a folder",
+    "ELOOP": "it is a symbolic link (which gincli does not follow here)",
+    "ETXTBSY": "it is a program being run",
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """Why the system refused, in words: ``no space is left on the device``."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or 0, "")
+    return _OS_REASONS.get(name) or (exc.strerror or str(exc)).rstrip(".").lower() or name
+
+
+class MachineError(GinError):
+    """The user's machine refused something (a full disk, a closed or special
+    file, a file another gin run is writing): not gincli's fault, exit 2."""

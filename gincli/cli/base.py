@@ -1,0 +1,156 @@
+"""What every command of the ``gin`` command line shares: the settings the
+global options chose (and the registry, loaded on first use), the one-line
+messages on stderr, and :func:`guard`, which runs a command so that every
+failure a user can cause is one sentence and a documented exit status."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import typer
+
+from ..base.errors import EXIT_UNREADABLE, GinError, debug_enabled, unexpected
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_INTERNAL = 3
+EXIT_INTERRUPTED = 130
+
+
+@dataclass
+class Settings:
+    """What the global options chose; the registry is loaded on first use."""
+
+    plugin_dirs: list[str] = field(default_factory=list)
+    disabled: list[str] = field(default_factory=list)
+    _registry: Any = None
+    #: ``config.toml``: where it is, what it holds, and what is wrong with it
+    #: (reported once the command line is parsed, so that --help still works).
+    config_file: Any = None
+    config: dict[str, Any] = field(default_factory=dict)
+    config_error: GinError | None = None
+    _fitted: set[str] = field(default_factory=set)
+    _plugin_commands: dict[str, Any] | None = None  # built once a run
+
+    def registry(self) -> Any:
+        if self._registry is None:
+            from ..plugin.registry import load_registry
+
+            self._registry = load_registry(self.plugin_dirs, self.disabled)
+            for problem in self._registry.problems:
+                warn(problem)
+        return self._registry
+
+
+def settings(ctx: typer.Context) -> Settings:
+    root = ctx.find_root()
+    if not isinstance(root.obj, Settings):
+        root.obj = Settings()
+    return root.obj
+
+
+def bots_registry(ctx: typer.Context, bots_file: str | None) -> Any:
+    """The registry, with the named bots of ``--bots-file`` too (gin match, bots, play)."""
+    registry = settings(ctx).registry()
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
+    return registry
+
+
+def warn(message: str) -> None:
+    """``gin: warning: MESSAGE`` on stderr, control characters made visible."""
+    from .render import safe
+
+    print(f"gin: warning: {safe(message, markup=False)}", file=sys.stderr)
+
+
+def error(message: str) -> None:
+    """``gin: error: MESSAGE`` on stderr, control characters made visible."""
+    from .render import safe
+
+    print(f"gin: error: {safe(message, markup=False)}", file=sys.stderr)
+
+
+def interrupted() -> typer.Exit:
+    """Ctrl-C, at any moment of a run: one line on stderr; the exit (status 130) to raise."""
+    print("gin: interrupted", file=sys.stderr)
+    return typer.Exit(EXIT_INTERRUPTED)
+
+
+def record_failure(exc: Exception, doing: str) -> str:
+    """The error of one record that failed unexpectedly (``doing``: "scored",
+    "replayed", "shown"), one sentence; with ``GINCLI_DEBUG=1`` the exception
+    goes on, with its traceback."""
+    if debug_enabled():
+        raise exc
+    return unexpected(exc, doing)
+
+
+def guard(fn: F, stdout_is_data: bool = True) -> F:
+    """Run a command: a :class:`GinError` becomes one sentence on stderr and its
+    exit status; anything unexpected a short notice (exit 3) unless
+    ``GINCLI_DEBUG=1`` asks for the traceback. With ``stdout_is_data`` (gincli's
+    own commands), standard output holds the command's data only
+    (:func:`gincli.cli.streams.command_streams`); a plugin's command prints as it likes."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from contextlib import nullcontext
+
+        from .streams import command_streams, data
+
+        try:
+            with command_streams() if stdout_is_data else nullcontext():
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    data().flush()  # inside: a refused write is said like any other
+        except GinError as exc:
+            if debug_enabled():
+                raise
+            error(exc.message)
+            raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            raise interrupted() from None
+        except BrokenPipeError:
+            _silence_stdout()
+            raise typer.Exit(0) from None
+        except (typer.Exit, typer.Abort):
+            raise
+        except SystemExit as exc:  # a plugin's sys.exit() inside a command: said, not obeyed silently
+            if debug_enabled():
+                raise
+            error(f"something called sys.exit({exc.code!r}) during the command (a plugin?); gincli stopped")
+            raise typer.Exit(EXIT_UNREADABLE) from None
+        except OSError as exc:  # the machine refused something gincli did not expect to fail
+            if debug_enabled():
+                raise
+            from ..base.errors import os_reason
+
+            target = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+            error(f"the system refused an operation on{target or ' a file'}: {os_reason(exc)}")
+            raise typer.Exit(EXIT_UNREADABLE) from None
+        except Exception as exc:
+            if debug_enabled():
+                raise
+            error(f"internal error: {type(exc).__name__}: {exc} (set GINCLI_DEBUG=1 for the traceback, "
+                  "and please report it)")
+            raise typer.Exit(EXIT_INTERNAL) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _silence_stdout() -> None:
+    # Piped into `head`: the reader went away; stop writing without a traceback.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+

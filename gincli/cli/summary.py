@@ -1,0 +1,121 @@
+"""A match's summary for people: the table of the players, then its
+statistics in sentences (``gin match``, ``gin report``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..hand.engine import MAX_HAND_MOVES
+from .render import bot_label, cut, plural, safe
+
+
+def capped_note(s: dict[str, Any]) -> str:
+    """What the hand cap did to a match (its summary ``s``), in one sentence."""
+    n = s["capped_sessions"]
+    return (f"{plural(n, 'session')} reached the hand cap of {s['max_hands']:,} hands unsettled and "
+            "stopped (raise it with --max-hands)")
+
+
+def render_summary(s: dict[str, Any]) -> Any:
+    """The match summary for people: a table of the players, then the statistics."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    from rich import box
+
+    table = Table(title=f"{safe(s['variant'])} · {s['scoring']} · seed {s['seed']}"
+                        + (" · duplicate deals" if s["duplicate"] else ""), title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
+    forfeits = any(p["forfeits"] for p in s["players"])
+    many = len(s["players"]) > 2
+    table.add_column("player", no_wrap=True)
+    if s["games"]:
+        table.add_column("games", justify="right", no_wrap=True)
+    cols = ["played", "won", "pts/hand", "gins"] if many else ["hands", "points", "pts/hand", "gins", "undercuts"]
+    cols += (["forfeits"] if forfeits else []) + (["net a game (95%)"] if many and s["games"] else [])
+    for col in cols:
+        table.add_column(col, justify="right", no_wrap=True)
+    for p in s["players"]:
+        name = cut(p["name"], 20)
+        bot = bot_label(p["bot"], 16)
+        row = [f"[bold]{safe(name)}[/]" + (f" [dim]({safe(bot)})[/]" if bot != p["name"] else "")]
+        if s["games"]:
+            row.append(str(p["games_won"]))
+        if many:
+            row += [str(p["hands_played"]), str(p["hands_won"]), f"{p['points_per_hand']:.2f}", str(p["gins"])]
+        else:
+            row += [str(p["hands_won"]), str(p["points"]), f"{p['points_per_hand']:.2f}", str(p["gins"]),
+                    str(p["undercuts"])]
+        row += [str(p["forfeits"])] if forfeits else []
+        if many and s["games"]:
+            row.append(net_text(p["net_per_game"]))
+        table.add_row(*row)
+    unit = s["unit"]
+    lines = [
+        ("games and hands are those won" + (" (played: hands played; a game is won by the best net result)"
+                                            if many else "") + "; "
+         f"{plural(s['hands'], 'hand')} played" + (f" in {plural(s['games'], 'session')}" if s["games"] else "")
+         + f", {s['dead_hands']:,} dead"),
+    ]
+    if "points_per_hand" in s:  # a hand match: the points first, what it measures
+        pp = s["points_per_hand"]
+        if pp["diff"] is not None:
+            them = next(p["name"] for p in s["players"] if p["name"] != pp["player"])
+            interval = (f"95% interval {pp['low']:+.2f} to {pp['high']:+.2f}" if pp["low"] is not None
+                        else "no interval from one sample")
+            each = "a hand" if not s["duplicate"] else "a hand (duplicate pairs)"
+            lines.append(f"{pp['player']} nets {pp['diff']:+.2f} points {each} against {them} ({interval}, "
+                         f"{plural(pp['samples'], 'sample')})")
+    if "win_rate" in s:
+        wr = s["win_rate"]
+        elo = s["elo"]
+        lines += [
+            f"{wr['player']} scores {wr['value']:.1%} of {unit}s (95% interval {wr['low']:.1%} to {wr['high']:.1%}, "
+            f"{plural(wr['samples'], 'sample')})",
+            elo_text(elo, safe(wr['player'], markup=False), unit),
+        ]
+    if "sprt" in s:
+        sp = s["sprt"]
+        verdict = {"H1": f"H1 accepted (elo ≥ {sp['elo1']:g})", "H0": f"H0 accepted (elo ≤ {sp['elo0']:g})",
+                   "continue": "undecided"}[sp["result"]]
+        lines.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}]: LLR {sp['llr']:.2f} "
+                     f"(bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
+    for p in s["players"]:
+        program = p.get("program")
+        if program:
+            lines.append(f"{p['name']} is {program['name'] or 'a program'} {program['version']}".rstrip()
+                         + f" ({p['bot']})")
+        if p.get("stale_replies"):
+            lines.append(f"{p['name']} sent {p['stale_replies']} stale repl{'y' if p['stale_replies'] == 1 else 'ies'}"
+                         " (answers to an earlier request: passed over)")
+    for g in s["forfeit_reasons"]:
+        times = plural(g['count'], 'time')
+        lines.append(f"forfeit: {g['player']}, {times} (first in session {g['first_session'] + 1}, hand "
+                     f"{g['first_hand'] + 1}): {g['reason']}")
+    if s["capped_sessions"]:
+        lines.append(capped_note(s))
+    if s.get("stalled_hands"):
+        lines.append(f"{plural(s['stalled_hands'], 'hand')} stalled (stopped dead at "
+                     f"{MAX_HAND_MOVES:,} moves: the players took each other's discards for ever)")
+    return Group(table, *(Text(safe(line, markup=False)) for line in lines))
+
+
+def elo_text(elo: dict[str, Any], who: str, unit: str) -> str:
+    """The Elo line for people; an unbounded end (a score of 0% or 100%) as ∞."""
+    low = "-∞" if elo["low"] is None else f"{elo['low']:+.1f}"
+    high = "+∞" if elo["high"] is None else f"{elo['high']:+.1f}"
+    if elo["diff"] is None:
+        won = elo["high"] is None
+        return (f"Elo difference {'+∞' if won else '-∞'}: {who} {'won' if won else 'lost'} every {unit} "
+                f"(95% interval {low} to {high})")
+    error = f" ± {elo['error']:.1f}" if elo["error"] is not None else ""
+    return f"Elo difference {elo['diff']:+.1f}{error} (95%: {low} to {high})"
+
+
+def net_text(net: dict[str, Any]) -> str:
+    if net["mean"] is None:
+        return "—"
+    if net["low"] is None:
+        return f"{net['mean']:+.0f} (unbounded)"
+    return f"{net['mean']:+.0f} ({net['low']:+.0f} to {net['high']:+.0f})"

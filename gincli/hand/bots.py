@@ -1,0 +1,62 @@
+"""Bots: players that decide from a :class:`~gincli.hand.view.PlayerView` alone.
+
+A bot is a subclass of :class:`Bot` registered through the
+``gincli_register_bots`` hook (the built-in ``random``, ``simple`` and
+``expert`` are registered that way), or an external program named
+``exec:COMMAND`` that speaks the JSON-lines protocol of docs/bot-protocol.md.
+gincli makes one bot object per seat and session, with its own seeded
+generator, so a match is reproducible by seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .moves import Move
+from ..rulebook.rng import SplitMix64
+from ..rulebook.rules import Option
+from .view import PlayerView
+
+
+class BotError(Exception):
+    """A bot failed: an illegal reply, a crash, a hang. Its seat forfeits the hand."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Bot:
+    """A player. Subclasses set ``name`` and ``description`` and implement
+    :meth:`choose`; ``self.rng`` is a seeded :class:`~gincli.rulebook.rng.SplitMix64`
+    (use it, not :mod:`random`, so matches replay by seed)."""
+
+    name: str = ""
+    description: str = ""
+    #: The parameters the bot takes, as ``gincli.Option`` objects: ``gin match
+    #: --bots expert:samples=40`` sets one; ``gin bots`` lists them.
+    parameters: tuple[Option, ...] = ()
+    #: Their values for this bot (the defaults unless the bot's spec set some).
+    params: Mapping[str, Any] = {}
+
+    def __init__(self, rng: SplitMix64, seat: str = ""):
+        self.rng = rng
+        self.seat = seat
+        #: The session's players, in the order they were named (set by gincli before
+        #: the first move; with three or four players, the opponent changes from hand
+        #: to hand: it is ``view.opponent``).
+        self.players: tuple[str, ...] = ()
+
+    def choose(self, view: PlayerView) -> Move:
+        """The move to make: one of ``view.legal()`` (build it with
+        ``view.pass_()``, ``view.take()``, ``view.draw_stock()``,
+        ``view.discard(card)`` or ``view.knock(card)``)."""
+        raise NotImplementedError
+
+    def hand_over(self, view: PlayerView, result: dict) -> None:
+        """Told at the end of each hand: the final public view and the hand's
+        score result (FORMATS.md). Optional."""
+
+    def close(self) -> None:
+        """Release what the bot holds (a process, a file). Optional."""

@@ -1,0 +1,122 @@
+"""What a seat may legally know: the only thing a bot ever sees.
+
+A :class:`PlayerView` is built by the hand engine for one player out of its
+public record of play and that player's own cards; it holds no reference to
+the engine, the other hand or the stock, so a bot cannot see them by
+construction. Cards are ints (``gincli.rulebook.cards``), a hand a 52-bit mask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rulebook.cards import cards_of
+from .moves import Move
+from ..rulebook.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One seat's view of a hand, at its turn to move.
+
+    ``phase`` is ``offer`` (take the first upcard or pass), ``draw`` (from the
+    stock or the discard pile) or ``discard`` (discard, or knock). ``hand`` is
+    this player's cards (a mask). The public record: ``upcard`` (the hand's
+    first upcard), ``discard_pile`` (bottom first, as it lies now),
+    ``stock_count``, ``passes`` (who refused the first upcard), the cards each
+    player took from the pile (``my_took``, ``opponent_took``) and discarded
+    (``my_discards``, ``opponent_discards``), in order. ``taken`` is the card
+    this player took from the pile this turn (it may not be discarded), or -1.
+    ``scores`` are the session's scores so far (public, as on the score pad).
+    ``extensions`` holds the public state of each move set in play, by its
+    name (``extensions["doubling"]["multiplier"]``).
+    """
+
+    me: str
+    opponent: str
+    dealer: str
+    phase: str
+    hand: int
+    upcard: int
+    discard_pile: tuple[int, ...]
+    stock_count: int
+    passes: tuple[str, ...]
+    my_took: tuple[int, ...]
+    opponent_took: tuple[int, ...]
+    my_discards: tuple[int, ...]
+    opponent_discards: tuple[int, ...]
+    taken: int
+    must_draw_stock: bool
+    knock_limit: int
+    big_gin: bool
+    rules: Rules
+    scores: dict[str, Any]
+    hand_number: int
+    extensions: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def discard_top(self) -> int | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def cards(self) -> list[int]:
+        """My cards, in deck order."""
+        return cards_of(self.hand)
+
+    # -- the moves a bot returns ---------------------------------------------------------
+
+    def pass_(self) -> Move:
+        """Refuse the first upcard."""
+        return Move(self.me, "pass")
+
+    def take(self) -> Move:
+        """Take the top of the discard pile (the first upcard, on the first turn)."""
+        return Move(self.me, "draw", "discard")
+
+    def draw_stock(self) -> Move:
+        return Move(self.me, "draw", "stock")
+
+    def discard(self, card: int) -> Move:
+        return Move(self.me, "discard", card=card)
+
+    def knock(self, card: int | None) -> Move:
+        """Knock (or go gin) discarding ``card`` face down; ``None`` for big gin.
+        gincli spreads the best melds (FORMATS.md's choice rule)."""
+        return Move(self.me, "knock", card=card)
+
+    def legal(self) -> list[Move]:
+        """Every legal move (knocks included only where the deadwood allows), the
+        moves of the move sets in play included; while one of them waits for
+        this player's answer, only its moves."""
+        extra: list[Move] = []
+        for ms in getattr(self.rules, "movesets", ()):
+            if ms.checked_answer_due(self):
+                return ms.checked_legal(self)
+            extra += ms.checked_legal(self)
+        return self._standard() + extra
+
+    def _standard(self) -> list[Move]:
+        from ..rulebook.melds import deadwood
+
+        phase = self.phase
+        if phase == "offer":
+            return [self.pass_(), self.take()]
+        if phase == "draw":
+            moves = []
+            if not self.must_draw_stock and self.discard_pile:
+                moves.append(self.take())
+            if self.stock_count > 2:
+                moves.append(self.draw_stock())
+            return moves
+        held = self.hand
+        moves = []
+        for c in cards_of(held):
+            if c == self.taken:
+                continue
+            moves.append(self.discard(c))
+            if deadwood(held & ~(1 << c)) <= self.knock_limit:
+                moves.append(self.knock(c))
+        if self.big_gin and deadwood(held) == 0:
+            moves.append(self.knock(None))
+        return moves

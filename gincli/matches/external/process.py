@@ -1,0 +1,443 @@
+"""A bot's process: started in its own process group (killed whole, so a bot
+that forks or a wrapper that does not ``exec`` leaves nothing behind), dying
+with the process that runs it, its output read line by line within a time
+limit (end of output is a crash at once), its standard error read through a
+pipe that a thread drains all the time (a chatty bot never blocks, nothing
+grows on disk): its last lines kept in memory, bounded, to quote when it
+fails, and every byte appended to a file of ``--bot-log DIR`` when asked for.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import select
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from ...hand.bots import BotError
+from ..processes import die_with_parent, prctl
+
+#: The longest reply line a bot may send.
+MAX_REPLY = 1 << 20
+#: How long a bot has to exit after ``bye`` (then it is killed).
+EXIT_GRACE = 2.0
+#: What is kept in memory of a bot's standard error: its last non-blank lines,
+#: each cut to its first ``TAIL_LINE`` bytes.
+TAIL_LINES = 20
+TAIL_LINE = 4096
+#: Once its program is killed, at most this much more of a bot's standard error
+#: is read (what it wrote before it died; a helper that outlived it may go on).
+LAST_WORDS = 4 << 20
+
+
+class LineBuffer:
+    """Bytes read from a bot, cut into lines in linear time: each byte is
+    scanned for a newline once (``scanned`` counts them) and copied once into
+    its line; a line longer than ``limit`` is refused."""
+
+    def __init__(self, limit: int = MAX_REPLY):
+        self.limit = limit
+        self.parts: list[bytes] = []  # the start of the current line
+        self.size = 0
+        self.lines: collections.deque[bytes] = collections.deque()  # whole lines not yet taken
+        self.scanned = 0
+
+    def feed(self, chunk: bytes) -> bytes | None:
+        """Take a chunk; return the next whole line (without its newline), if any.
+        ``ValueError`` when a line grows past the limit."""
+        self.scanned += len(chunk)
+        start = 0
+        end = chunk.find(b"\n")
+        while end >= 0:
+            self._grow(chunk[start:end])
+            self.lines.append(b"".join(self.parts))
+            self.parts, self.size = [], 0
+            start = end + 1
+            end = chunk.find(b"\n", start)
+        if start < len(chunk):
+            self._grow(chunk[start:])
+        return self.line()
+
+    def _grow(self, piece: bytes) -> None:
+        self.size += len(piece)
+        if self.size > self.limit:
+            raise ValueError(f"replied with more than {self.limit // (1 << 20)} MiB without a newline")
+        self.parts.append(piece)
+
+    def line(self) -> bytes | None:
+        """The next whole line read, if any."""
+        return self.lines.popleft() if self.lines else None
+
+
+class StderrTail:
+    """The last lines of a bot's standard error, bounded: at most
+    :data:`TAIL_LINES` non-blank lines of at most :data:`TAIL_LINE` bytes, and
+    the start of the line being written. Fed by one drain thread at a time, read
+    by the program's own (each update is one atomic step under the GIL)."""
+
+    def __init__(self) -> None:
+        self.lines: collections.deque[bytes] = collections.deque(maxlen=TAIL_LINES)
+        self.partial = b""  # the start of the current line, at most TAIL_LINE bytes
+
+    def feed(self, chunk: bytes) -> None:
+        """Take a chunk of the stream; only its last lines are looked at (each
+        byte at most once), so a chatty bot costs little."""
+        first = chunk.find(b"\n")
+        if first < 0:
+            self._grow(chunk)
+            return
+        self._grow(chunk[:first])
+        self._end_line()
+        last = chunk.rfind(b"\n")
+        found: list[bytes] = []  # the last whole lines between the first and the last newline, last first
+        end = last
+        while end > first and len(found) < TAIL_LINES:
+            start = chunk.rfind(b"\n", first, end)
+            line = chunk[start + 1:end]
+            if line.strip():
+                found.append(line[:TAIL_LINE])
+            end = start
+        self.lines.extend(reversed(found))
+        self.partial = chunk[last + 1:last + 1 + TAIL_LINE]
+
+    def _grow(self, piece: bytes) -> None:
+        room = TAIL_LINE - len(self.partial)
+        if room > 0 and piece:
+            self.partial += piece[:room]
+
+    def _end_line(self) -> None:
+        if self.partial.strip():
+            self.lines.append(self.partial)
+        self.partial = b""
+
+    def tail(self, lines: int, size: int) -> list[str]:
+        """The last ``lines`` non-blank lines, within their last ``size`` bytes
+        (the first of them may be the end of a line)."""
+        kept = list(self.lines)  # a copy in one step: the drain thread may append meanwhile
+        partial = self.partial
+        if partial.strip():
+            kept.append(partial)
+        out: list[str] = []
+        left = size
+        for raw in reversed(kept[-lines:] if lines > 0 else ()):
+            if left <= 0:
+                break
+            raw = raw[-left:]
+            left -= len(raw) + 1
+            if raw.strip():
+                out.append(raw.decode(errors="replace").rstrip())
+        return out[::-1]
+
+
+class _Drain:
+    """One running program's standard error, read by a daemon thread until its
+    end (every process holding it exited) or :meth:`stop`; each chunk goes to
+    the tail and, whole, to the log file. The thread owns the pipe and the log
+    file and closes them; nothing here takes a lock."""
+
+    def __init__(self, fd: int, tail: StderrTail, log: IO[bytes] | None):
+        self.fd = fd
+        self.tail = tail
+        self.log = log
+        self.pid = os.getpid()  # a forked child holds copies of these, never their thread
+        self.wake = self.waker = -1
+        self.thread = threading.Thread(target=self._run, name="gincli-bot-stderr", daemon=True)
+        try:
+            self.wake, self.waker = os.pipe()  # written (and closed) by stop()
+            self.thread.start()
+        except BaseException:
+            self._close()
+            self._close_waker()
+            raise
+
+    def _run(self) -> None:
+        try:
+            poller = select.poll()
+            poller.register(self.fd, select.POLLIN)
+            poller.register(self.wake, select.POLLIN)
+            while True:
+                events = dict(poller.poll())
+                if self.wake in events:  # the program was killed: what it wrote is in the pipe
+                    self._last_words()
+                    break
+                if events.get(self.fd):
+                    chunk = os.read(self.fd, 65536)
+                    if not chunk:
+                        break
+                    self._take(chunk)
+        except OSError:
+            pass
+        finally:
+            self._close()
+
+    def _last_words(self) -> None:
+        """What is left in the pipe, without waiting (a helper of the bot that
+        left its process group may hold it open, and go on writing)."""
+        os.set_blocking(self.fd, False)
+        left = LAST_WORDS
+        while left > 0:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except BlockingIOError:
+                return
+            if not chunk:
+                return
+            self._take(chunk)
+            left -= len(chunk)
+
+    def _take(self, chunk: bytes) -> None:
+        self.tail.feed(chunk)
+        if self.log is not None:
+            try:
+                view = memoryview(chunk)
+                while view:
+                    written = self.log.write(view)
+                    if not written:
+                        raise OSError("nothing written")
+                    view = view[written:]
+            except (OSError, ValueError):  # a full disk: the log stops, the draining never does
+                self._close_log()
+
+    def _close_log(self) -> None:
+        if self.log is not None:
+            try:
+                self.log.close()
+            except OSError:
+                pass
+            self.log = None
+
+    def _close(self) -> None:
+        for fd in (self.fd, self.wake):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._close_log()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """End the thread, once the program is dead: it reads what is left, then
+        closes everything. Bounded; nothing at all in a forked child."""
+        if os.getpid() != self.pid:
+            return
+        if self.thread.is_alive():  # else it met the end of the stream already
+            try:
+                os.write(self.waker, b"x")
+            except OSError:
+                pass
+            self.thread.join(timeout)
+        self._close_waker()
+
+    def _close_waker(self) -> None:
+        if self.waker >= 0:
+            try:
+                os.close(self.waker)
+            except OSError:
+                pass
+            self.waker = -1
+
+
+class Program:
+    """One running bot program, reused across sessions; started again (with a new
+    handshake) after it died, hung or broke the protocol.
+
+    ``argv`` is the command; ``cwd`` and ``env`` (added to gincli's own
+    environment) where and how it runs; ``log`` a file every byte of its
+    standard error is appended to, across restarts (its last lines are kept in
+    memory in any case: :meth:`stderr_tail`).
+    """
+
+    def __init__(self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
+                 log: Path | None = None, label: str = ""):
+        self.argv = list(argv)
+        self.label = label or " ".join(self.argv)
+        self.cwd = cwd
+        self.env = dict(env or {})
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.buffer = LineBuffer()
+        self.stderr = StderrTail()  # the last lines of its standard error, across restarts
+        self.drain: _Drain | None = None  # what reads it, while it runs
+        self.selector: selectors.BaseSelector | None = None
+        self.wrote = False  # whether it wrote anything on its output since it started
+        self.starts = 0
+        # What the protocol keeps of the program across sessions:
+        self.request_id = 0  # the id of the last request
+        self.stale = 0  # replies passed over: they echoed an earlier request's id
+        self.failed_starts = 0  # starts in a row that did not reach a first answer
+        self.identity: dict[str, Any] = {}  # the name and version its handshake gave
+
+    def start(self) -> None:
+        self.kill()
+        parent = os.getpid()
+        prctl()  # looked up here: the child may not allocate between fork and exec
+        log = None
+        if self.log is not None:
+            self.log.parent.mkdir(parents=True, exist_ok=True)
+            log = open(self.log, "ab", buffering=0)  # unbuffered: every byte there at once
+        env = {**os.environ, **self.env} if self.env else None
+        read, write = os.pipe()  # its standard error: both ends closed when we exec anything else
+        try:
+            # Its own process group, killed whole (a bot that forks); SIGKILL when we die.
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=write, cwd=self.cwd, env=env, start_new_session=True,
+                                         preexec_fn=lambda: die_with_parent(signal.SIGKILL, parent))
+        except OSError as exc:
+            os.close(read)
+            if log is not None:
+                log.close()
+            raise BotError(f"could not start `{self.label}`: {exc.strerror or exc}") from None
+        finally:
+            os.close(write)  # only the program holds it now: its end is the end of the stream
+        try:
+            self.drain = _Drain(read, self.stderr, log)
+        except (RuntimeError, OSError) as exc:  # no thread to be had
+            self.kill()
+            raise BotError(f"could not read the standard error of `{self.label}`: {exc}") from None
+        self.buffer = LineBuffer()
+        self.wrote = False
+        self.starts += 1
+        self.selector = None
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        """Write one message, one line; :class:`BotError` when the program is gone."""
+        if self.proc is None or self.proc.stdin is None:
+            raise BotError("is not running")
+        try:
+            # ASCII escapes: valid UTF-8 whatever the names hold, and json's fastest path
+            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            code = self.proc.poll()
+            self.kill()
+            raise BotError(f"exited (status {code})" if code is not None else "closed its input") from None
+
+    def line(self, limit: float) -> bytes:
+        """The next line the program writes, within ``limit`` seconds; the end of
+        its output is a crash at once (it is killed)."""
+        assert self.proc is not None and self.proc.stdout is not None
+        line = self.buffer.line()
+        if line is not None:
+            return line
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + limit
+        if self.selector is None:  # one for the life of the process: a decision is a few dozen microseconds
+            self.selector = selectors.DefaultSelector()
+            self.selector.register(fd, selectors.EVENT_READ)
+        while line is None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.selector.select(left):
+                silent = not self.wrote
+                self.kill()
+                hint = (" (it wrote nothing at all since it started: does it flush its output after each "
+                        "line?)" if silent else "")
+                raise BotError(f"did not answer within {limit:g} s{hint}")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                code = self.exit_status()
+                self.kill()
+                raise BotError("closed its output" + (f" and exited (status {code})" if code is not None
+                                                      else " (still running: killed)"))
+            self.wrote = True
+            try:
+                line = self.buffer.feed(chunk)
+            except ValueError as exc:
+                self.kill()
+                raise BotError(str(exc)) from None
+        return line
+
+    def exit_status(self, wait: float = 0.2) -> int | None:
+        """Its exit status, waiting a little for it to exit; None if it runs on."""
+        assert self.proc is not None
+        try:
+            return self.proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stderr_tail(self, lines: int = 5, size: int = 4096) -> list[str]:
+        """The last non-blank lines the program wrote on its standard error
+        (at most ``lines``, within ``size`` bytes); all of them once it was
+        killed, as it died."""
+        return self.stderr.tail(lines, size)
+
+    def kill(self) -> None:
+        """Kill the program and whatever it started (its process group); every
+        wait has a limit."""
+        if self.selector is not None:
+            self.selector.close()
+            self.selector = None
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            for stream in (self.proc.stdin, self.proc.stdout):
+                try:
+                    if stream:
+                        stream.close()
+                except OSError:
+                    pass
+        self.proc = None
+        if self.drain is not None:  # after the kill: what it wrote until it died is read first
+            self.drain.stop()
+            self.drain = None
+
+    def close(self, grace: float = EXIT_GRACE) -> None:
+        """Say bye and give the program ``grace`` seconds to exit; then kill its
+        process group (what it started too)."""
+        if grace > 0 and self.alive():
+            try:
+                self.send({"type": "bye"})
+                assert self.proc is not None
+                self.proc.wait(timeout=grace)
+            except (BotError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+
+#: Running programs of this process, by (command, seat).
+_programs: dict[tuple[Any, ...], Program] = {}
+
+
+def program_for(key: tuple[Any, ...], make: Any) -> Program:
+    """The program of a seat (``key``), made by ``make()`` the first time."""
+    program = _programs.get(key)
+    if program is None:
+        program = _programs[key] = make()
+    return program
+
+
+def restart_counts() -> None:
+    """Forget the failed starts of every program of this process: a chunk of a
+    match's sessions begins (they follow one another; the match counts across chunks)."""
+    for program in _programs.values():
+        program.failed_starts = 0
+
+
+def close_all(grace: float = EXIT_GRACE) -> None:
+    """Close every program this process runs; ``grace=0`` (a worker ending
+    from a signal handler) only kills their process groups, taking no lock."""
+    for program in list(_programs.values()):
+        if grace > 0:
+            program.close(grace)
+        elif program.proc is not None:
+            try:
+                os.killpg(program.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+    _programs.clear()

@@ -1,0 +1,661 @@
+"""Ordered, bounded parallel work over worker processes.
+
+Large inputs are cut into chunks; each chunk is handled by a worker process
+and the results come back in input order. At most ``2 × workers`` chunks are
+in flight, so memory stays constant however long the input is. With one
+worker, or when the whole input fits in one chunk, nothing is forked.
+
+The pool is this module's own (:class:`_Pool`), built so that ending it can
+never hang. Each worker has a pipe of its own each way, and this process
+keeps only the write end of a worker's tasks and the read end of its results:
+a worker that dies is the end of its results (EOF) or a failed write (EPIPE),
+never a wait. This process writes without blocking and waits only in
+``poll``, so a chunk or a result bigger than a pipe holds cannot deadlock, and
+it runs no thread that ending the pool would have to join. A chunk goes to
+the worker with the least work in hand; workers are started as chunks need
+them (never more than there are chunks). An exception raised in a worker is
+raised here, in its place in the order; a worker that dies (killed by the
+out-of-memory killer, say) is a :class:`WorkerError` sentence there, after the
+results before it. Ending early (the consumer stops reading, an exception,
+Ctrl-C) sends SIGTERM to every worker, SIGKILL a second later to any still
+there, and reaps them: it never waits longer than that. Pipes and ``poll``:
+POSIX systems, as the bots' process groups.
+
+Workers die with the run: when the parent dies (even by SIGKILL) or
+terminates them, each worker kills its bots (their whole process groups) and
+exits at once, silently. A watcher thread in each worker acts on SIGTERM and
+notices a parent that is gone; on Linux the kernel also sends SIGTERM when the
+parent dies (``PR_SET_PDEATHSIG``). A worker whose tasks end (this process
+closed its pipe) closes its bots, then exits.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import select
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from ..base.errors import EXIT_UNREADABLE, GinError
+from .processes import die_with_parent, prctl
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: State a worker function reads: set before the pool forks (inherited), or
+#: built by the initializer under the spawn start method.
+_state: dict[str, Any] = {}
+
+
+def default_workers() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def worker_state() -> dict[str, Any]:
+    return _state
+
+
+def _init(setup: Callable[[], dict[str, Any]] | None, parent: int, cleanup: Callable[..., None] | None) -> None:
+    global _close_bots
+    _close_bots = cleanup
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    # Blocked by the parent while it started this worker (a Ctrl-C then is not this worker's):
+    # ignored now, so one that came meanwhile is dropped.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # SIGTERM is acted on by the watcher thread, woken through this pipe: a handler in the main
+    # thread would not run while it is blocked in a system call or busy in C code.
+    wakeup, woken = os.pipe()
+    os.set_blocking(woken, False)
+    signal.set_wakeup_fd(woken)
+    signal.signal(signal.SIGTERM, lambda signum, frame: _quit())
+    sys.stderr = _Orphaned(sys.stderr, parent)
+    prctl()
+    die_with_parent(signal.SIGTERM, parent)
+    threading.Thread(target=_watch, args=(parent, wakeup), name="gincli-worker-watch", daemon=True).start()
+    # A worker that ends normally (its tasks ended) closes its bots too, process groups and all.
+    if cleanup is not None:
+        import multiprocessing.util
+
+        multiprocessing.util.Finalize(None, cleanup, exitpriority=10)
+    if not _state and setup is not None:
+        _state.update(setup())
+    gc.freeze()
+
+
+_close_bots: Callable[..., None] | None = None
+
+
+def _quit() -> None:
+    """End this worker now: its bots first (their process groups), then itself."""
+    try:
+        if _close_bots is not None:
+            _close_bots(grace=0)
+    finally:
+        os._exit(0)
+
+
+def _watch(parent: int, wakeup: int) -> None:
+    """End the worker once it is sent SIGTERM, or once its parent is gone (the
+    portable fallback of PR_SET_PDEATHSIG: an orphan's parent is init)."""
+    while os.getppid() == parent:
+        if select.select([wakeup], [], [], 0.5)[0] and signal.SIGTERM in os.read(wakeup, 512):
+            break
+    _quit()
+
+
+class _Orphaned:
+    """A worker's stderr that falls silent once the parent is gone: nobody is
+    left to read a broken pipe's traceback."""
+
+    def __init__(self, stream: Any, parent: int):
+        self._stream = stream
+        self._parent = parent
+
+    def write(self, text: str) -> int:
+        if os.getppid() != self._parent:
+            return len(text)
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+#: With the default number of workers, how long work runs in this process
+#: before worker processes are started for the rest: starting them costs about
+#: a tenth of a second, which small inputs would not win back.
+WARMUP = 0.4  # seconds
+
+
+def ordered_map(fn: Callable[[T], R], chunks: Iterable[T], workers: int,
+                setup: Callable[[], dict[str, Any]] | None = None,
+                state: dict[str, Any] | None = None, warmup: float = 0.0,
+                cleanup: Callable[..., None] | None = None) -> Iterator[R]:
+    """``map(fn, chunks)`` in input order, over ``workers`` processes.
+
+    ``fn`` must be a module-level function; it reads shared, read-only state
+    from :func:`worker_state`, given here as ``state`` (inherited by forked
+    workers) or rebuilt in each worker by ``setup``. With ``warmup``, chunks
+    are handled here, one after another, for that many seconds; only the
+    rest, if any, goes to the workers (so that a small input never pays for
+    starting them). ``cleanup(grace=...)``, given, runs in each worker as it
+    ends (a match's: its bots, process groups and all; ``grace=0`` when it is
+    killed).
+
+    An exception ``fn`` raises in a worker is raised here, the same type with
+    the same message, in its place: after the results of the chunks before
+    it; so is one the iterator of chunks raises. A worker that dies is a
+    :class:`WorkerError` in the place of its chunk. Closing the generator
+    early (or an exception) ends the workers within about a second.
+    """
+    _state.clear()
+    if state:
+        _state.update(state)
+    elif setup is not None:
+        _state.update(setup())
+    it = iter(chunks)
+    if workers > 1 and warmup > 0:
+        deadline = time.perf_counter() + warmup
+        for chunk in it:
+            yield fn(chunk)
+            if time.perf_counter() >= deadline:
+                break
+    first = next(it, None)
+    if first is None:
+        return
+    second = next(it, None)
+    if workers <= 1 or second is None:
+        yield fn(first)
+        if second is not None:
+            yield fn(second)
+            for chunk in it:
+                yield fn(chunk)
+        return
+    pool = _Pool(fn, workers, setup, cleanup)
+    try:
+        yield from pool.results(_prepend((first, second), it))
+        pool.close()
+    finally:
+        pool.kill()
+
+
+class WorkerError(GinError):
+    """A worker process that died before it sent its results (killed by the
+    out-of-memory killer, say), or could not be started: one sentence, exit 2."""
+
+    exit_code = EXIT_UNREADABLE
+
+
+class WorkerException(Exception):
+    """An exception raised in a worker that could not be sent here as itself
+    (it does not pickle): its type and message."""
+
+
+class _RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker: the cause of the one
+    raised here, shown with it (``GINCLI_DEBUG=1``)."""
+
+    def __str__(self) -> str:
+        return f"\n\"\"\"\n{self.args[0]}\"\"\""
+
+
+#: The start method of worker processes; ``None``: fork where there is one, else spawn.
+START_METHOD: str | None = None
+#: After SIGTERM, how long the workers have to end before SIGKILL; after SIGKILL, how long to reap them.
+STOP_WAIT = 1.0  # seconds
+#: At a normal end (the workers' tasks closed), how long they have to close their bots and exit
+#: (a bot has 2 s to leave after ``bye``); then they are stopped as above.
+END_WAIT = 3.0  # seconds
+#: How often a wait in which nothing happens checks that the workers it waits for are alive (one
+#: whose results pipe some process it started keeps open ends without an end of file).
+CHECK_EVERY = 1.0  # seconds
+_HEADER = 8  # bytes: a message's length, before it
+#: Bytes a worker's pipe holds, where Linux allows (F_SETPIPE_SZ; 64 KiB else): a typical chunk or
+#: result in one write, a tenth of the wake-ups. For the first workers only (WIDE_WORKERS): pipe memory
+#: is counted per user (pipe-user-pages-soft, 64 MiB), and past it every new pipe of the user is small.
+_PIPE_SIZE = 1 << 18
+WIDE_WORKERS = 32
+
+#: The pools not yet ended: a generator never closed is ended at exit, before
+#: :mod:`multiprocessing`'s own exit handler would wait for its workers.
+_live: set[_Pool] = set()
+_at_exit = False
+
+
+def _end_all() -> None:
+    for pool in list(_live):
+        if pool.owner == os.getpid():  # not in a process forked from the owner: its workers are not ours
+            pool.kill()
+
+
+class _Worker:
+    """This process's side of one worker: the process, the write end of its
+    tasks and the read end of its results (both non-blocking), the bytes still
+    to write, the numbers of the chunks it has in hand (in the order sent),
+    and the message being read (its length, then its bytes)."""
+
+    __slots__ = ("proc", "tasks", "results", "out", "held", "buf", "got", "header")
+
+    def __init__(self, proc: Any, tasks: int, results: int):
+        self.proc = proc
+        self.tasks = tasks
+        self.results = results
+        self.out: deque[memoryview] = deque()
+        self.held: deque[int] = deque()
+        self.buf = bytearray(_HEADER)
+        self.got = 0
+        self.header = True
+
+
+class _Pool:
+    """Worker processes for one :func:`ordered_map`: started as chunks need
+    them, each fed through pipes of its own; ended by :meth:`close` (a normal
+    end) or :meth:`kill` (any end: SIGTERM, SIGKILL, reaped, within about a
+    second each)."""
+
+    def __init__(self, fn: Callable[[Any], Any], size: int, setup: Callable[[], dict[str, Any]] | None,
+                 cleanup: Callable[..., None] | None = None):
+        import multiprocessing  # here: a run on one worker never needs it (a few milliseconds of start-up)
+
+        global _at_exit
+        method = START_METHOD or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+        self.ctx = multiprocessing.get_context(method)
+        self.fork = method == "fork"
+        self.fn = fn
+        self.size = size
+        self.setup = setup
+        self.cleanup = cleanup
+        self.workers: list[_Worker] = []  # alive, as far as this process knows
+        self.by_fd: dict[int, _Worker] = {}
+        self.gone: list[Any] = []  # processes of workers that died
+        self.done: dict[int, Any] = {}  # chunk number -> its message, or the exception to raise in its place
+        self.failed = False  # something is to be raised: no more chunks are sent
+        self.ended = False
+        self.owner = os.getpid()
+        _live.add(self)
+        if not _at_exit:  # after multiprocessing registered its handler: this one runs first
+            import atexit
+
+            atexit.register(_end_all)
+            _at_exit = True
+
+    def results(self, chunks: Iterator[Any]) -> Iterator[Any]:
+        """Each chunk's result, in order; at most twice the workers in flight."""
+        limit = 2 * self.size
+        sent = given = 0
+        more = True
+        while True:
+            while more and not self.failed and sent - given < limit:
+                try:
+                    chunk = next(chunks)
+                except StopIteration:
+                    more = False
+                    break
+                except Exception as exc:  # an input that cannot be read further: after the results before it
+                    self._fail(sent, exc)
+                else:
+                    self._send(sent, chunk)
+                sent += 1
+            if given in self.done:
+                got = self.done.pop(given)
+                given += 1
+                yield _outcome(got)
+            elif given == sent:
+                return
+            else:
+                self._wait()
+
+    def _fail(self, number: int, exc: BaseException) -> None:
+        self.done[number] = exc
+        self.failed = True
+
+    def _send(self, number: int, chunk: Any) -> None:
+        import pickle
+
+        try:
+            data = pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:
+            self._fail(number, exc)
+            return
+        worker = min(self.workers, key=lambda w: len(w.held), default=None)
+        if worker is None or (worker.held and len(self.workers) < self.size):
+            try:
+                worker = self._start()
+            except OSError as exc:
+                self._fail(number, WorkerError(f"could not start a worker process: {exc.strerror or exc}"))
+                return
+        worker.held.append(number)
+        worker.out.append(memoryview(len(data).to_bytes(_HEADER, "big") + data))
+        self._flush(worker)
+
+    def _start(self) -> _Worker:
+        task_r, task_w = os.pipe()
+        result_r, result_w = os.pipe()
+        if len(self.workers) + len(self.gone) < WIDE_WORKERS:
+            for fd in (task_w, result_w):
+                _widen(fd)
+        # Forked, a worker closes this process's ends of every pool's pipes, its own too: only this
+        # process may hold them, or a worker's death or this process's would not be an end of file.
+        inherited = [fd for pool in _live for w in pool.workers for fd in (w.tasks, w.results) if fd >= 0]
+        inherited = (inherited + [task_w, result_r]) if self.fork else []
+        proc = self.ctx.Process(target=_serve, args=(self.fn, self.setup, self.cleanup, os.getpid(), _End(task_r),
+                                                     _End(result_w), inherited),
+                                name=f"gincli-worker-{len(self.workers) + len(self.gone) + 1}", daemon=True)
+        # A Ctrl-C while the worker starts is this process's (the worker ignores SIGINT once it can),
+        # raised once the worker is known to kill().
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            try:
+                proc.start()
+            except BaseException:
+                os.close(task_w)
+                os.close(result_r)
+                raise
+            finally:
+                os.close(task_r)
+                os.close(result_w)
+            os.set_blocking(task_w, False)
+            os.set_blocking(result_r, False)
+            worker = _Worker(proc, task_w, result_r)
+            self.workers.append(worker)
+            self.by_fd[task_w] = self.by_fd[result_r] = worker
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        return worker
+
+    def _flush(self, worker: _Worker) -> None:
+        """Write what the pipe takes now of what is waiting for ``worker``."""
+        out = worker.out
+        try:
+            while out:
+                view = out[0]
+                n = os.write(worker.tasks, view)
+                if n < len(view):
+                    out[0] = view[n:]
+                    return  # the pipe is full: the rest once poll says it has room
+                out.popleft()
+        except BlockingIOError:
+            pass
+        except OSError:  # EPIPE: nobody reads the pipe, the worker is gone
+            self._died(worker)
+
+    def _pull(self, worker: _Worker) -> None:
+        """Read what ``worker`` has written; a whole message is its next chunk's result."""
+        while True:
+            try:
+                n = os.readv(worker.results, [memoryview(worker.buf)[worker.got:]])
+            except BlockingIOError:
+                return
+            except OSError:
+                n = 0
+            if n == 0:  # end of file: the worker is gone
+                self._died(worker)
+                return
+            worker.got += n
+            if worker.got == len(worker.buf):
+                if worker.header:
+                    worker.buf = bytearray(int.from_bytes(worker.buf, "big"))
+                else:
+                    self.done[worker.held.popleft()] = worker.buf
+                    worker.buf = bytearray(_HEADER)
+                worker.header = not worker.header
+                worker.got = 0
+
+    def _wait(self) -> None:
+        """Wait until a worker's result can be read or its pipe takes more, and act on it."""
+        poller = select.poll()
+        for w in self.workers:
+            if w.held:
+                poller.register(w.results, select.POLLIN)
+            if w.out:
+                poller.register(w.tasks, select.POLLOUT)
+        events = poller.poll(CHECK_EVERY * 1000)
+        if not events:
+            if not any(w.held for w in self.workers):  # never so: the next result is some worker's
+                raise RuntimeError("ordered_map: waiting with no chunk in flight")
+            for w in [w for w in self.workers if w.held and w.proc.exitcode is not None]:
+                self._died(w)
+            return
+        for fd, _ in events:
+            w = self.by_fd.get(fd)
+            if w is None:  # died while handling an earlier event
+                continue
+            if fd == w.results:
+                self._pull(w)
+            else:
+                self._flush(w)
+
+    def _died(self, worker: _Worker) -> None:
+        """``worker`` is gone: the chunks it had are a :class:`WorkerError` each, nothing more is sent."""
+        self.workers.remove(worker)
+        self._close(worker)
+        proc = worker.proc
+        proc.join(STOP_WAIT)  # its pipe ended: it is ending, if not already reaped
+        if proc.exitcode is None:  # it closed its pipe yet lives on
+            proc.kill()
+            proc.join(STOP_WAIT)
+        self.gone.append(proc)
+        error = WorkerError(_death(proc.pid, proc.exitcode))
+        for number in worker.held:
+            self.done[number] = error
+        worker.held.clear()
+        self.failed = True
+
+    def _close(self, worker: _Worker) -> None:
+        for fd in (worker.tasks, worker.results):
+            if fd >= 0:
+                self.by_fd.pop(fd, None)
+                os.close(fd)
+        worker.tasks = worker.results = -1
+        worker.out.clear()
+
+    def close(self) -> None:
+        """The normal end: the workers' tasks end, and they exit (closing their bots)."""
+        for w in self.workers:
+            if w.tasks >= 0:
+                self.by_fd.pop(w.tasks, None)
+                os.close(w.tasks)
+                w.tasks = -1
+        _reap([w.proc for w in self.workers], END_WAIT)
+
+    def kill(self) -> None:
+        """Any end, at once: SIGTERM to every worker still there, SIGKILL to any
+        left a second later; reaped, pipes closed. Never blocks much longer."""
+        if self.ended:
+            return
+        self.ended = True
+        _live.discard(self)
+        procs = [w.proc for w in self.workers] + self.gone
+        try:
+            for proc in procs:
+                proc.terminate()  # only if not reaped yet: the pid is still this worker's
+            _reap(procs, STOP_WAIT)
+        finally:
+            for proc in procs:
+                if proc.exitcode is None:
+                    proc.kill()
+            _reap(procs, STOP_WAIT)
+            for w in self.workers:
+                self._close(w)
+            self.workers.clear()
+            for proc in procs:
+                if proc.exitcode is not None:
+                    proc.close()
+
+
+def _reap(procs: list[Any], timeout: float) -> None:
+    """Wait at most ``timeout`` seconds for ``procs`` to end, reaping them."""
+    from multiprocessing.connection import wait
+
+    deadline = time.monotonic() + timeout
+    while True:
+        alive = [p for p in procs if p.exitcode is None]
+        left = deadline - time.monotonic()
+        if not alive or left <= 0:
+            return
+        # In short steps: a process the worker started may hold its sentinel open after it died.
+        wait([p.sentinel for p in alive], min(left, 0.05))
+
+
+class _End:
+    """The worker's end of a pipe, as handed to it: the same descriptor when
+    forked, a duplicate passed to a spawned worker."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def __reduce__(self) -> Any:
+        from multiprocessing.reduction import DupFd
+
+        return _end_of, (DupFd(self.fd),)
+
+
+def _end_of(dup: Any) -> _End:
+    return _End(dup.detach())
+
+
+def _widen(fd: int) -> None:
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+    except (ImportError, AttributeError, OSError):  # not Linux, or past the user's share of pipe memory
+        pass
+
+
+def _death(pid: int, code: int | None) -> str:
+    """A worker's death in one sentence."""
+    if code is None:
+        how = "it closed its pipe and stopped answering"
+    elif code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = "unknown"
+        how = f"killed by signal {-code}, {name}" + (": out of memory?" if -code == signal.SIGKILL else "")
+    elif code > 0:
+        how = f"it exited with status {code}"
+    else:
+        how = "it exited before it sent its results"
+    return f"a worker process (pid {pid}) died ({how}); the results before it were written"
+
+
+def _outcome(got: Any) -> Any:
+    """A chunk's result from its message; an exception is raised as itself."""
+    if isinstance(got, BaseException):
+        raise got
+    import pickle
+
+    ok, value = pickle.loads(got)
+    if ok:
+        return value
+    pickled, said, text = value
+    exc = None
+    if pickled is not None:
+        try:
+            exc = pickle.loads(pickled)
+        except Exception:  # a type that does not rebuild from its pickle
+            exc = None
+    if not isinstance(exc, BaseException):
+        exc = WorkerException(said)
+    exc.__cause__ = _RemoteTraceback(text)
+    raise exc
+
+
+def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None, cleanup: Callable[..., None] | None,
+           parent: int, tasks: Any,
+           results: Any, inherited: list[int]) -> None:
+    """A worker: each chunk read from ``tasks``, its result (or the exception
+    raised) written to ``results``, until the tasks end."""
+    import pickle
+
+    for fd in inherited:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    tasks, results = tasks.fd, results.fd
+    _init(setup, parent, cleanup)
+    while True:
+        data = _read(tasks)
+        if data is None:  # the tasks ended: a normal end (or the parent is gone)
+            return
+        try:
+            reply = pickle.dumps((True, fn(pickle.loads(data))), pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:
+            reply = _failure(exc)
+        data = None
+        view = memoryview(len(reply).to_bytes(_HEADER, "big") + reply)
+        reply = None
+        try:
+            while view:
+                view = view[os.write(results, view):]
+        except OSError:  # the parent stopped reading: it is ending
+            return
+
+
+def _read(fd: int) -> bytearray | None:
+    """The next message on ``fd``; ``None`` at the end of the pipe."""
+    head = _exactly(fd, _HEADER)
+    return None if head is None else _exactly(fd, int.from_bytes(head, "big"))
+
+
+def _exactly(fd: int, size: int) -> bytearray | None:
+    buf = bytearray(size)
+    with memoryview(buf) as view:
+        got = 0
+        while got < size:
+            n = os.readv(fd, [view[got:]])
+            if n == 0:
+                return None
+            got += n
+    return buf
+
+
+def _failure(exc: Exception) -> bytes:
+    """The message of an exception ``fn`` raised: itself, pickled where it
+    pickles, its type and message, and its traceback as text."""
+    import pickle
+    import traceback
+
+    try:
+        said = f"{type(exc).__name__}: {exc}"
+    except Exception:
+        said = type(exc).__name__
+    text = "".join(traceback.format_exception(exc))
+    try:
+        pickled: bytes | None = pickle.dumps(exc, pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        pickled = None
+    return pickle.dumps((False, (pickled, said, text)), pickle.HIGHEST_PROTOCOL)
+
+
+def _prepend(head: tuple[T, ...], rest: Iterator[T]) -> Iterator[T]:
+    yield from head
+    yield from rest
+
+
+def chunked(items: Iterable[T], size: int, ramp: int = 0) -> Iterator[list[T]]:
+    """``items`` in lists of ``size``; with ``ramp`` (the workers), the first
+    lists smaller (an eighth of ``size``, then a quarter, a half: ``ramp`` of
+    each), so that the first results, and the progress shown, come soon."""
+    sizes = [max(1, size // d) for d in (8, 4, 2) for _ in range(ramp)] if ramp else []
+    chunk: list[T] = []
+    limit = sizes.pop(0) if sizes else size
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= limit:
+            yield chunk
+            chunk = []
+            limit = sizes.pop(0) if sizes else size
+    if chunk:
+        yield chunk

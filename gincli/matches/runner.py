@@ -1,0 +1,497 @@
+"""The match runner: sessions between bots (two, or as many as the scoring
+system seats), reproducible by seed, on as many worker processes as asked,
+resumable, with the statistics of :mod:`gincli.matches.stats`.
+
+Session ``i`` is dealt from its own seed, derived from the match seed alone
+(:func:`session_seed`); each bot gets its own generator derived from that
+seed and its seat. So a session's play depends only on the match seed and
+``i``, never on which worker played it or when: the transcripts and the
+summary are the same whatever ``--workers`` is. With ``duplicate``, sessions
+``2k`` and ``2k+1`` share deal ``k`` with the bots' seats swapped.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import IO, Any, BinaryIO
+
+from ..hand.bots import Bot
+from .external import configure, identities
+from .external.protocol import START_FAILURES, start_failure
+from ..hand.engine import Hand
+from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
+from ..rulebook.scoring import HandResult
+from ..formats.containers import MAX_RECORD_BYTES
+from ..formats.files import lock
+from ..base.jsonio import dumps, loads
+from .stats import Z95, Estimate, Running, Sprt
+from ..sessions.table import play_session
+from ..formats.transcripts import TRANSCRIPT_FORMAT
+
+
+def session_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a match: ``SplitMix64(seed ^ (index *
+    0x9E3779B97F4A7C15 mod 2**64)).next64()``."""
+    return SplitMix64((seed ^ ((index * GOLDEN) & MASK64)) & MASK64).next64()
+
+
+@dataclass
+class MatchSpec:
+    """What a match plays: everything that decides its outcome (and nothing else)."""
+
+    bots: tuple[str, ...]
+    names: tuple[str, ...]
+    unit: str  # "hands" or "games"
+    count: int
+    seed: int
+    variant: str
+    scoring: str
+    options: dict[str, Any] = field(default_factory=dict)
+    duplicate: bool = False
+    time_limit: float = 5.0
+    max_hands: int = 10_000  # a session still unsettled after this many hands stops (capped)
+    start_time_limit: float = 30.0  # for an external bot to answer its handshake
+    bot_log: str | None = None  # a folder to keep each external bot's standard error in
+
+    def seats(self, index: int) -> tuple[str, ...]:
+        """The players in seat order for session ``index`` (swapped on the second
+        session of a duplicate deal, which only two players play)."""
+        if self.duplicate and index % 2 == 1:
+            return self.names[1], self.names[0]
+        return self.names
+
+    def seed_of(self, index: int) -> int:
+        return session_seed(self.seed, index // 2 if self.duplicate else index)
+
+    def session_id(self, index: int) -> str:
+        return f"s{index}"
+
+    def match_field(self) -> dict[str, Any]:
+        """gincli's ``match`` field of every transcript the match writes: what,
+        with the variant, scoring and options, tells its sessions from another
+        match's (``--resume``)."""
+        return {"bots": list(self.bots), "names": list(self.names), "seed": self.seed,
+                "duplicate": self.duplicate, "unit": self.unit}
+
+
+@dataclass
+class SessionOutcome:
+    """What the main process needs of one played session (small, picklable)."""
+
+    index: int
+    #: Each hand: (outcome, winner, points, forfeiter, the two who played it).
+    hands: list[tuple[str, str | None, int, str | None, tuple[str, ...]]]
+    winner: str | None  # the session's winner: a name (a side's or team's, with more players: see scores)
+    transcript: str | None = None
+    forfeits: list[tuple[str, str, int]] = field(default_factory=list)  # (player, reason, hand index)
+    capped: bool = False
+    scores: dict[str, Any] = field(default_factory=dict)  # each player's net result, once settled
+    winners: list[str] = field(default_factory=list)  # who won the session (a side's members, with more players)
+    programs: dict[str, dict[str, Any]] = field(default_factory=dict)  # external bots' name and version, by player
+    stalled: int = 0  # hands stopped at the engine's move cap (dead)
+
+    @classmethod
+    def from_transcript(cls, index: int, doc: dict[str, Any], line: str | None = None) -> SessionOutcome:
+        """Rebuild an outcome from a transcript written earlier (``--resume``)."""
+        hands = []
+        forfeits = []
+        players = tuple(doc.get("players", ()))
+        for hi, h in enumerate(doc.get("hands", [])):
+            if "result" not in h and not h.get("forfeit"):
+                continue  # a hand left unfinished (a gin play session quit in the middle of it)
+            r = h.get("result", {})
+            f = h.get("forfeit")
+            pair = tuple(h.get("players", players))
+            hands.append((r.get("outcome"), r.get("winner"), r.get("points", 0), f.get("player") if f else None,
+                          pair))
+            if f:
+                forfeits.append((f.get("player"), f.get("reason", ""), hi))
+        result = doc.get("result") or {}
+        return cls(index, hands, session_winner(result), line, forfeits, doc.get("capped") is True,
+                   dict(result.get("scores", {})) if "winner" in result else {}, session_winners(result),
+                   stalled=sum(1 for h in doc.get("hands", []) if h.get("stalled") is True))
+
+
+def session_winners(result: Mapping[str, Any]) -> list[str]:
+    """Who won a settled session: its winner; with more players, every player
+    with the best net result, when it is a gain (a side's or a team's members)."""
+    winner = result.get("winner")
+    scores = result.get("scores") or {}
+    if isinstance(winner, str) and winner in scores:
+        return [winner]
+    if winner is None or not scores:
+        return []
+    best = max(scores.values())
+    return [p for p, v in scores.items() if v == best] if best > 0 else []
+
+
+def session_winner(result: Mapping[str, Any]) -> str | None:
+    """The one winner of a settled session, or None (a tie, or several winners)."""
+    winners = session_winners(result)
+    return winners[0] if len(winners) == 1 else None
+
+
+def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool) -> SessionOutcome:
+    """Play session ``index`` of a match."""
+    variant = registry.variant(spec.variant)
+    system = registry.scoring(spec.scoring)
+    rules = registry.rules(variant, system, spec.options)
+    seats = spec.seats(index)
+    seed = spec.seed_of(index)
+    bots: dict[str, Bot] = {}
+    for name in seats:
+        factory = registry.bot(spec.bots[spec.names.index(name)])
+        configure(factory, spec.time_limit, spec.start_time_limit, spec.bot_log)
+        bots[name] = factory(SplitMix64(seed).derive(1 + spec.names.index(name)), name)
+        bots[name].players = tuple(seats)
+    notify = [b for b in bots.values() if type(b).hand_over is not Bot.hand_over]
+
+    def choose(hand: Hand) -> Any:
+        p = hand.to_act
+        return bots[p].choose(hand.view(p))
+
+    def on_hand(hand: Hand, result: HandResult, session: Any) -> None:
+        for bot in notify:
+            if bot.seat in hand.players:
+                bot.hand_over(hand.view(bot.seat), result.to_dict())
+
+    rec = play_session(seats, variant, rules, system, choose, seed, id=spec.session_id(index), options=dict(rules),
+                       max_hands=spec.max_hands, record=record, on_hand=on_hand if notify else None)
+    for bot in bots.values():
+        bot.close()
+    programs = identities(bots)
+    hands = []
+    forfeits = []
+    for hi, (r, pair) in enumerate(zip(rec.results, rec.pairs)):
+        f = r.forfeit
+        hands.append((r.outcome, r.winner, r.points, f["player"] if f else None, pair))
+        if f:
+            forfeits.append((f["player"], f["reason"], hi))
+    line = None
+    if record:
+        rec.transcript["match"] = spec.match_field()
+        line = dumps(rec.transcript)
+    settled = not rec.capped
+    return SessionOutcome(index, hands, session_winner(rec.result) if settled else None, line, forfeits,
+                          rec.capped, dict(rec.result.get("scores", {})) if settled else {},
+                          session_winners(rec.result) if settled else [], programs, rec.stalled)
+
+
+class Tally:
+    """The running totals and statistics of a match."""
+
+    def __init__(self, spec: MatchSpec, sprt: Sprt | None = None, variant: str | None = None):
+        self.spec = spec
+        self.sprt = sprt
+        self.variant = variant or spec.variant
+        self.players = {name: {"name": name, "bot": bot, "games_won": 0, "hands_played": 0, "hands_won": 0,
+                               "points": 0, "gins": 0, "big_gins": 0, "undercuts": 0, "knocks": 0, "forfeits": 0}
+                        for name, bot in zip(spec.names, spec.bots)}
+        self.nets: dict[str, list[float]] = {name: [] for name in spec.names}  # net result of each settled session
+        self.hands = 0
+        self.games = 0
+        self.dead = 0
+        self.sessions = 0
+        self.samples: list[float] = []  # two players: the first player's score per unit (or duplicate pair)
+        self.sums = Running()  # the samples' sums, for the SPRT's check after every session in constant time
+        self._pair: list[float] = []
+        #: Two players, ``--hands``: the first player's points less the other's, a hand (or a duplicate pair's mean).
+        self.margins: list[float] = []
+        self._pair_margin: list[float] = []
+        self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
+        self.capped = 0  # sessions stopped by the hand cap, unsettled
+        self._failed: dict[str, int] = {}
+        self.stalled = 0  # hands stopped at the engine's move cap  # sessions in a row in which an external bot failed to start
+
+    @property
+    def two_players(self) -> bool:
+        return len(self.spec.names) == 2
+
+    def add(self, out: SessionOutcome) -> None:
+        first = self.spec.names[0]
+        unit_scores = []
+        margins = []
+        for outcome, winner, points, forfeiter, pair in out.hands:
+            self.hands += 1
+            for name in pair:
+                if name in self.players:
+                    self.players[name]["hands_played"] += 1
+            if winner is None:
+                self.dead += 1
+                unit_scores.append(0.5)
+                margins.append(0.0)
+                continue
+            p = self.players[winner]
+            p["hands_won"] += 1
+            p["points"] += points
+            if outcome in ("gin", "big_gin", "undercut", "knock"):
+                p[{"gin": "gins", "big_gin": "big_gins", "undercut": "undercuts", "knock": "knocks"}[outcome]] += 1
+            if forfeiter is not None and forfeiter in self.players:
+                self.players[forfeiter]["forfeits"] += 1
+            unit_scores.append(1.0 if winner == first else 0.0)
+            margins.append(float(points if winner == first else -points))
+        for player, reason, hand in out.forfeits:
+            group = self.reasons.setdefault((player, reason), {"player": player, "reason": reason, "count": 0,
+                                                               "first_session": out.index, "first_hand": hand})
+            group["count"] += 1
+        self.sessions += 1
+        self.capped += out.capped
+        self.stalled += out.stalled
+        for name, identity in out.programs.items():
+            # Starts in a row that failed, counted over the sessions in their order (not per worker): so many
+            # stop the match, whatever the split of the work.
+            failed = identity.get("failed_starts", 0)
+            run = failed if identity.get("answered") else self._failed.get(name, 0) + failed
+            self._failed[name] = run
+            if run >= START_FAILURES:
+                raise start_failure(identity.get("label", name), START_FAILURES, identity.get("failed_start", ""),
+                                    identity.get("stderr", []))
+            if name in self.players:
+                p = self.players[name]
+                if identity.get("name") or identity.get("version"):
+                    p["program"] = {"name": identity.get("name", ""), "version": identity.get("version", "")}
+                p["stale_replies"] = p.get("stale_replies", 0) + identity.get("stale_replies", 0)
+        for name, net in out.scores.items():
+            if name in self.nets:
+                self.nets[name].append(net)
+        if self.spec.unit == "games":
+            self.games += 1
+            for name in out.winners:
+                if name in self.players:
+                    self.players[name]["games_won"] += 1
+            unit_scores = [1.0 if out.winner == first else 0.5 if out.winner is None else 0.0]
+        if not self.two_players:
+            return
+        if self.spec.duplicate:
+            self._pair.extend(unit_scores)
+            self._pair_margin.extend(margins)
+            if out.index % 2 == 1:
+                self.samples.append(sum(self._pair) / len(self._pair) if self._pair else 0.5)
+                self.sums.add(self.samples[-1])
+                if self.spec.unit == "hands":
+                    m = self._pair_margin
+                    self.margins.append(sum(m) / len(m) if m else 0.0)
+                self._pair = []
+                self._pair_margin = []
+        else:
+            if self.spec.unit == "hands":
+                self.margins.extend(margins)
+            self.samples.extend(unit_scores)
+            for x in unit_scores:
+                self.sums.add(x)
+
+    def decided(self) -> bool:
+        """Whether the SPRT has decided: asked after every session, so in
+        constant time (running sums) while the ratio is clearly between its
+        bounds; at or near one, from the samples themselves, as the summary's."""
+        if self.sprt is None:
+            return False
+        lower, upper = self.sprt.bounds
+        if lower + 1e-6 < self.sprt.llr_running(self.sums) < upper - 1e-6:
+            return False
+        return self.sprt.decided(self.samples)
+
+    def summary(self) -> dict[str, Any]:
+        """The match summary (``gin match --format json``)."""
+        spec = self.spec
+        players = []
+        for name, p in self.players.items():
+            q = dict(p)
+            q["points_per_hand"] = round(p["points"] / p["hands_played"], 3) if p["hands_played"] else 0.0
+            if self.spec.unit == "games":
+                q["net_per_game"] = mean_interval(self.nets[name])
+            players.append(q)
+        out: dict[str, Any] = {
+            "hands": self.hands, "games": self.games, "sessions": self.sessions, "players": players,
+            "dead_hands": self.dead,
+            "unit": spec.unit[:-1],
+        }
+        if self.two_players:
+            est = Estimate.of(self.samples)
+            first = spec.names[0]
+            out["win_rate"] = {"player": first, "value": round(est.mean, 4), "low": round(est.low, 4),
+                               "high": round(est.high, 4), "samples": est.n, "confidence": 0.95}
+            out["elo"] = dict(est.elo(), player=first)
+            if spec.unit == "hands":  # what a hand match measures: points, beside the share of hands won
+                margin = mean_interval(self.margins)
+                out["points_per_hand"] = {"player": first, "diff": margin["mean"], "low": margin["low"],
+                                          "high": margin["high"], "samples": margin["samples"],
+                                          "confidence": 0.95}
+        out.update({
+            "forfeit_reasons": sorted(self.reasons.values(), key=lambda g: (g["first_session"], g["first_hand"])),
+            "seed": spec.seed, "variant": self.variant, "scoring": spec.scoring, "options": spec.options,
+            "duplicate": spec.duplicate, "bots": list(spec.bots),
+            "max_hands": spec.max_hands, "capped_sessions": self.capped, "stalled_hands": self.stalled,
+        })
+        if self.sprt is not None:
+            out["sprt"] = self.sprt.status(self.samples)
+        return out
+
+
+def mean_interval(values: list[float]) -> dict[str, Any]:
+    """The mean of ``values`` with its 95% interval (normal approximation; the
+    bounds are null, unbounded, below two samples)."""
+    n = len(values)
+    if n == 0:
+        return {"mean": None, "low": None, "high": None, "samples": 0}
+    mean = sum(values) / n
+    if n < 2:
+        return {"mean": round(mean, 2), "low": None, "high": None, "samples": 1}
+    sd = (sum((v - mean) ** 2 for v in values) / (n - 1)) ** 0.5
+    half = Z95 * sd / n ** 0.5
+    return {"mean": round(mean, 2), "low": round(mean - half, 2), "high": round(mean + half, 2), "samples": n}
+
+
+def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
+                     resume: bool) -> tuple[BinaryIO, list[SessionOutcome]]:
+    """The ``--transcripts`` file open for appending, and with ``resume`` the
+    sessions it already holds. Nothing but this match's transcripts is ever
+    truncated or overwritten: without ``resume`` a regular file must be empty;
+    with it, the file (a symlink is followed) must be a regular file holding only
+    sessions 0, 1, ... of this very match (``header``: its variant name, scoring
+    and every option's value), and only a last line cut short is dropped.
+    Anything else is a :class:`UsageError` and the file is left as it was. The
+    file is locked while it stays open: a second run on it is refused
+    (:func:`gincli.formats.files.lock`)."""
+    from ..base.errors import MachineError, UsageError, os_reason
+
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT if resume else os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+    except OSError as exc:
+        folder = os.path.dirname(os.path.abspath(path))
+        if isinstance(exc, FileNotFoundError) and not os.path.isdir(folder):
+            raise UsageError(f"cannot write the transcripts to {path}: the folder {folder} does not exist "
+                             "(make it first, or give another path)") from None
+        raise UsageError(f"cannot write the transcripts to {path}: {exc.strerror or exc}") from None
+    try:
+        lock(fd, path, "the transcripts file")  # one writer a file: a second run stops here, having written nothing
+    except BaseException:
+        os.close(fd)
+        raise
+    st = os.fstat(fd)
+    regular = stat.S_ISREG(st.st_mode)
+    if resume and not regular:
+        os.close(fd)
+        raise UsageError(f"{path} is not a regular file; --resume only finishes a file of transcripts")
+    if not resume and regular and st.st_size > 0:
+        os.close(fd)
+        raise UsageError(f"{path} already holds something; --resume finishes the match that wrote it, "
+                         "or give another file")
+    try:
+        fh = os.fdopen(fd, "r+b" if resume else "ab")
+    except OSError as exc:  # a special file that cannot be written like one (/proc/version)
+        os.close(fd)
+        raise MachineError(f"cannot write the transcripts to {path}: {os_reason(exc)}") from None
+    if not resume:
+        return fh, []
+    try:
+        earlier, keep = read_transcripts(fh, spec, header, path)
+        if len(earlier) > spec.count:
+            raise UsageError(f"{path} already holds {len(earlier)} sessions, more than the {spec.count} asked; "
+                             f"give --{spec.unit} {len(earlier)} or more")
+        if keep < st.st_size:
+            fh.truncate(keep)  # a line cut short by an interruption goes
+        fh.seek(keep)
+        return fh, earlier
+    except BaseException:
+        fh.close()
+        raise
+
+
+def recorded_seed(path: str) -> int | None:
+    """The match seed a ``--transcripts`` file was written with (its first
+    session's ``match`` field), for ``--resume`` without ``--seed``; ``None``
+    when the file holds no readable first line."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(MAX_RECORD_BYTES + 1)
+    except OSError:
+        return None
+    doc = _parse_transcript(first)
+    match = doc.get("match") if doc is not None else None
+    seed = match.get("seed") if isinstance(match, dict) else None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
+def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
+                     name: str) -> tuple[list[SessionOutcome], int]:
+    """The sessions an earlier run of this match wrote (``--resume``), from the
+    start of ``fh``, and the bytes they take: only a last line cut short may
+    follow them. :class:`UsageError` naming the line when the file holds
+    anything else. A line is read to :data:`~gincli.formats.containers.MAX_RECORD_BYTES`
+    at most: a longer one is refused, unless it is the last, cut short."""
+    from ..base.errors import UsageError
+    from ..formats.containers import MAX_RECORD_BYTES, bounded_lines, size_text, too_long
+
+    outcomes = []
+    keep = 0
+    lines = bounded_lines(fh, MAX_RECORD_BYTES)  # a longer line comes cut at the limit, the rest skipped
+    raw = next(lines, None)
+    while raw is not None:
+        following = next(lines, None)
+        index = len(outcomes)
+        doc = _parse_transcript(raw)
+        if doc is None:
+            if following is None and _cut_short(raw, spec, index):
+                break
+            if too_long(raw, MAX_RECORD_BYTES):
+                raise UsageError(f"{name} line {index + 1} is longer than {size_text(MAX_RECORD_BYTES)}, the limit "
+                                 "of a transcript; --resume only finishes a file this match wrote")
+            raise UsageError(f"{name} line {index + 1} is not a transcript of this match; --resume only "
+                             "finishes a file this match wrote")
+        differs = differences(doc, spec, index, header)
+        if differs:
+            raise UsageError(f"{name} line {index + 1} is from another match: its {differs} "
+                             "(--resume needs the same --bots, --players, --seed, --duplicate, --hands or --games, "
+                             "--variant, --scoring and --option)")
+        outcomes.append(SessionOutcome.from_transcript(index, doc))
+        keep += len(raw)
+        raw = following
+    return outcomes, keep
+
+
+def _parse_transcript(raw: bytes) -> dict[str, Any] | None:
+    if not raw.endswith(b"\n"):
+        return None
+    try:
+        doc = loads(raw)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) and doc.get("format") == TRANSCRIPT_FORMAT else None
+
+
+def _cut_short(raw: bytes, spec: MatchSpec, index: int) -> bool:
+    """Whether a last line is the start of session ``index``'s, as gincli writes it."""
+    head = f'{{"format": "{TRANSCRIPT_FORMAT}", "id": "{spec.session_id(index)}"'.encode()
+    line = raw.rstrip(b"\n")
+    return bool(line) and (line.startswith(head) or head.startswith(line))
+
+
+def differences(doc: dict[str, Any], spec: MatchSpec, index: int, header: Mapping[str, Any]) -> str:
+    """What tells a transcript from session ``index`` of this match, in words
+    ("options differ (gin_bonus: 50 there, 25 here)"), or ``""``."""
+    from ..rulebook.rules import format_value
+
+    if doc.get("id") != spec.session_id(index):
+        return f"session id is {format_value(doc.get('id'))}, not {spec.session_id(index)}"
+    match = doc.get("match")
+    if not isinstance(match, dict):
+        return "\"match\" field is missing (it was not written by gin match)"
+    expected = {**spec.match_field(), **header, "players": list(spec.seats(index)),
+                "session seed": spec.seed_of(index)}
+    found = {**match, "variant": doc.get("variant"), "scoring": doc.get("scoring"), "options": doc.get("options"),
+             "players": doc.get("players"), "session seed": doc.get("seed")}
+    keys = [k for k in expected if found.get(k) != expected[k]]
+    if not keys:
+        return ""
+    key = keys[0]
+    theirs, mine = found.get(key), expected[key]
+    if isinstance(theirs, dict) and isinstance(mine, dict):
+        option = next(k for k in sorted(set(theirs) | set(mine)) if theirs.get(k) != mine.get(k))
+        detail = f"{option}: {format_value(theirs.get(option))} there, {format_value(mine.get(option))} here"
+    else:
+        detail = f"{format_value(theirs)} there, {format_value(mine)} here"
+    return f"{key} differ{'' if key.endswith('s') else 's'} ({detail})"

@@ -1,0 +1,727 @@
+"""The plugin manager and the registry of what plugins contribute.
+
+:func:`load_registry` is the one factory: it builds a pluggy plugin manager
+with gincli's hook specifications, loads the plugins in order of precedence,
+checks every plugin's hooks, and collects what each registers. The order, from
+the first to win a name to the last:
+
+1. plugin folders given with ``--plugins-dir``, in the order given;
+2. plugin folders in ``GINCLI_PLUGINS_DIR``;
+3. the ``plugins/`` folder of the user's configuration folder;
+4. installed packages (the ``gincli`` entry-point group), by name;
+5. the built-ins (``DEFAULT_PLUGINS``), which go through the very same hooks.
+
+The first to register a name (a variant, a scoring system, a bot, a move set, a match backend)
+keeps it. A plugin that replaces a built-in's item does so on purpose (it is
+listed by ``gin plugins``); any other clash is a warning naming what was left
+out. Variant files (the ``variants/`` folder of the configuration folder) come
+after every plugin and never take a name in use: one naming a registered
+variant is left out, with a warning when its rules differ. A plugin that fails to import or breaks a hook's contract is left out with
+one sentence naming it (``Registry.problems``); the rest of gincli still works.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import importlib.util
+import inspect
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pluggy
+
+from . import hookspecs
+from ..matches.backends import MatchBackend, check_backend
+from ..hand.bots import Bot
+from ..base.contract import StrayOutput
+from ..base.config import ENTRY_POINT_GROUP, ENV_DISABLE, ENV_PLUGINS_DIR, config_dir
+from ..base.errors import ConfigError, PluginError, UsageError, quote
+from ..hand.moves import ACTIONS
+from ..hand.moveset import MoveSet
+from ..rulebook.rules import PLAY_OPTIONS, Option, Rules, format_value, resolve
+from ..sessions.systems import ScoringSystem
+from ..rulebook.variant import PendingVariant, Variant
+
+#: Built-in plugins: module name -> plugin name. Registered last, so any other
+#: plugin may replace a built-in variant, scoring system, bot or move set.
+DEFAULT_PLUGINS: dict[str, str] = {
+    "gincli_builtin.variants": "gincli-variants",
+    "gincli_builtin.scoring": "gincli-scoring",
+    "gincli_builtin.bots": "gincli-bots",
+    "gincli_builtin.doubling": "gincli-doubling",
+    "gincli_builtin.backends": "gincli-backends",
+}
+
+#: What each kind of item is registered through, and must be an instance of.
+KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
+    "variant": ("gincli_register_variants", (Variant, PendingVariant)),
+    "scoring system": ("gincli_register_scoring_systems", (ScoringSystem,)),
+    "bot": ("gincli_register_bots", (type,)),
+    "move set": ("gincli_register_moves", (MoveSet,)),
+    "match backend": ("gincli_register_match_backends", (MatchBackend,)),
+}
+
+#: gincli's own commands: a plugin may not take their names.
+BUILTIN_COMMANDS = ("score", "deal", "validate", "variants", "match", "bots", "report", "play", "plugins", "config",
+                    "completion")
+
+#: Where plugins come from, in order of precedence (``PluginInfo.origin``).
+ORIGINS = ("--plugins-dir", "GINCLI_PLUGINS_DIR", "user config", "package", "built-in")
+
+
+@dataclass
+class PluginInfo:
+    """One loaded plugin: its name, where it came from (``origin``, one of
+    :data:`ORIGINS`, and ``source``, the file or package), the hooks it
+    implements."""
+
+    name: str
+    source: str
+    hooks: list[str] = field(default_factory=list)
+    builtin: bool = False
+    origin: str = "built-in"
+
+
+def split_names(text: str | None) -> list[str]:
+    return [n.strip() for n in (text or "").split(",") if n.strip()]
+
+
+def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
+                        entry_points: bool = True) -> tuple[pluggy.PluginManager, list[PluginInfo], list[str]]:
+    """Build the plugin manager: hook specs, then the plugins in order of
+    precedence (the module's docstring).
+
+    Returns ``(manager, plugins loaded, problems)``; each problem is one
+    sentence naming a plugin that was left out, or what it did wrong.
+    """
+    pm = pluggy.PluginManager("gincli")
+    pm.add_hookspecs(hookspecs)
+    blocked = set(disabled) | set(split_names(os.environ.get(ENV_DISABLE)))
+    for name in blocked:
+        pm.set_blocked(name)
+    infos: list[PluginInfo] = []
+    problems: list[str] = []
+    seen: dict[str, str] = {}  # every plugin name met, and where: to tell a clash, and what --disable-plugin meant
+
+    def add(obj: object, name: str, source: str, origin: str) -> None:
+        try:
+            pm.register(obj, name=name)
+            pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            if pm.is_registered(obj):
+                pm.unregister(obj)
+            problems.append(f"plugin \"{name}\" ({source}) was not loaded: {exc}")
+            return
+        except ValueError as exc:  # pluggy refuses a second plugin object
+            problems.append(f"plugin \"{name}\" ({source}) was not loaded: {exc}")
+            return
+        hooks = sorted(h.name for h in (pm.get_hookcallers(obj) or []))
+        infos.append(PluginInfo(name, source, hooks, origin == "built-in", origin))
+        problems.extend(_unmarked(obj, name, hooks))
+
+    def candidate(name: str, source: str) -> bool:
+        """Whether to load the plugin ``name`` found at ``source``."""
+        if name in blocked:
+            seen.setdefault(name, source)
+            return False
+        if name in seen:
+            problems.append(f"plugin \"{name}\" ({source}) was left out: a plugin of that name comes first, from "
+                            f"{seen[name]}")
+            return False
+        seen[name] = source
+        return True
+
+    folders = [(Path(d), "--plugins-dir") for d in plugin_dirs]
+    folders += [(Path(d), "GINCLI_PLUGINS_DIR") for d in os.environ.get(ENV_PLUGINS_DIR, "").split(os.pathsep) if d]
+    user = config_dir() / "plugins"
+    if user.is_dir():
+        folders.append((user, "user config"))
+    for directory, origin in folders:
+        if not directory.is_dir():
+            problems.append(f"plugins directory {directory} does not exist")
+            continue
+        for path in sorted(directory.iterdir()):
+            if path.name.startswith(("_", ".")):
+                continue
+            if path.suffix == ".py" and path.is_file():  # not a FIFO or a device, which would never end
+                name = path.stem
+            elif (path / "__init__.py").is_file():
+                name = path.name
+            else:
+                continue
+            if not candidate(name, str(path)):
+                continue
+            obj = _guarded_import(name, str(path), functools.partial(_import_path, name, path), problems)
+            if obj is not None:
+                add(obj, name, str(path), origin)
+
+    if entry_points:
+        from importlib.metadata import entry_points as find_entry_points
+
+        for ep in sorted(find_entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            dist = getattr(ep.dist, "name", None) or "?"
+            if not candidate(ep.name, f"package {dist}"):
+                continue
+            obj = _guarded_import(ep.name, f"package {dist}", ep.load, problems)
+            if obj is not None:
+                add(obj, ep.name, f"package {dist}", "package")
+
+    for module, name in DEFAULT_PLUGINS.items():
+        if candidate(name, "built-in"):
+            add(importlib.import_module(module), name, "built-in", "built-in")
+    for name in sorted(blocked - set(seen)):
+        problems.append(f"--disable-plugin {quote(name)} names no plugin (the plugins are "
+                        f"{', '.join(sorted(seen))})")
+    return pm, infos, problems
+
+
+def _unmarked(plugin: object, name: str, hooks: list[str]) -> list[str]:
+    """Functions of a plugin module named like a hook (``gincli_...``) but not
+    marked ``@gincli.hookimpl``: gincli never calls them, which is never meant."""
+    if not isinstance(plugin, ModuleType):
+        return []
+    out = []
+    for attr, value in vars(plugin).items():
+        if (attr.startswith("gincli_") and inspect.isfunction(value) and attr not in hooks
+                and value.__module__ == plugin.__name__):
+            out.append(f"plugin \"{name}\": {attr} is not marked @gincli.hookimpl, so gincli never calls it")
+    return out
+
+
+#: How long a plugin may take to import, in seconds (``GINCLI_IMPORT_TIME_LIMIT``):
+#: one that loops at import is left out, and gincli goes on.
+IMPORT_TIME_LIMIT = 30.0
+ENV_IMPORT_TIME_LIMIT = "GINCLI_IMPORT_TIME_LIMIT"
+
+
+class _ImportTimeout(BaseException):
+    """Raised in a plugin's import past its time limit (a BaseException: no
+    ``except Exception`` in the plugin swallows it)."""
+
+
+def _guarded_import(name: str, source: str, load: Callable[[], Any], problems: list[str]) -> Any:
+    """``load()``, a plugin's import: its prints go to stderr, and an exception,
+    a ``sys.exit()`` or an import past the time limit leaves the plugin out with
+    one sentence in ``problems`` (``None`` is returned)."""
+    import contextlib
+
+    limit = _import_time_limit()
+    try:
+        with contextlib.redirect_stdout(_stray(sys.stdout)), _time_limit(limit):
+            return load()
+    except _ImportTimeout:
+        problems.append(f"plugin \"{name}\" ({source}) did not finish importing within {limit:g} s; it was left "
+                        f"out (a loop at import? {ENV_IMPORT_TIME_LIMIT} sets the limit)")
+    except SystemExit as exc:
+        problems.append(f"plugin \"{name}\" ({source}) called sys.exit({exc.code!r}) while importing; it was left "
+                        "out")
+    except Exception as exc:  # a broken plugin must not break gincli
+        problems.append(f"plugin \"{name}\" ({source}) failed to import: {type(exc).__name__}: {exc}")
+    return None
+
+
+def _stray(stdout: Any) -> Any:
+    """Where a plugin's prints go while it loads: stderr, said once (the
+    command's stand-in when one is in place already)."""
+    return stdout if isinstance(stdout, StrayOutput) else StrayOutput()
+
+
+def _import_time_limit() -> float:
+    text = os.environ.get(ENV_IMPORT_TIME_LIMIT, "")
+    try:
+        value = float(text) if text else IMPORT_TIME_LIMIT
+    except ValueError:
+        return IMPORT_TIME_LIMIT
+    return value if 0 < value < 1e6 else IMPORT_TIME_LIMIT
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Any:
+    """Raise :class:`_ImportTimeout` in this thread after ``seconds`` (where the
+    system has interval timers and this is the main thread; else no limit)."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise _ImportTimeout()
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _import_path(name: str, path: Path) -> ModuleType:
+    target = path / "__init__.py" if path.is_dir() else path
+    modname = f"gincli_plugin_{name}"
+    spec = importlib.util.spec_from_file_location(modname, target,
+                                                  submodule_search_locations=[str(path)] if path.is_dir() else None)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {target}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(modname, None)
+        raise
+    return module
+
+
+class Registry:
+    """What the loaded plugins contribute: variants and scoring systems by
+    name, and which plugin registered each."""
+
+    def __init__(self, pm: pluggy.PluginManager, plugins: list[PluginInfo], problems: list[str]):
+        self.pm = pm
+        self.plugins = plugins
+        self.problems = problems
+        self.variants: dict[str, Variant] = {}
+        self.scoring_systems: dict[str, ScoringSystem] = {}
+        self.bots: dict[str, type[Bot]] = {}
+        self.movesets: dict[str, MoveSet] = {}
+        #: Where a match's sessions may run (``gin match --backend``).
+        self.backends: dict[str, MatchBackend] = {}
+        #: External bots named in a bots file: name -> how to run it.
+        self.named_bots: dict[str, Any] = {}
+        self._bot_cache: dict[str, Any] = {}
+        #: Commands plugins add: name -> (function, help or None, plugin).
+        self.commands: dict[str, tuple[Callable[..., Any], str | None, str]] = {}
+        self.owner: dict[tuple[str, str], str] = {}
+        self._rules_cache: dict[Any, Rules] = {}
+        pending: list[tuple[str, PendingVariant]] = []
+        self._clashes: list[PendingVariant] = []  # variant files naming a variant already registered
+        #: Built-ins' items another plugin replaced, on purpose: (kind, name) -> the built-in plugin.
+        self.replaced: dict[tuple[str, str], str] = {}
+        self._origin = {info.name: info for info in plugins}
+        for kind, (hook, types) in KINDS.items():
+            self._call_hook(pm, plugins, hook,
+                            lambda name, kind=kind, types=types: self._registrar(kind, types, name, pending))
+            if kind == "bot":  # commands after the things they may use
+                self._call_hook(pm, plugins, "gincli_register_commands", self._command_registrar)
+        self._add_user_variants(pending)  # files never take a name in use: they come after every plugin
+        self._add_user_bots()
+        self._bind(pending)
+        self._settle_clashes()
+        self._check_code_variants()
+
+    def _add_user_variants(self, pending: list[tuple[str, PendingVariant]]) -> None:
+        """Variant files in ``<config dir>/variants``: a variant from a TOML file alone."""
+        folder = config_dir() / "variants"
+        if not folder.is_dir():
+            return
+        register = self._registrar("variant", (PendingVariant,), f"user config ({folder})", pending)
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                register(PendingVariant.from_file(path))
+            except ConfigError as exc:
+                self.problems.append(str(exc))
+
+    def _registrar(self, kind: str, types: tuple[type, ...], plugin: str,
+                   pending: list[tuple[str, PendingVariant]]) -> Callable[[Any], None]:
+        table: dict[str, Any] = {"variant": self.variants, "scoring system": self.scoring_systems,
+                                 "bot": self.bots, "move set": self.movesets, "match backend": self.backends}[kind]
+
+        def register(item: Any) -> None:
+            if not isinstance(item, types) or (kind == "bot" and not issubclass(item, Bot)):
+                what = "a subclass of gincli.Bot" if kind == "bot" else f"a {kind} ({' or '.join(t.__name__ for t in types)})"
+                self.problems.append(f"plugin \"{plugin}\" called register() with {quote(repr(item))}, not {what}; "
+                                     "it was left out")
+                return
+            name = getattr(item, "name", None)
+            if not isinstance(name, str) or not name.strip():
+                self.problems.append(f"plugin \"{plugin}\" registered a {kind} with the name {quote(name)}; a "
+                                     f"{kind} needs a name; it was left out")
+                return
+            if name in table or any(p.name == name for _, p in pending if kind == "variant"):
+                first = self.owner.get((kind, name), "another plugin")
+                if self._origin.get(plugin) and self._origin[plugin].builtin and first != plugin:
+                    self.replaced[(kind, name)] = plugin  # a plugin replaced a built-in's: on purpose
+                    return
+                if isinstance(item, PendingVariant):
+                    self._clashes.append(item)  # settled once bound: same rules, or a warning
+                    return
+                self.problems.append(f"the {kind} \"{name}\" of plugin \"{plugin}\" was left out: plugin "
+                                     f"\"{first}\" registered that name first (gin plugins shows the order)")
+                return
+            try:
+                self._check_item(kind, item)
+            except TypeError as exc:
+                self.problems.append(f"plugin \"{plugin}\": {exc}; it was left out")
+                return
+            self.owner[(kind, name)] = plugin
+            if isinstance(item, PendingVariant):
+                pending.append((plugin, item))
+            else:
+                try:
+                    item.plugin = plugin  # for sentences that name the plugin at fault
+                except (AttributeError, TypeError):
+                    pass
+                table[name] = item
+
+        return register
+
+    def _call_hook(self, pm: pluggy.PluginManager, plugins: list[PluginInfo], hook: str,
+                   registrar: Callable[[str], Callable[..., None]]) -> None:
+        """Call a ``register`` hook of each plugin, in order of precedence (the
+        first of a name wins), with ``registrar(plugin)``'s register(): plugin
+        code, whose prints go to stderr and whose failure (an exception, a
+        ``sys.exit()``, values returned instead of registered) is a problem
+        naming it, what it registered before staying."""
+        for info in plugins:
+            plugin = pm.get_plugin(info.name)
+            if plugin is None or hook not in info.hooks:
+                continue
+            others = [p for p in pm.get_plugins() if p is not plugin]
+            caller = pm.subset_hook_caller(hook, remove_plugins=others)
+            try:
+                with contextlib.redirect_stdout(_stray(sys.stdout)):
+                    returned = [r for r in caller(register=registrar(info.name)) if r is not None]
+            except SystemExit as exc:
+                self.problems.append(f"plugin \"{info.name}\": its {hook} hook called sys.exit({exc.code!r}); what "
+                                     "it registered before stays")
+                continue
+            except Exception as exc:
+                self.problems.append(f"plugin \"{info.name}\": its {hook} hook failed: {type(exc).__name__}: {exc}")
+                continue
+            if returned:
+                self.problems.append(f"plugin \"{info.name}\": its {hook} hook returned {quote(returned)} instead "
+                                     "of calling register(); nothing it returned was registered")
+
+    def _command_registrar(self, plugin: str) -> Callable[..., None]:
+        """The register() of ``gincli_register_commands``: name -> (function, help, plugin)."""
+
+        def register(function: Any, name: str | None = None, help: str | None = None) -> None:
+            if not callable(function):
+                self.problems.append(f"plugin \"{plugin}\" called register() with {quote(repr(function))}, "
+                                     "not a function; it was left out")
+                return
+            command = name or getattr(function, "__name__", "").replace("_", "-")
+            if not isinstance(command, str) or not command or command.startswith("-"):
+                self.problems.append(f"plugin \"{plugin}\" registered a command named {quote(command)}; it "
+                                     "was left out")
+                return
+            if command in BUILTIN_COMMANDS or command in self.commands:
+                first = "gincli" if command in BUILTIN_COMMANDS else self.commands[command][2]
+                self.problems.append(f"the command \"{command}\" of plugin \"{plugin}\" was left out: "
+                                     f"{first} has a command of that name")
+                return
+            self.commands[command] = (function, help, plugin)
+            self.owner[("command", command)] = plugin
+
+        return register
+
+    def _check_item(self, kind: str, item: Any) -> None:
+        """What a registered item must be, beyond its type: TypeError when not."""
+        if kind == "move set":
+            self._check_moveset(item)
+        elif kind == "match backend":
+            check_backend(item)
+        elif kind == "scoring system":
+            counts = getattr(item, "players", None)
+            if (not isinstance(counts, tuple) or not counts
+                    or not all(type(n) is int and 2 <= n <= 4 for n in counts)):
+                raise TypeError(f"the scoring system {item.name}'s players must be a tuple of counts from 2 to 4, "
+                                f"not {quote(repr(counts))}")
+            if not all(isinstance(o, Option) for o in getattr(item, "options", ())):
+                raise TypeError(f"the scoring system {item.name}'s options must be gincli.Option objects")
+        elif kind == "variant" and isinstance(item, Variant):
+            if not isinstance(item.defaults, dict):
+                raise TypeError(f"the variant {item.name}'s defaults must be a dict")
+
+    def _check_code_variants(self) -> None:
+        """A variant made in code with a default for something that is not an
+        option: said, since that default would be ignored."""
+        for name, variant in self.variants.items():
+            plugin = self.owner.get(("variant", name))
+            if plugin is None or not isinstance(getattr(variant, "defaults", None), dict):
+                continue
+            specs = self.all_option_specs(variant)
+            for key in variant.defaults:
+                if key not in specs:
+                    self.problems.append(f"plugin \"{plugin}\": the variant {name} has a default for {quote(key)}, "
+                                         "which is not an option; it is ignored")
+
+    def _check_moveset(self, ms: MoveSet) -> None:
+        """A move set's actions and options may not take those of the rule book or
+        of another move set."""
+        taken = {a: "the rule book" for a in ACTIONS}
+        options = {o.name: "the rule book" for o in PLAY_OPTIONS}
+        for other in self.movesets.values():
+            taken.update(dict.fromkeys(other.actions, f"the move set {other.name}"))
+            options.update(dict.fromkeys((o.name for o in other.options), f"the move set {other.name}"))
+        if not isinstance(ms.actions, tuple) or not all(isinstance(a, str) and a for a in ms.actions):
+            raise TypeError(f"the move set {ms.name}'s actions must be a tuple of names")
+        for action in ms.actions:
+            if action in taken:
+                raise TypeError(f"the move set {ms.name} adds the action {quote(action)}, which is {taken[action]}'s")
+        for opt in ms.options:
+            if not isinstance(opt, Option):
+                raise TypeError(f"the move set {ms.name}'s options must be gincli.Option objects")
+            if opt.name in options:
+                raise TypeError(f"the move set {ms.name} adds the option {quote(opt.name)}, which is {options[opt.name]}'s")
+
+    def _bind(self, pending: list[tuple[str, PendingVariant]]) -> None:
+        """Give each variant file its base, once every plugin has registered."""
+        waiting = list(pending)
+        while waiting:
+            progress = False
+            for plugin, pv in list(waiting):
+                if pv.base is None or pv.base in self.variants:
+                    waiting.remove((plugin, pv))
+                    progress = True
+                    try:
+                        self.variants[pv.name] = self.bind_variant(pv)
+                    except ConfigError as exc:
+                        self.problems.append(str(exc))
+            if not progress:
+                for _, pv in waiting:
+                    self.problems.append(f"variant file {pv.source}: unknown base variant \"{pv.base}\"; "
+                                         f"the variants are {', '.join(sorted(self.variants))}")
+                break
+
+    def _settle_clashes(self) -> None:
+        """A variant file naming a variant already registered is left out: silently
+        when its rules are the same, with a warning naming the file when not."""
+        for pv in self._clashes:
+            try:
+                variant = self.bind_variant(pv)
+            except ConfigError as exc:
+                self.problems.append(str(exc))
+                continue
+            differs = self.rules_differ(variant)
+            if differs:
+                self.problems.append(f"variant file {pv.source} was left out: {differs}")
+
+    def rules_differ(self, variant: Variant) -> str | None:
+        """When a variant of the same name is already registered with other rules:
+        one clause saying so (the name, where the other is from, what differs)."""
+        other = self.variants.get(variant.name)
+        if other is None or other is variant:
+            return None
+        mine, theirs = self.variant_defaults(variant), self.variant_defaults(other)
+        diff = [f"{k} {format_value(mine.get(k))} here, {format_value(theirs.get(k))} there"
+                for k in sorted(set(mine) | set(theirs)) if mine.get(k) != theirs.get(k)]
+        if type(variant) is not type(other):
+            diff.append(f"the behaviour of {type(other).__name__}")
+        if not diff:
+            return None
+        return (f"it names the variant {quote(variant.name)}, already defined by {other.source}, but with other rules "
+                f"({'; '.join(diff[:3])}{'; …' if len(diff) > 3 else ''}); give it another name")
+
+    def variant_defaults(self, variant: Variant) -> dict[str, Any]:
+        """Every option's value under a variant, before any override."""
+        specs = self.all_option_specs(variant)
+        return {k: variant.defaults.get(k, spec.default) for k, spec in specs.items()}
+
+    def bind_variant(self, pv: PendingVariant) -> Variant:
+        """Make a variant from a variant file, checking its options against its base."""
+        if pv.base is None:
+            base = Variant(pv.name, pv.description, {}, pv.source)
+        else:
+            base = self.variants.get(pv.base)
+            if base is None:
+                raise ConfigError(f"variant file {pv.source}: unknown base variant \"{pv.base}\"; "
+                                  f"the variants are {', '.join(sorted(self.variants))}")
+        specs = self.all_option_specs(base)
+        try:
+            values = resolve(specs, pv.options, where=f"variant file {pv.source}")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        return base.derive(pv.name, pv.description, {k: values[k] for k in pv.options}, pv.source)
+
+    def all_option_specs(self, variant: Variant) -> dict[str, Option]:
+        """Options a variant file may set: the variant's, every move set's, and every
+        scoring system's."""
+        specs = self.play_options(variant)
+        for system in self.scoring_systems.values():
+            for opt in system.options:
+                specs.setdefault(opt.name, opt)
+        return specs
+
+    # -- lookups ---------------------------------------------------------------------
+
+    def variant(self, name: str, files: bool = True) -> Variant:
+        """A variant by name, or (with ``files``) from a variant file when ``name``
+        is a path (ends in ``.toml`` or contains a ``/``). Unknown: :class:`UsageError`."""
+        found = self.variants.get(name)
+        if found is not None:
+            return found
+        if files and (name.endswith(".toml") or os.sep in name or "/" in name):
+            path = Path(name)
+            pv = PendingVariant.from_file(path)
+            pv.source = str(path)
+            variant = self.bind_variant(pv)
+            differs = self.rules_differ(variant)
+            if differs:
+                raise UsageError(f"variant file {path}: {differs}")
+            self.variants[name] = variant
+            self.variants.setdefault(variant.name, variant)  # transcripts name it by its name
+            return variant
+        named = sorted(n for n in self.variants if not n.endswith(".toml") and "/" not in n)
+        raise UsageError(f"unknown variant {quote(name)}; the variants are {', '.join(named)}")
+
+    def add_bots_file(self, path: str | Path) -> None:
+        """Make the named bots of a bots file known (``--bots-file``); its names
+        come before the configuration folder's. :class:`ConfigError` when it is wrong."""
+        from ..matches.external.botsfile import read_bots_file
+
+        for name, spec in read_bots_file(Path(path)).items():
+            if name in self.bots:
+                raise ConfigError(f"the bots file {path} names the bot {quote(name)}, which is "
+                                  f"{self.owner.get(('bot', name), 'another plugin')}'s; give it another name")
+            self.named_bots[name] = spec
+        self._bot_cache.clear()
+
+    def _add_user_bots(self) -> None:
+        """The named bots of ``bots.toml`` in the configuration folder; one taking a
+        registered bot's name is left out with a warning."""
+        from ..matches.external.botsfile import read_bots_file
+
+        path = config_dir() / "bots.toml"
+        if not path.exists() or path.is_dir():
+            return  # a FIFO or a device is said (read_toml), never read
+        try:
+            found = read_bots_file(path)
+        except ConfigError as exc:
+            self.problems.append(str(exc))
+            return
+        for name, spec in found.items():
+            if name in self.bots:
+                self.problems.append(f"the bot {quote(name)} of {path} was left out: it is "
+                                     f"{self.owner.get(('bot', name), 'another plugin')}'s name")
+            else:
+                self.named_bots[name] = spec
+
+    def bot(self, spec: str) -> Any:
+        """A bot factory for a spec: a bot's name with any parameters
+        (``expert:samples=40:k=v``), a named bot of a bots file (likewise), or
+        ``exec:COMMAND`` for an external program; :class:`UsageError` when it
+        cannot be made."""
+        found = self._bot_cache.get(spec)
+        if found is None:
+            found = self._bot_cache[spec] = self._make_bot(spec)
+        return found
+
+    def _make_bot(self, spec: str) -> Any:
+        import dataclasses
+        import shutil
+
+        from ..matches.external import ExternalSpec, external_bot
+
+        if spec.startswith("exec:"):
+            ext = ExternalSpec.from_command(spec[len("exec:"):].strip())
+        else:
+            name, _, rest = spec.partition(":")
+            params = self._bot_params(spec, rest)
+            if name in self.named_bots:
+                ext = self.named_bots[name]
+                if params:
+                    ext = dataclasses.replace(ext, parameters=tuple(sorted({**dict(ext.parameters),
+                                                                            **params}.items())))
+            else:
+                cls = self.bots.get(name)
+                if cls is None:
+                    known = sorted(self.bots) + sorted(self.named_bots)
+                    raise UsageError(f"unknown bot {quote(name)}; the bots are {', '.join(known)}, "
+                                     "or exec:COMMAND for an external program")
+                if not params and not cls.parameters:
+                    return cls
+                specs = {o.name: o for o in cls.parameters}
+                try:
+                    values = resolve(specs, params, where=f"the bot {name}")
+                except ValueError as exc:
+                    raise UsageError(str(exc) if specs else f"the bot {name} takes no parameters") from None
+                return type(cls.__name__, (cls,), {"params": values, "__module__": cls.__module__})
+        program = ext.argv[0]
+        where = Path(ext.cwd) / program if ext.cwd and os.sep in program else Path(program)
+        if shutil.which(program) is None and not (os.sep in program and where.is_file()):
+            raise UsageError(f"cannot run {ext.label}: {program} is not a program on the PATH or a path")
+        return external_bot(ext)
+
+    @staticmethod
+    def _bot_params(spec: str, text: str) -> dict[str, Any]:
+        """``k=v:k2=v2`` of a bot spec, the values read as ``--option`` values are."""
+        from ..rulebook.rules import parse_value
+
+        params: dict[str, Any] = {}
+        for item in filter(None, text.split(":")):
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                raise UsageError(f"a bot's parameters are written name:key=value:key=value, not {quote(spec)}")
+            params[key.strip().replace("-", "_")] = parse_value(value)
+        return params
+
+    def scoring(self, name: str) -> ScoringSystem:
+        found = self.scoring_systems.get(name)
+        if found is None:
+            raise UsageError(f"unknown scoring system {quote(name)}; the scoring systems are "
+                             f"{', '.join(sorted(self.scoring_systems))}")
+        return found
+
+    def play_options(self, variant: Variant) -> dict[str, Option]:
+        """The options of play of a variant: the rule book's, the variant's own, and
+        those of every move set (which any variant may turn on)."""
+        specs = dict(variant.options)
+        for ms in self.movesets.values():
+            for opt in ms.options:
+                specs.setdefault(opt.name, opt)
+        return specs
+
+    def option_specs(self, variant: Variant, scoring: ScoringSystem) -> dict[str, Option]:
+        specs = self.play_options(variant)
+        for opt in scoring.options:
+            specs[opt.name] = opt
+        return specs
+
+    def rules(self, variant: Variant, scoring: ScoringSystem, overrides: Mapping[str, Any] | None = None,
+              where: str = "--option") -> Rules:
+        """The rules of a session: option defaults, then the variant's, then
+        ``overrides``. A bad override raises ``ValueError`` (one sentence)."""
+        try:
+            key = (id(variant), scoring.name, tuple(sorted((overrides or {}).items())), where)
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and key in self._rules_cache:
+            return self._rules_cache[key]
+        specs = self.option_specs(variant, scoring)
+        own = {k: v for k, v in variant.defaults.items() if k in specs}
+        values = resolve(specs, own, overrides or {}, where=where)
+        rules = Rules(values, tuple(ms for ms in self.movesets.values() if self._enabled(ms, values)))
+        if key is not None:
+            self._rules_cache[key] = rules
+        return rules
+
+
+    def _enabled(self, ms: MoveSet, values: Rules) -> bool:
+        try:
+            on = ms.enabled(values)
+        except Exception as exc:
+            raise PluginError(f"plugin \"{self.owner.get(('move set', ms.name), '?')}\": its move set {ms.name} "
+                              f"failed to say whether it is on: {type(exc).__name__}: {exc}") from None
+        if not isinstance(on, bool):
+            raise PluginError(f"plugin \"{self.owner.get(('move set', ms.name), '?')}\": its move set {ms.name} "
+                              f"answered enabled() with {quote(on)}, not true or false")
+        return on
+
+
+def load_registry(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
+                  entry_points: bool = True) -> Registry:
+    """Load every plugin and collect what it registers (the one factory)."""
+    pm, infos, problems = make_plugin_manager(plugin_dirs, disabled, entry_points)
+    return Registry(pm, infos, problems)

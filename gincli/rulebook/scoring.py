@@ -1,0 +1,445 @@
+"""Scoring one hand from its end position (RULES.md, "Going out" and
+"Scoring a hand"). This module is the one place those rules live: ``gin
+score``, the hand engine and ``gin validate`` all call :func:`score_position`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from json import dumps as _dumps
+from json.encoder import encode_basestring as _encode_str
+
+from .cards import CARD_NAMES, by_rank, card_str, cards_of, json_by_rank
+from ..base.errors import RecordError, plural
+from .layoffs import best_defence, plain_defence
+from .melds import Arrangement, best_arrangement, deadwood, is_meld, mask_value, meld_info, min_arrangements
+from .rules import OFF, Rules
+from .variant import Variant
+
+OUTCOMES = ("knock", "undercut", "gin", "big_gin", "dead", "forfeit")
+CARD_JSON = tuple(f'"{n}"' for n in CARD_NAMES)
+
+
+@dataclass(slots=True)
+class Position:
+    """The end of one hand, as a hand record describes it.
+
+    ``hands`` maps each of the two players to a card mask; ``melds`` holds the
+    declared spreads (name -> list of meld masks) and ``layoffs`` the declared
+    layoffs (cards), ``None`` where gincli is to choose.
+    """
+
+    players: tuple[str, str]
+    hands: dict[str, int]
+    knocker: str | None = None
+    upcard: int | None = None
+    melds: dict[str, list[int]] = field(default_factory=dict)
+    layoffs: list[int] | None = None
+
+
+@dataclass(slots=True)
+class Spread:
+    """A player's hand as spread at the end: melds, deadwood, and (defender) layoffs."""
+
+    name: str
+    melds: tuple[int, ...]
+    deadwood_mask: int
+    deadwood: int
+    layoffs: list[int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "melds": [list(meld_info(m).names) for m in sort_melds(self.melds)]}
+        if self.layoffs is not None:
+            d["layoffs"] = [CARD_NAMES[c] for c in self.layoffs]
+        d["deadwood_cards"] = [CARD_NAMES[c] for c in by_rank(cards_of(self.deadwood_mask))]
+        d["deadwood"] = self.deadwood
+        return d
+
+    def to_json(self) -> str:
+        """``json.dumps(self.to_dict())``, built directly (the hot path of ``gin score``)."""
+        return _spread_json(_json_value(self.name), self.melds, self.layoffs, self.deadwood_mask, self.deadwood)
+
+
+@dataclass(slots=True)
+class HandResult:
+    """The score of one hand (FORMATS.md, "Score result")."""
+
+    outcome: str
+    winner: str | None
+    points: int
+    knocker: Spread | None
+    defender: Spread | None
+    variant: str = "standard"
+    id: Any = None
+    #: gincli's addition for a forfeited hand: ``{"player": ..., "reason": ...}``.
+    forfeit: dict[str, Any] | None = None
+    #: What the hand's points were multiplied by, in all (Oklahoma's spade
+    #: doubling, a move set's stake).
+    multiplier: int = 1
+    #: Fields a move set adds to the score result and the transcript's hand
+    #: result (doubling's ``multiplier``).
+    fields: dict[str, Any] | None = None
+    #: What a move set's explanation for people draws on (never written in a
+    #: result or a transcript): doubling's decline bonus and deadwoods.
+    notes: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {
+            "id": self.id,
+            "variant": self.variant,
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "points": self.points,
+            "knocker": self.knocker.to_dict() if self.knocker else None,
+            "defender": self.defender.to_dict() if self.defender else None,
+        }
+        if self.forfeit is not None:
+            d["forfeit"] = self.forfeit
+        if self.fields:
+            d.update(self.fields)
+        return d
+
+    def claim(self) -> dict[str, Any]:
+        """The hand's result as a transcript writes it: outcome, winner, points, and
+        the fields move sets add."""
+        d = {"outcome": self.outcome, "winner": self.winner, "points": self.points}
+        if self.fields:
+            d.update(self.fields)
+        return d
+
+    def to_json(self) -> str:
+        """``json.dumps(self.to_dict(), ensure_ascii=False)``, built directly."""
+        if self.forfeit is not None or self.fields:
+            return _dumps(self.to_dict(), ensure_ascii=False)
+        knocker = self.knocker.to_json() if self.knocker else "null"
+        defender = self.defender.to_json() if self.defender else "null"
+        winner = "null" if self.winner is None else _json_value(self.winner)
+        return _result_json(_json_value(self.id), _json_value(self.variant), self.outcome, winner, self.points,
+                            knocker, defender)
+
+
+def _result_json(ident: str, variant: str, outcome: str, winner: str, points: int, knocker: str,
+                 defender: str) -> str:
+    """A score result's JSON text from the JSON texts of its parts."""
+    return (f'{{"id": {ident}, "variant": {variant}, "outcome": "{outcome}", "winner": {winner}, '
+            f'"points": {points}, "knocker": {knocker}, "defender": {defender}}}')
+
+
+def _melds_text(melds: tuple[int, ...]) -> str:
+    """Melds as the inside of a JSON list, in the order they are written."""
+    if len(melds) == 1:
+        return (_MELD_TEXT.get(melds[0]) or _meld_text(melds[0]))[1]
+    if melds:
+        get = _MELD_TEXT.get
+        return ", ".join([t for _, t in sorted([get(m) or _meld_text(m) for m in melds])])
+    return ""
+
+
+def _spread_json(name: str, melds: tuple[int, ...], layoffs: list[int] | None, deadwood_mask: int,
+                 deadwood: int) -> str:
+    """A spread's JSON text (``name`` already JSON): melds in written order,
+    deadwood cards by rank."""
+    text = _melds_text(melds)
+    laid = "" if layoffs is None else ', "layoffs": [' + ", ".join([CARD_JSON[c] for c in layoffs]) + "]"
+    return (f'{{"name": {name}, "melds": [{text}]{laid}, '
+            f'"deadwood_cards": [{json_by_rank(deadwood_mask)}], "deadwood": {deadwood}}}')
+
+
+#: Each meld's place in the written order (:func:`sort_melds`'s key as one number:
+#: no two melds of a hand share it) and its JSON text.
+_MELD_TEXT: dict[int, tuple[int, str]] = {}
+
+
+def _meld_text(meld: int) -> tuple[int, str]:
+    info = meld_info(meld)
+    found = _MELD_TEXT[meld] = (info.key[0] * 4 + info.key[1], info.json)
+    return found
+
+
+def _json_value(value: Any) -> str:
+    if type(value) is str:
+        return _encode_str(value)
+    return _dumps(value, ensure_ascii=False)
+
+
+def sort_melds(melds: tuple[int, ...] | list[int]) -> list[int]:
+    """Melds in the order they are written: by lowest rank, then suit."""
+    if len(melds) < 2:
+        return list(melds)
+    return sorted(melds, key=lambda m: meld_info(m).key)
+
+
+def meld_strs(meld: int) -> list[str]:
+    """A meld's cards as written: a run ascending, a set by suit."""
+    return list(meld_info(meld).names)
+
+
+def dead_hand(players: tuple[str, str], variant: str = "standard", id: Any = None) -> HandResult:
+    """Nobody knocked before the wall: nobody scores."""
+    return HandResult("dead", None, 0, None, None, variant, id)
+
+
+def forfeit_result(player: str, opponent: str, held: int, rules: Rules, variant: str,
+                   reason: str) -> HandResult:
+    """A player who cannot go on (a bot's illegal reply, crash or hang) forfeits
+    the hand: the opponent wins, as if by gin, the forfeiter's deadwood (all the
+    cards held) plus the gin bonus. Outcome ``forfeit`` (gincli's addition)."""
+    points = deadwood(held) + rules["gin_bonus"]
+    return HandResult("forfeit", opponent, points, None, None, variant,
+                      forfeit={"player": player, "reason": reason})
+
+
+def _upcard_reason(variant: Variant, rules: Rules) -> str:
+    """Why scoring needs the first upcard, naming the option to blame."""
+    reasons = []
+    for key, why in (("knock_limit", "knock_limit is \"upcard\" (the knock limit is the upcard's value)"),
+                     ("spade_doubles", "spade_doubles is on (a spade upcard doubles the hand)")):
+        value = rules.get(key)
+        if (key == "knock_limit" and value == "upcard") or (key == "spade_doubles" and value is True):
+            reasons.append(why + (f" in the variant {variant.name}" if variant.defaults.get(key) == value else ""))
+    return " and ".join(reasons) or f"the variant {variant.name} needs it"
+
+
+def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None) -> HandResult:
+    """Score a hand's end position under a variant and its rules.
+
+    Declared melds and layoffs are checked and used, never replaced; where
+    absent, gincli chooses (FORMATS.md): the knocker's arrangement is one of
+    minimum deadwood that leaves the defender the worst best result; the
+    defender's melds and layoffs are those leaving the least deadwood.
+    Raises :class:`RecordError` with one sentence when the position is not legal.
+    """
+    p0, p1 = pos.players
+    for name in pos.players:
+        count = pos.hands[name].bit_count()
+        if count != 10 and not (name == pos.knocker and count == 11):
+            raise RecordError(f"{name} holds {plural(count, 'card')}; a player holds 10 at the end of a hand"
+                              + (" (11 only for big gin)" if name == pos.knocker else ""), rule="hand-size")
+    for name in pos.melds:
+        if name not in pos.hands:
+            raise RecordError(f"melds are given for \"{name}\", who is not a player", rule="unknown-player")
+    if pos.knocker is None:
+        if pos.layoffs:
+            raise RecordError("layoffs are given but nobody knocked (a dead hand)", rule="layoff-without-knock")
+        return dead_hand(pos.players, variant.name, id)
+
+    knocker = pos.knocker
+    defender = p1 if knocker == p0 else p0
+    k_mask = pos.hands[knocker]
+    d_mask = pos.hands[defender]
+    upcard = pos.upcard
+    if upcard is None and variant.checked_needs_upcard(rules):
+        raise RecordError(f"this hand needs its first upcard (field \"upcard\"): {_upcard_reason(variant, rules)}",
+                          rule="missing-upcard")
+
+    k_declared = declared_melds(knocker, k_mask, pos.melds.get(knocker))
+    d_declared = declared_melds(defender, d_mask, pos.melds.get(defender))
+    outcome, candidates = check_knock(knocker, k_mask, k_declared, variant, rules, upcard)
+    k_dw = candidates[0].deadwood
+
+    multiplier = variant.checked_multiplier(rules, upcard)
+    if outcome in ("gin", "big_gin"):
+        if pos.layoffs:
+            raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed", rule="layoff-onto-gin")
+        arr = candidates[0]
+        d_arr = _as_arrangement(d_mask, d_declared) if d_declared is not None else best_arrangement(d_mask)
+        bonus = rules["gin_bonus"] if outcome == "gin" else rules["big_gin_bonus"]
+        return HandResult(outcome, knocker, (d_arr.deadwood + bonus) * multiplier,
+                          Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
+                          Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, []),
+                          variant.name, id, multiplier=multiplier)
+
+    best = None
+    error: RecordError | None = None
+    for arr in candidates:
+        try:
+            d_dw, laid, d_arr = best_defence(d_mask, arr.melds, d_declared, pos.layoffs)
+        except RecordError as exc:
+            error = error or exc
+            continue
+        if best is None or d_dw > best[0]:
+            best = (d_dw, laid, d_arr, arr)
+    if best is None:
+        assert error is not None
+        raise error
+    d_dw, laid, d_arr, arr = best
+    outcome, knocker_wins, points = settle(k_dw, d_dw, rules)
+    winner = knocker if knocker_wins else defender
+    return HandResult(outcome, winner, points * multiplier,
+                      Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
+                      Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, laid),
+                      variant.name, id, multiplier=multiplier)
+
+
+def settle(k_dw: int, d_dw: int, rules: Rules) -> tuple[str, bool, int]:
+    """A knock that is not gin, settled (RULES.md "Scoring a hand"): the outcome,
+    whether the knocker wins, and the points before any multiplier."""
+    if d_dw > k_dw:
+        return "knock", True, d_dw - k_dw
+    return "undercut", False, k_dw - d_dw + rules["undercut_bonus"]
+
+
+#: ``(variant, upcard) -> (variant, rules, knock limit, multiplier)`` (limit -1:
+#: the hand needs its upcard; used only for the same rules object), for variants
+#: that keep the rule book's ways of reading them (:class:`Variant`'s own methods:
+#: functions of the rules and the upcard alone); a plugin's overrides are asked
+#: every hand.
+_LIMITS: dict[tuple[Variant, int | None], tuple[Variant, Rules, int, int]] = {}
+
+
+def _remember_limits(variant: Variant, rules: Rules, upcard: int | None, limit: int, multiplier: int) -> None:
+    kind = type(variant)
+    if (kind.needs_upcard is Variant.needs_upcard and kind.knock_limit is Variant.knock_limit
+            and kind.hand_multiplier is Variant.hand_multiplier):
+        _LIMITS[(variant, upcard)] = (variant, rules, limit, multiplier)
+
+
+def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard: int | None,
+                variant: Variant, rules: Rules, id: Any = None) -> tuple[str, str, str | None, int, str, str] | None:
+    """``score_position(pos, variant, rules, id).to_json()`` and the outcome (then
+    the winner, the points and the two players, for the totals of a run), for
+    the common position: ten cards each, nothing declared, no move set's fields,
+    a legal knock or none. Built without the objects: the hot path of ``gin
+    score --format json``. None for any other position (an error, big gin):
+    :func:`score_position` is then the one to ask."""
+    if m0.bit_count() != 10 or m1.bit_count() != 10:
+        return None
+    if knocker is None:  # _result_json of a dead hand, in one piece
+        ident = _encode_str(id) if type(id) is str else _json_value(id)
+        return (f'{{"id": {ident}, "variant": {_json_value(variant.name)}, "outcome": "dead", "winner": null, '
+                f'"points": 0, "knocker": null, "defender": null}}', "dead", None, 0, p0, p1)
+    if knocker == p0:
+        k_mask, d_mask, defender = m0, m1, p1
+    else:
+        k_mask, d_mask, defender = m1, m0, p0
+    known = _LIMITS.get((variant, upcard))
+    if known is not None and known[0] is variant and known[1] is rules:
+        _, _, limit, multiplier = known
+        if limit < 0:
+            return None
+        candidates = min_arrangements(k_mask)
+        k_dw = candidates[0].deadwood
+    else:
+        if upcard is None and variant.checked_needs_upcard(rules):
+            _remember_limits(variant, rules, upcard, -1, 0)
+            return None
+        candidates = min_arrangements(k_mask)
+        k_dw = candidates[0].deadwood
+        limit = variant.checked_knock_limit(rules, upcard)
+        multiplier = variant.checked_multiplier(rules, upcard)
+        _remember_limits(variant, rules, upcard, limit, multiplier)
+    if k_dw > limit:
+        return None
+    k_name = _encode_str(knocker)
+    if not k_dw:
+        arr = candidates[0]
+        d_arr = best_arrangement(d_mask)
+        d_dw = d_arr.deadwood
+        outcome, winner, points, laid = "gin", k_name, (d_dw + rules["gin_bonus"]) * multiplier, []
+        won = knocker
+    else:
+        best = None
+        for arr in candidates:
+            d_dw, laid, d_arr = plain_defence(d_mask, arr.melds)
+            if best is None or d_dw > best[0]:
+                best = (d_dw, laid, d_arr, arr)
+        assert best is not None
+        d_dw, laid, d_arr, arr = best
+        outcome, knocker_wins, points = settle(k_dw, d_dw, rules)
+        won = knocker if knocker_wins else defender
+        winner = k_name if knocker_wins else _encode_str(defender)
+        points *= multiplier
+    # _result_json of two _spread_json, in one piece (tests/test_score_fast.py holds them to the same text)
+    ident = _encode_str(id) if type(id) is str else _json_value(id)
+    return (f'{{"id": {ident}, "variant": {_json_value(variant.name)}, "outcome": "{outcome}", "winner": {winner}, '
+            f'"points": {points}, "knocker": {{"name": {k_name}, "melds": [{_melds_text(arr.melds)}], '
+            f'"deadwood_cards": [{json_by_rank(arr.deadwood_mask)}], "deadwood": {k_dw}}}, '
+            f'"defender": {{"name": {_encode_str(defender)}, "melds": [{_melds_text(d_arr.melds)}], '
+            f'"layoffs": [{", ".join([CARD_JSON[c] for c in laid])}], '
+            f'"deadwood_cards": [{json_by_rank(d_arr.deadwood_mask)}], "deadwood": {d_dw}}}}}', outcome, won, points,
+            knocker, defender)
+
+
+def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Variant, rules: Rules,
+                upcard: int | None) -> tuple[str, list[Arrangement]]:
+    """Check that a knock is legal (RULES.md "Going out"): the knocker's hand after
+    the knock discard (10 cards, or 11 for big gin) and declared melds, if any.
+
+    Returns the outcome so far (``knock``, ``gin`` or ``big_gin``) and the
+    knocker's arrangements to choose from: the declared one, or every one of
+    minimum deadwood. Raises :class:`RecordError` (rule ``knock-over-limit``,
+    ``big-gin-off``, ``big-gin-not-melded``) when the knock is not legal.
+    """
+    candidates = [_as_arrangement(held, melds)] if melds is not None else min_arrangements(held)
+    dw = candidates[0].deadwood
+    if held.bit_count() == 11:
+        if rules["big_gin_bonus"] == OFF:
+            raise RecordError(f"{knocker} holds 11 cards (big gin), but big gin is off "
+                              "(set the option big_gin_bonus to play it)", rule="big-gin-off")
+        if dw:
+            raise RecordError(f"{knocker} holds 11 cards, which is only legal for big gin, "
+                              f"but they leave {dw} deadwood", rule="big-gin-not-melded")
+        return "big_gin", candidates
+    limit = variant.checked_knock_limit(rules, upcard)
+    if dw > limit:
+        if limit == 0:
+            raise RecordError(f"{knocker} knocked with {dw} deadwood, but only gin may end a hand "
+                              f"here ({_limit_reason(variant, rules, upcard)})", rule="knock-over-limit")
+        raise RecordError(f"{knocker} knocked with {dw} deadwood, over the knock limit of {limit}",
+                          rule="knock-over-limit")
+    return ("gin" if dw == 0 else "knock"), candidates
+
+
+def _limit_reason(variant: Variant, rules: Rules, upcard: int | None) -> str:
+    if rules["knock_limit"] == "upcard" and upcard is not None:
+        return f"the first upcard {card_str(upcard)} is an ace"
+    return f"the variant {variant.name} allows no knock with deadwood"
+
+
+def declared_melds(name: str, held: int, melds: list[int] | None) -> list[int] | None:
+    """A player's declared melds, checked: each a real meld of cards held, no card twice."""
+    if melds is None:
+        return None
+    used = 0
+    for meld in melds:
+        if meld & ~held:
+            names = " ".join(card_str(c) for c in cards_of(meld))
+            missing = card_str(cards_of(meld & ~held)[0])
+            raise RecordError(f"{name}'s meld [{names}] uses {missing}, which {name} does not hold", rule="meld-not-held")
+        if meld & used:
+            twice = card_str(cards_of(meld & used)[0])
+            raise RecordError(f"{name} uses {twice} in two melds", rule="meld-card-reused")
+        used |= meld
+    return list(melds)
+
+
+def _as_arrangement(held: int, melds: list[int]) -> Arrangement:
+    used = 0
+    for m in melds:
+        used |= m
+    rest = held & ~used
+    return Arrangement(mask_value(rest), tuple(melds), rest)
+
+
+_MELDS: set[int] = set()  # the declared melds met, as card masks
+
+
+def check_meld(cards: list[int], owner: str) -> int:
+    """A declared meld's card mask; :class:`RecordError` when it is not a meld."""
+    mask = 0
+    for c in cards:
+        if mask >> c & 1:
+            raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] lists {card_str(c)} twice", rule="not-a-meld")
+        mask |= 1 << c
+    if mask not in _MELDS:  # distinct cards: whether they meld depends on the set of them alone
+        if not is_meld(cards):
+            raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] is not a meld "
+                              "(a set is 3 or 4 cards of one rank; a run 3 or more of one suit in sequence)",
+                              rule="not-a-meld")
+        _MELDS.add(mask)  # a few hundred melds exist; what is not one is never kept (input may hold anything)
+    return mask
+
+
+__all__ = ["Position", "Spread", "HandResult", "score_position", "dead_hand", "deadwood", "check_meld"]

@@ -1,0 +1,140 @@
+"""The house (docs/architecture.md): layers as folders, each importing only
+those below it, no circle among modules, and package ``__init__`` files that
+only present names. Every import counts, also one inside a function or under
+``TYPE_CHECKING``: a circle Python does not trip over is still one in the
+design."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "gincli"
+
+#: The layers, from the bottom up: a module may import its own layer's and those below.
+LAYERS = ("base", "rulebook", "hand", "formats", "sessions", "matches", "plugin", "replay", "cli")
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """Every module of gincli that ``name`` imports, wherever the import stands."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imports_of(name, path, known) for name, path in known.items()}
+
+
+def layer(module: str) -> int:
+    """A module's layer, from the bottom (0); the package's own entry points are above them all."""
+    parts = module.split(".")
+    return LAYERS.index(parts[1]) if len(parts) > 1 and parts[1] in LAYERS else len(LAYERS)
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_module_imports_a_circle_back_to_itself():
+    assert circles(graph()) == []
+
+
+def test_no_layer_imports_a_layer_above_it():
+    upward = sorted(f"{m} (layer {LAYERS[layer(m)] if layer(m) < len(LAYERS) else 'top'}) imports {t}"
+                    for m, targets in graph().items() for t in targets if layer(t) > layer(m))
+    assert upward == []
+
+
+def test_every_module_lives_in_a_layer_folder():
+    loose = [m for m in modules() if layer(m) == len(LAYERS) and m not in ("gincli", "gincli.entry", "gincli.__main__")]
+    assert loose == []
+
+
+def test_below_the_plugin_layer_nothing_looks_the_registry_up():
+    below = [m for m, targets in graph().items() if layer(m) < LAYERS.index("plugin")
+             for t in targets if t.startswith("gincli.plugin")]
+    assert below == []
+
+
+@pytest.mark.parametrize("init", sorted(PACKAGE.rglob("__init__.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_a_package_init_only_presents_names(init):
+    """A docstring saying what the layer owns and may import, imports, ``__all__``,
+    assignments of names: no function or class of its own."""
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    assert ast.get_docstring(tree), "a package says what it holds"
+    code = [type(node).__name__ for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    assert code == []
+
+
+def test_each_layer_says_what_it_may_import():
+    for name in LAYERS[:-1]:
+        doc = ast.get_docstring(ast.parse((PACKAGE / name / "__init__.py").read_text(encoding="utf-8"))) or ""
+        assert "import" in doc, name
+
+
+def test_the_check_finds_a_circle():
+    """The checks above can fail: a made-up circle is found."""
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert layer("gincli.base.errors") < layer("gincli.cli.app")
