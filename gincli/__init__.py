@@ -12,7 +12,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing is not imported: nothing is, until a name is used (see gincli.entry)
 
-from .base.lazy import lazy_names
+from .base.lazy import alias_modules, lazy_names
 from .base.version import __version__
 
 #: The public names, and the module each comes from. They are imported on first
@@ -35,7 +35,22 @@ _LAZY = {
 }
 
 
+#: The module paths of earlier releases (gincli.melds ...), which still import: the
+#: same modules, now in their layer's folder (docs/architecture.md).
+_MOVED = {
+    "errors": "base.errors", "contract": "base.contract", "config": "base.config", "formats.jsonio": "base.jsonio",
+    "cards": "rulebook.cards", "melds": "rulebook.melds", "layoffs": "rulebook.layoffs", "rules": "rulebook.rules",
+    "variant": "rulebook.variant", "scoring": "rulebook.scoring", "rng": "rulebook.rng",
+    "moves": "hand.moves", "moveset": "hand.moveset", "engine": "hand.engine", "view": "hand.view",
+    "bots": "hand.bots", "session": "sessions.systems", "table": "sessions.table",
+    "match": "matches.runner", "backends": "matches.backends", "parallel": "matches.parallel",
+    "stats": "matches.stats", "external": "matches.external", "external.process": "matches.external.process",
+    "external.protocol": "matches.external.protocol", "external.botsfile": "matches.external.botsfile",
+    "hookspecs": "plugin.hookspecs", "plugins": "plugin.registry", "validate": "replay.validate",
+}
+
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)
+alias_modules({f"{__name__}.{old}": f"{__name__}.{new}" for old, new in _MOVED.items()})
 
 
 if TYPE_CHECKING:

@@ -138,3 +138,21 @@ def test_the_check_finds_a_circle():
     """The checks above can fail: a made-up circle is found."""
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert layer("gincli.base.errors") < layer("gincli.cli.app")
+
+
+def test_the_module_paths_of_earlier_releases_still_import_the_same_modules():
+    """Plugins written against earlier releases run unchanged (docs/examples/ keep
+    the old paths): ``gincli.melds`` is ``gincli.rulebook.melds``, the same module
+    object, its own ``__spec__`` kept."""
+    import importlib
+
+    import gincli
+
+    for old, new in gincli._MOVED.items():
+        moved = importlib.import_module(f"gincli.{new}")
+        assert importlib.import_module(f"gincli.{old}") is moved, old
+        assert moved.__spec__.name == f"gincli.{new}"
+    from gincli.melds import deadwood  # the form a plugin uses
+    from gincli.rulebook.melds import deadwood as same
+
+    assert deadwood is same and gincli.cards is importlib.import_module("gincli.rulebook.cards")

@@ -1,6 +1,6 @@
 # file: cautious.py
 from gincli import Bot, Option, hookimpl
-from gincli.rulebook.melds import deadwood
+from gincli.melds import deadwood
 
 
 class Cautious(Bot):

@@ -2,7 +2,7 @@
 import typer
 
 from gincli import hookimpl
-from gincli.base.errors import UsageError
+from gincli.errors import UsageError
 
 
 def odds(
@@ -10,7 +10,7 @@ def odds(
     held: int = typer.Option(10, help="How many cards are held."),
 ):
     """The chance that a card is in the opponent's hand, knowing nothing else."""
-    from gincli.rulebook.cards import card_str, parse_card
+    from gincli.cards import card_str, parse_card
 
     if not 1 <= held <= 11:
         raise UsageError(f"--held must be from 1 to 11, not {held}")

@@ -1,6 +1,6 @@
 # file: king.py
 from gincli import ScoringSystem, Seating, Session, hookimpl
-from gincli.rulebook.cards import cut_key
+from gincli.cards import cut_key
 
 
 class KingSession(Session):

@@ -1,5 +1,6 @@
 """Names a package presents, imported on first use (PEP 562), so that
-``gin --help`` and ``gin --version`` start without loading the engine or pluggy."""
+``gin --help`` and ``gin --version`` start without loading the engine or pluggy;
+and the module paths of earlier releases, which still import (:func:`alias_modules`)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,30 @@ def lazy_names(package: str, names: Mapping[str, str]) -> tuple[Callable[[str], 
         return sorted(set(vars(sys.modules[package])) | set(names))
 
     return __getattr__, __dir__
+
+
+def alias_modules(aliases: Mapping[str, str]) -> None:
+    """Make each old module path of ``aliases`` (``gincli.melds``) import the
+    module now at the new one (``gincli.rulebook.melds``): the same module
+    object, so that plugins written against earlier releases run unchanged.
+    Nothing is imported until an old path is."""
+    import importlib.abc
+    import importlib.util
+
+    specs: dict[str, Any] = {}
+
+    class Aliases(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+            if fullname not in aliases:
+                return None
+            return importlib.util.spec_from_loader(fullname, self)
+
+        def create_module(self, spec: Any) -> Any:
+            module = importlib.import_module(aliases[spec.name])
+            specs[spec.name] = module.__spec__  # the import system sets the alias's: given back below
+            return module
+
+        def exec_module(self, module: Any) -> None:
+            module.__spec__ = specs.pop(module.__spec__.name, module.__spec__)
+
+    sys.meta_path.insert(0, Aliases())  # first: an old package path must not load its modules again

@@ -24,9 +24,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gincli import BackendError, MatchBackend, MatchWork, hookimpl
-from gincli.matches.backends import ChunkFault
-from gincli.base.errors import clip, quote
-from gincli.matches.parallel import default_workers
+from gincli.backends import ChunkFault
+from gincli.errors import clip, quote
+from gincli.parallel import default_workers
 
 #: Times a chunk is run again when the worker (or node) running it dies.
 MAX_RETRIES = 3
@@ -40,7 +40,7 @@ def play_chunk(work: MatchWork, indices: list[int]) -> Any:
     """A Ray task: play a chunk of sessions (its process is ``ray::play_chunk``).
     A Ray worker outlives the match, so the external bots it started are
     closed after every chunk: none is left running on a node."""
-    from gincli.matches.external import close_all
+    from gincli.external import close_all
 
     try:
         return work(indices)
