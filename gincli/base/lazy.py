@@ -4,10 +4,12 @@ and the module paths of earlier releases, which still import (:func:`alias_modul
 
 from __future__ import annotations
 
-import importlib
 import sys
-from collections.abc import Callable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported: this runs at every start, before anything else (see gincli.entry)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 
 def lazy_names(package: str, names: Mapping[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
@@ -16,6 +18,8 @@ def lazy_names(package: str, names: Mapping[str, str]) -> tuple[Callable[[str], 
     a submodule by its name too."""
 
     def __getattr__(name: str) -> Any:
+        import importlib
+
         module = sys.modules[package]
         if name in names:
             value = getattr(importlib.import_module(f".{names[name]}", package), name)
@@ -39,24 +43,31 @@ def alias_modules(aliases: Mapping[str, str]) -> None:
     """Make each old module path of ``aliases`` (``gincli.melds``) import the
     module now at the new one (``gincli.rulebook.melds``): the same module
     object, so that plugins written against earlier releases run unchanged.
-    Nothing is imported until an old path is."""
-    import importlib.abc
-    import importlib.util
+    Nothing is imported until an old path is (not even importlib's own helpers:
+    this runs at every start)."""
+    sys.meta_path.insert(0, _Aliases(aliases))  # first: an old package path must not load its modules again
 
-    specs: dict[str, Any] = {}
 
-    class Aliases(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-        def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-            if fullname not in aliases:
-                return None
-            return importlib.util.spec_from_loader(fullname, self)
+class _Aliases:
+    """A finder and loader (duck-typed, as the import system takes them) of old module paths."""
 
-        def create_module(self, spec: Any) -> Any:
-            module = importlib.import_module(aliases[spec.name])
-            specs[spec.name] = module.__spec__  # the import system sets the alias's: given back below
-            return module
+    def __init__(self, aliases: Mapping[str, str]):
+        self.aliases = aliases
+        self.specs: dict[str, Any] = {}
 
-        def exec_module(self, module: Any) -> None:
-            module.__spec__ = specs.pop(module.__spec__.name, module.__spec__)
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname not in self.aliases:
+            return None
+        from importlib.machinery import ModuleSpec
 
-    sys.meta_path.insert(0, Aliases())  # first: an old package path must not load its modules again
+        return ModuleSpec(fullname, self)
+
+    def create_module(self, spec: Any) -> Any:
+        import importlib
+
+        module = importlib.import_module(self.aliases[spec.name])
+        self.specs[spec.name] = module.__spec__  # the import system sets the alias's: given back below
+        return module
+
+    def exec_module(self, module: Any) -> None:
+        module.__spec__ = self.specs.pop(module.__spec__.name, module.__spec__)
