@@ -12,6 +12,10 @@
 - ``chouette`` (3 or 4): the box plays every hand against a captain of the
   partnership; the box against every partner.
 - ``partnership`` (4): two teams, two tables a deal; a deal's points decide it.
+- ``eaai``: the EAAI 2021 Gin Rummy challenge's rules: one game to 100 with no
+  game, box or shutout bonus, gin and undercut 25, knock limit 10, no big gin,
+  the deal alternating after every scored hand. A game, settled by ``Game``;
+  only the defaults differ.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 
 from gincli import hookimpl
 from gincli.rulebook.cards import cut_key
-from gincli.rulebook.rules import Option, Rules
+from gincli.rulebook.rules import OFF, PLAY_OPTIONS, Option, Rules
 from gincli.rulebook.scoring import HandResult
 from gincli.sessions.systems import GAME_OPTIONS, Game, HollywoodSheet, ScoringSystem, Seating, Session, with_default
 
@@ -411,8 +415,38 @@ class PartnershipScoring(ScoringSystem):
         return PartnershipSession(players, rules)
 
 
+def with_defaults(options: tuple[Option, ...], **defaults: Any) -> tuple[Option, ...]:
+    """The same options, several with other defaults (``with_default`` for each)."""
+    for name, default in defaults.items():
+        options = with_default(options, name, default)
+    return options
+
+
+#: RULES.md "eaai": the rules of play it names (the rule book's options, next_dealer alternating), and the
+#: game's options with no game, box or shutout bonus. Any of them may still be set with --option.
+EAAI_OPTIONS = (
+    with_defaults(tuple(o for o in PLAY_OPTIONS
+                        if o.name in ("knock_limit", "gin_bonus", "undercut_bonus", "big_gin_bonus", "next_dealer")),
+                  knock_limit=10, gin_bonus=25, undercut_bonus=25, big_gin_bonus=OFF, next_dealer="alternate")
+    + with_defaults(GAME_OPTIONS, target=100, game_bonus=0, box_bonus=0, shutout="bonus", shutout_bonus=0)
+)
+
+
+class EaaiScoring(ScoringSystem):
+    """RULES.md "eaai": a game (``GameSession``, FORMATS.md's game result) under the
+    EAAI 2021 challenge's rules; the net result is the difference of the two scores."""
+
+    name = "eaai"
+    description = ("The EAAI 2021 challenge's rules: one game to 100 with no game, box or shutout bonus; "
+                   "gin and undercut 25, knock limit 10, no big gin; the deal alternates.")
+    options = EAAI_OPTIONS
+
+    def new_session(self, players: Sequence[str], rules: Rules) -> Session:
+        return GameSession(players, rules)
+
+
 @hookimpl(trylast=True)
 def gincli_register_scoring_systems(register: Callable[[ScoringSystem], None]) -> None:
     for system in (HandScoring(), GameScoring(), HollywoodScoring(), MatchScoring(), CutthroatScoring(),
-                   ChouetteScoring(), PartnershipScoring()):
+                   ChouetteScoring(), PartnershipScoring(), EaaiScoring()):
         register(system)
