@@ -17,6 +17,7 @@ fishtest, fastchess, cutechess and Ordo are in docs/statistics.md. Pure Python
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,14 +125,11 @@ def score_counts(samples: Samples) -> dict[float, int]:
     """How many samples had each score value, in the order the values first came."""
     if isinstance(samples, Running):
         return dict(samples.counts)
-    counts: dict[float, int] = {}
-    for x in samples:
-        counts[x] = counts.get(x, 0) + 1
-    return counts
+    return dict(Counter(samples))  # (counted in C, in the order of first appearance)
 
 
 def _counts(samples: Samples) -> Mapping[float, float]:
-    return samples.counts if isinstance(samples, Running) else score_counts(samples)
+    return samples.counts if isinstance(samples, Running) else Counter(samples)
 
 
 # The generalized SPRT ------------------------------------------------------------------------------------------
