@@ -73,6 +73,23 @@ def test_a_plugins_backend_plays_the_same_match_as_the_local_one(run, tmp_path):
     assert {"match_backends": ["serial"]} in [p["registered"] for p in listed["plugins"]]
 
 
+@pytest.mark.parametrize("map_", [
+    "for chunk in chunks:\n    for o in work.stream(chunk):\n        yield [o]",
+    "taken = []\nfor chunk in chunks:\n    taken += work(chunk)\n    if len(taken) > 4:\n        yield taken\n"
+    "        taken = []\nif taken:\n    yield taken",
+], ids=["a-session-at-a-time", "across-chunks"])
+def test_a_backend_may_give_the_outcomes_in_pieces_in_session_order(run, tmp_path, map_):
+    """A chunk's outcomes in pieces as they are played (work.stream), or the
+    next sessions of several chunks at once: the same match."""
+    local = run(*MATCH, "--workers", "1", "--transcripts", str(tmp_path / "local.jsonl"))
+    folder = backend_dir(tmp_path, "pieces", map=map_)
+    res = run("--plugins-dir", str(folder), *MATCH, "--backend", "pieces", "--transcripts",
+              str(tmp_path / "pieces.jsonl"))
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout == local.stdout
+    assert (tmp_path / "pieces.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
+
+
 @pytest.mark.parametrize("methods,said", [
     ({"map": "raise RuntimeError('lost the cluster')"}, "map() failed: RuntimeError: lost the cluster"),
     ({"map": "return [work(c) for c in chunks]"}, "map() returned"),
@@ -81,6 +98,9 @@ def test_a_plugins_backend_plays_the_same_match_as_the_local_one(run, tmp_path):
     ({"map": "for chunk in chunks:\n    r = work(chunk)\n    yield r\n    yield r"}, "a result for no chunk it had taken"),
     ({"map": "for chunk in chunks:\n    yield [o for o in work(chunk)][:-1]"}, "the outcomes of sessions [0] "),
     ({"map": "for chunk in list(chunks)[:2]:\n    yield work(chunk)"}, "stopped before sessions 2 and on were played"),
+    ({"map": "for chunk in chunks:\n    for o in work.stream(chunk):\n        if o.index != 1:\n            yield [o]"},
+     "the outcomes of sessions [1] "),
+    ({"map": "chunks = list(chunks)\nyield []"}, "returned [], not the outcomes of sessions [0] "),
     ({"map": "for chunk in chunks:\n    yield 42"}, "map() returned"),
     ({"start": "return '2'"}, "start() returned \"2\", not a whole number of 1 or more"),
     ({"start": "raise OSError('no such cluster')"}, "start() failed: OSError: no such cluster"),

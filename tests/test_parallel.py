@@ -270,3 +270,96 @@ def test_spawned_workers_build_their_state_with_setup(monkeypatch):
 def test_forked_workers_inherit_the_state():
     out = list(ordered_map(from_setup, range(6), 2, state={"name": "inherited"}))
     assert {name for _, name, _ in out} == {"inherited"}
+
+
+# stream=True: a chunk's work is a generator, each item comes out as soon as it and all before it are made.
+
+def items(chunk: tuple[int, int]) -> object:
+    start, n = chunk
+    for i in range(start, start + n):
+        time.sleep(0.002 if i % 5 else 0.02)
+        yield i, os.getpid()
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_streamed_items_come_in_order_in_lists_of_those_ready(workers):
+    chunks = [(start, 1 + start % 4) for start in range(0, 100, 5)]
+    out = list(ordered_map(items, chunks, workers, stream=True))
+    assert all(isinstance(ready, list) and ready for ready in out)
+    flat = [i for ready in out for i, _ in ready]
+    assert flat == [i for start, n in chunks for i in range(start, start + n)]
+    if workers == 1:
+        assert all(len(ready) == 1 for ready in out)  # in this process: each item as it is made
+        assert {pid for ready in out for _, pid in ready} == {os.getpid()}
+    else:
+        assert os.getpid() not in {pid for ready in out for _, pid in ready}
+        assert_no_children({pid for ready in out for _, pid in ready})
+
+
+def waits_for_its_reader(chunk: tuple[str, int]) -> object:
+    """Yields one item, then waits until the reader has it (a file the test makes) before the next."""
+    folder, number = chunk
+    yield number, "first"
+    flag = os.path.join(folder, f"got-{number}")
+    deadline = time.monotonic() + HANG / 3
+    while not os.path.exists(flag) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    yield number, "second" if os.path.exists(flag) else "only once the chunk was done"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_streamed_item_comes_out_before_its_chunk_is_done(tmp_path, workers):
+    got = []
+    for ready in ordered_map(waits_for_its_reader, [(str(tmp_path), n) for n in range(4)], workers, stream=True):
+        for number, what in ready:
+            got.append((number, what))
+            if what == "first":
+                (tmp_path / f"got-{number}").touch()
+    assert got == [(n, w) for n in range(4) for w in ("first", "second")]
+
+
+def fails_midway(chunk: int) -> object:
+    for i in range(chunk * 3, chunk * 3 + 3):
+        if i == 13:
+            raise RecordError("item 13 is not a hand", rule="hand-format")
+        yield i
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_streamed_chunk_that_raises_midway_gives_its_items_before_first(workers):
+    got = []
+    with pytest.raises(RecordError, match="^item 13 is not a hand$"):
+        for ready in ordered_map(fails_midway, range(10), workers, stream=True):
+            got.extend(ready)
+    assert got == list(range(13))
+
+
+def dies_midway(chunk: int) -> object:
+    for i in range(chunk * 3, chunk * 3 + 3):
+        if i == 16:
+            os.kill(os.getpid(), signal.SIGKILL)
+        time.sleep(0.002)
+        yield i, os.getpid()
+
+
+def test_a_worker_killed_midway_through_a_streamed_chunk_is_one_sentence_after_its_items():
+    got = []
+    with pytest.raises(WorkerError, match="signal 9"):
+        for ready in ordered_map(dies_midway, range(20), 2, stream=True):
+            got.extend(ready)
+    assert [i for i, _ in got] == list(range(16))
+    assert_no_children({pid for _, pid in got})
+
+
+def endless(chunk: int) -> object:
+    while True:
+        time.sleep(0.01)
+        yield chunk, os.getpid()
+
+
+def test_closing_a_stream_early_leaves_no_process():
+    results = ordered_map(endless, range(100), 2, stream=True)
+    got = next(results) + next(results)
+    results.close()
+    assert {c for c, _ in got} == {0}
+    assert_no_children({pid for _, pid in got})

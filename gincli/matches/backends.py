@@ -6,7 +6,10 @@ indices (``[0, 1, 2, 3]``, ``[4, 5, 6, 7]``...). A backend runs
 ``work(chunk)`` for each chunk somewhere (worker processes on this machine,
 the nodes of a cluster) and yields the results in the order of the chunks;
 the runner writes the transcripts, counts and stops (``--sprt``) in session
-order, so the results never depend on the backend. The built-in backend
+order, so the results never depend on the backend. A backend may also yield
+a chunk's outcomes in pieces, in order, as they are played
+(``work.stream(chunk)``), as ``local`` does, so that each session is
+written as soon as it and every session before it are finished. The built-in backend
 ``local`` (worker processes, :mod:`gincli.matches.parallel`) is registered by the
 plugin ``gincli-backends`` through the same hook a third party uses.
 
@@ -100,7 +103,8 @@ class MatchWork:
     """What a worker needs to play any session of a match: picklable, small.
     Calling it with a chunk of session indices plays them
     (:func:`gincli.matches.runner.play_match_session`) and returns their
-    :class:`gincli.matches.runner.SessionOutcome` s in order, or a :class:`ChunkFault`."""
+    :class:`gincli.matches.runner.SessionOutcome` s in order, or a :class:`ChunkFault`;
+    :meth:`stream` yields each outcome as its session ends."""
 
     spec: Any  # gincli.matches.runner.MatchSpec
     record: bool
@@ -156,6 +160,17 @@ class MatchWork:
         return found
 
     def __call__(self, indices: list[int]) -> list[Any] | ChunkFault:
+        outcomes: list[Any] = []
+        for o in self.stream(indices):
+            if isinstance(o, ChunkFault):
+                return o
+            outcomes.append(o)
+        return outcomes
+
+    def stream(self, indices: list[int]) -> Iterator[Any]:
+        """Play the sessions ``indices`` one after another, yielding each one's
+        outcome as soon as it ends; a session that cannot be played is a
+        :class:`ChunkFault`, the last item."""
         from .runner import play_match_session
 
         if self.cwd and os.getcwd() != self.cwd and os.path.isdir(self.cwd):
@@ -165,14 +180,29 @@ class MatchWork:
             from .external import restart_counts
 
             restart_counts()  # a chunk's sessions follow one another: across chunks, the match counts
-            return [play_match_session(self.spec, i, registry, self.record) for i in indices]
-        except GinError as exc:
-            return ChunkFault(exc.message, exc.exit_code, socket.gethostname())
-        except Exception as exc:  # a bug: said as the CLI says one (exit 3), from wherever it ran
-            if debug_enabled():
+        except Exception as exc:
+            if not isinstance(exc, GinError) and debug_enabled():
                 raise
-            return ChunkFault(f"internal error while playing sessions {indices[0]} to {indices[-1]}: "
-                              f"{type(exc).__name__}: {exc}", 3, socket.gethostname())
+            yield _fault(exc, indices)
+            return
+        for n, i in enumerate(indices):
+            try:
+                outcome = play_match_session(self.spec, i, registry, self.record)
+            except Exception as exc:
+                if not isinstance(exc, GinError) and debug_enabled():
+                    raise
+                yield _fault(exc, indices[n:])
+                return
+            yield outcome
+
+
+def _fault(exc: Exception, indices: list[int]) -> ChunkFault:
+    """Why sessions ``indices`` (the first one's, at least) could not be played."""
+    if isinstance(exc, GinError):
+        return ChunkFault(exc.message, exc.exit_code, socket.gethostname())
+    # a bug: said as the CLI says one (exit 3), from wherever it ran
+    return ChunkFault(f"internal error while playing sessions {indices[0]} to {indices[-1]}: "
+                      f"{type(exc).__name__}: {exc}", 3, socket.gethostname())
 
 
 _END = object()
@@ -284,12 +314,15 @@ class BackendRun:
         return got
 
     def results(self, work: MatchWork, chunks: Iterable[list[int]]) -> Iterator[list[Any]]:
-        """Each chunk's outcomes, in order, as the backend yields them; a chunk
-        it could not play is its one sentence (:class:`BackendFault`)."""
+        """Lists of outcomes in session order, as the backend yields them: a
+        chunk's, or the next sessions of the chunks taken (a backend that
+        streams gives each session as it is played); a chunk it could not play
+        is its one sentence (:class:`BackendFault`)."""
         from .runner import SessionOutcome
 
         what = f"the match backend {self.backend.name}"
-        sent: deque[list[int]] = deque()
+        sent: deque[list[int]] = deque()  # the chunks taken, not yet given back whole
+        at = 0  # how many sessions of the first of them are given back
 
         def feed() -> Iterator[list[int]]:
             for chunk in chunks:
@@ -306,7 +339,7 @@ class BackendRun:
                 if got is _END:
                     if sent:
                         raise PluginError(f"plugin \"{self.plugin}\": {what} stopped before sessions "
-                                          f"{sent[0][0]} and on were played") from None
+                                          f"{sent[0][at]} and on were played") from None
                     return
                 if isinstance(got, ChunkFault):
                     where = f" (on {got.host})" if got.host and got.host != here else ""
@@ -314,13 +347,14 @@ class BackendRun:
                 if not sent:
                     raise PluginError(f"plugin \"{self.plugin}\": {what}'s map() yielded a result for no chunk it "
                                       "had taken (one result for each chunk, in the order taken)")
-                expected = sent.popleft()
-                if (not isinstance(got, list) or len(got) != len(expected)
-                        or not all(isinstance(o, SessionOutcome) and o.index == i for o, i in zip(got, expected))):
+                if not isinstance(got, list) or not got or not self._next(got, sent, at, SessionOutcome):
                     shown = ([o.index if isinstance(o, SessionOutcome) else repr(o) for o in got]
                              if isinstance(got, list) else repr(got))
                     raise breach(self.backend, f"{what}'s map()", shown,
-                                 f"the outcomes of sessions {expected} (results go in the order of the chunks)")
+                                 f"the outcomes of sessions {sent[0][at:]} (results go in the order of the chunks)")
+                at += len(got)
+                while sent and at >= len(sent[0]):
+                    at -= len(sent.popleft())
                 yield got
         finally:
             close = getattr(stream, "close", None)
@@ -329,6 +363,23 @@ class BackendRun:
                     close()
                 except Exception:
                     pass
+
+    @staticmethod
+    def _next(got: list[Any], sent: deque[list[int]], at: int, kind: type) -> bool:
+        """Whether ``got`` holds the outcomes of the next sessions of the
+        chunks ``sent``, from session ``at`` of the first, in order."""
+        chunks = iter(sent)
+        chunk = next(chunks)
+        for o in got:
+            while at >= len(chunk):
+                chunk = next(chunks, None)
+                if chunk is None:
+                    return False
+                at = 0
+            if not isinstance(o, kind) or o.index != chunk[at]:
+                return False
+            at += 1
+        return True
 
     def stop(self) -> str | None:
         """Release the backend. A failure to is returned as one sentence (to

@@ -5,6 +5,12 @@ and the results come back in input order. At most ``2 × workers`` chunks are
 in flight, so memory stays constant however long the input is. With one
 worker, or when the whole input fits in one chunk, nothing is forked.
 
+A chunk's result comes back whole, or (``stream``) item by item: the work of a
+chunk is then a generator, each item it yields is sent here as it is made (a
+partial result), and each comes out as soon as it and every item before it
+have arrived, not once its chunk is done (a match's sessions, each written as
+it ends).
+
 The pool is this module's own (:class:`_Pool`), built so that ending it can
 never hang. Each worker has a pipe of its own each way, and this process
 keeps only the write end of a worker's tasks and the read end of its results:
@@ -46,7 +52,6 @@ from ..base.errors import EXIT_UNREADABLE, GinError
 from .processes import die_with_parent, prctl
 
 T = TypeVar("T")
-R = TypeVar("R")
 
 #: State a worker function reads: set before the pool forks (inherited), or
 #: built by the initializer under the spawn start method.
@@ -136,10 +141,10 @@ class _Orphaned:
 WARMUP = 0.4  # seconds
 
 
-def ordered_map(fn: Callable[[T], R], chunks: Iterable[T], workers: int,
+def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
                 setup: Callable[[], dict[str, Any]] | None = None,
                 state: dict[str, Any] | None = None, warmup: float = 0.0,
-                cleanup: Callable[..., None] | None = None) -> Iterator[R]:
+                cleanup: Callable[..., None] | None = None, stream: bool = False) -> Iterator[Any]:
     """``map(fn, chunks)`` in input order, over ``workers`` processes.
 
     ``fn`` must be a module-level function; it reads shared, read-only state
@@ -156,6 +161,14 @@ def ordered_map(fn: Callable[[T], R], chunks: Iterable[T], workers: int,
     it; so is one the iterator of chunks raises. A worker that dies is a
     :class:`WorkerError` in the place of its chunk. Closing the generator
     early (or an exception) ends the workers within about a second.
+
+    With ``stream``, ``fn(chunk)`` is an iterable (a generator) of items, and
+    what comes out is lists of those items, chunk after chunk, in order: each
+    list holds the items ready at that moment after those given before (at
+    least one; it never waits for more), so an item comes out as soon as it and
+    every item before it are made, not once its chunk is done. An exception
+    ``fn``'s generator raises, or a worker's death, comes after the items it
+    yielded before.
     """
     _state.clear()
     if state:
@@ -163,10 +176,11 @@ def ordered_map(fn: Callable[[T], R], chunks: Iterable[T], workers: int,
     elif setup is not None:
         _state.update(setup())
     it = iter(chunks)
+    here = _each_item if stream else _whole
     if workers > 1 and warmup > 0:
         deadline = time.perf_counter() + warmup
         for chunk in it:
-            yield fn(chunk)
+            yield from here(fn, chunk)
             if time.perf_counter() >= deadline:
                 break
     first = next(it, None)
@@ -174,18 +188,28 @@ def ordered_map(fn: Callable[[T], R], chunks: Iterable[T], workers: int,
         return
     second = next(it, None)
     if workers <= 1 or second is None:
-        yield fn(first)
+        yield from here(fn, first)
         if second is not None:
-            yield fn(second)
+            yield from here(fn, second)
             for chunk in it:
-                yield fn(chunk)
+                yield from here(fn, chunk)
         return
-    pool = _Pool(fn, workers, setup, cleanup)
+    pool = _Pool(fn, workers, setup, cleanup, stream)
     try:
         yield from pool.results(_prepend((first, second), it))
         pool.close()
     finally:
         pool.kill()
+
+
+def _whole(fn: Callable[[Any], Any], chunk: Any) -> Iterator[Any]:
+    yield fn(chunk)
+
+
+def _each_item(fn: Callable[[Any], Any], chunk: Any) -> Iterator[Any]:
+    """A chunk's items handled in this process, each as it is made (nothing else is ready)."""
+    for item in fn(chunk):
+        yield [item]
 
 
 class WorkerError(GinError):
@@ -219,6 +243,8 @@ END_WAIT = 3.0  # seconds
 #: whose results pipe some process it started keeps open ends without an end of file).
 CHECK_EVERY = 1.0  # seconds
 _HEADER = 8  # bytes: a message's length, before it
+#: The header's top bit: the message is one item of a chunk's result (``stream``), not its end.
+_PART = 1 << (8 * _HEADER - 1)
 #: Bytes a worker's pipe holds, where Linux allows (F_SETPIPE_SZ; 64 KiB else): a typical chunk or
 #: result in one write, a tenth of the wake-ups. For the first workers only (WIDE_WORKERS): pipe memory
 #: is counted per user (pipe-user-pages-soft, 64 MiB), and past it every new pipe of the user is small.
@@ -241,9 +267,10 @@ class _Worker:
     """This process's side of one worker: the process, the write end of its
     tasks and the read end of its results (both non-blocking), the bytes still
     to write, the numbers of the chunks it has in hand (in the order sent),
-    and the message being read (its length, then its bytes)."""
+    and the message being read (its length, then its bytes; whether it is an
+    item of the first chunk in hand, not that chunk's end)."""
 
-    __slots__ = ("proc", "tasks", "results", "out", "held", "buf", "got", "header")
+    __slots__ = ("proc", "tasks", "results", "out", "held", "buf", "got", "header", "part")
 
     def __init__(self, proc: Any, tasks: int, results: int):
         self.proc = proc
@@ -254,6 +281,7 @@ class _Worker:
         self.buf = bytearray(_HEADER)
         self.got = 0
         self.header = True
+        self.part = False
 
 
 class _Pool:
@@ -263,7 +291,7 @@ class _Pool:
     second each)."""
 
     def __init__(self, fn: Callable[[Any], Any], size: int, setup: Callable[[], dict[str, Any]] | None,
-                 cleanup: Callable[..., None] | None = None):
+                 cleanup: Callable[..., None] | None = None, stream: bool = False):
         import multiprocessing  # here: a run on one worker never needs it (a few milliseconds of start-up)
 
         global _at_exit
@@ -274,10 +302,12 @@ class _Pool:
         self.size = size
         self.setup = setup
         self.cleanup = cleanup
+        self.stream = stream
         self.workers: list[_Worker] = []  # alive, as far as this process knows
         self.by_fd: dict[int, _Worker] = {}
         self.gone: list[Any] = []  # processes of workers that died
         self.done: dict[int, Any] = {}  # chunk number -> its message, or the exception to raise in its place
+        self.parts: dict[int, list[bytearray]] = {}  # chunk number -> the messages of its items so far (stream)
         self.failed = False  # something is to be raised: no more chunks are sent
         self.ended = False
         self.owner = os.getpid()
@@ -289,7 +319,8 @@ class _Pool:
             _at_exit = True
 
     def results(self, chunks: Iterator[Any]) -> Iterator[Any]:
-        """Each chunk's result, in order; at most twice the workers in flight."""
+        """Each chunk's result, in order (with ``stream``: lists of the items
+        ready); at most twice the workers in flight."""
         limit = 2 * self.size
         sent = given = 0
         more = True
@@ -305,6 +336,15 @@ class _Pool:
                 else:
                     self._send(sent, chunk)
                 sent += 1
+            if self.stream:
+                before = given
+                ready, given, fault = self._ready(given)
+                if ready:
+                    yield ready
+                if fault is not None:
+                    raise fault
+                if given != before or ready:
+                    continue
             if given in self.done:
                 got = self.done.pop(given)
                 given += 1
@@ -313,6 +353,26 @@ class _Pool:
                 return
             else:
                 self._wait()
+
+    def _ready(self, given: int) -> tuple[list[Any], int, BaseException | None]:
+        """The items that have arrived in order from chunk ``given`` on, the
+        number of the first chunk not ended yet, and the exception that ended a
+        chunk, if one did (to raise after those items)."""
+        import pickle
+
+        ready: list[Any] = []
+        while True:
+            parts = self.parts.pop(given, None)
+            if parts:
+                ready.extend(pickle.loads(part) for part in parts)
+            if given not in self.done:
+                return ready, given, None
+            got = self.done.pop(given)
+            given += 1
+            try:
+                _outcome(got)  # a chunk's end: nothing, or the exception raised in its place
+            except BaseException as exc:
+                return ready, given, exc
 
     def _fail(self, number: int, exc: BaseException) -> None:
         self.done[number] = exc
@@ -348,7 +408,7 @@ class _Pool:
         inherited = [fd for pool in _live for w in pool.workers for fd in (w.tasks, w.results) if fd >= 0]
         inherited = (inherited + [task_w, result_r]) if self.fork else []
         proc = self.ctx.Process(target=_serve, args=(self.fn, self.setup, self.cleanup, os.getpid(), _End(task_r),
-                                                     _End(result_w), inherited),
+                                                     _End(result_w), inherited, self.stream),
                                 name=f"gincli-worker-{len(self.workers) + len(self.gone) + 1}", daemon=True)
         # A Ctrl-C while the worker starts is this process's (the worker ignores SIGINT once it can),
         # raised once the worker is known to kill().
@@ -389,7 +449,8 @@ class _Pool:
             self._died(worker)
 
     def _pull(self, worker: _Worker) -> None:
-        """Read what ``worker`` has written; a whole message is its next chunk's result."""
+        """Read what ``worker`` has written; a whole message is its next chunk's
+        result, or an item of it (``stream``; the chunk's end comes after)."""
         while True:
             try:
                 n = os.readv(worker.results, [memoryview(worker.buf)[worker.got:]])
@@ -403,9 +464,14 @@ class _Pool:
             worker.got += n
             if worker.got == len(worker.buf):
                 if worker.header:
-                    worker.buf = bytearray(int.from_bytes(worker.buf, "big"))
+                    size = int.from_bytes(worker.buf, "big")
+                    worker.part = size >= _PART
+                    worker.buf = bytearray(size & (_PART - 1))
                 else:
-                    self.done[worker.held.popleft()] = worker.buf
+                    if worker.part:
+                        self.parts.setdefault(worker.held[0], []).append(worker.buf)
+                    else:
+                        self.done[worker.held.popleft()] = worker.buf
                     worker.buf = bytearray(_HEADER)
                 worker.header = not worker.header
                 worker.got = 0
@@ -573,9 +639,11 @@ def _outcome(got: Any) -> Any:
 
 def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None, cleanup: Callable[..., None] | None,
            parent: int, tasks: Any,
-           results: Any, inherited: list[int]) -> None:
+           results: Any, inherited: list[int], stream: bool = False) -> None:
     """A worker: each chunk read from ``tasks``, its result (or the exception
-    raised) written to ``results``, until the tasks end."""
+    raised) written to ``results``, until the tasks end. With ``stream``, each
+    item ``fn``'s generator yields is written as it comes (a partial result),
+    then the chunk's end (or the exception raised)."""
     import pickle
 
     for fd in inherited:
@@ -590,17 +658,37 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
         if data is None:  # the tasks ended: a normal end (or the parent is gone)
             return
         try:
-            reply = pickle.dumps((True, fn(pickle.loads(data))), pickle.HIGHEST_PROTOCOL)
+            if stream:
+                items = fn(pickle.loads(data))
+                data = None
+                for item in items:
+                    if not _write(results, _message(pickle.dumps(item, pickle.HIGHEST_PROTOCOL), _PART)):
+                        return  # the parent stopped reading: it is ending
+                reply = pickle.dumps((True, None), pickle.HIGHEST_PROTOCOL)
+            else:
+                reply = pickle.dumps((True, fn(pickle.loads(data))), pickle.HIGHEST_PROTOCOL)
         except Exception as exc:
             reply = _failure(exc)
-        data = None
-        view = memoryview(len(reply).to_bytes(_HEADER, "big") + reply)
+        data = items = None
+        view = _message(reply)
         reply = None
-        try:
-            while view:
-                view = view[os.write(results, view):]
-        except OSError:  # the parent stopped reading: it is ending
-            return
+        if not _write(results, view):
+            return  # the parent stopped reading: it is ending
+
+
+def _message(data: bytes, flag: int = 0) -> memoryview:
+    """``data`` as a message: its length (and ``flag``) first."""
+    return memoryview((len(data) | flag).to_bytes(_HEADER, "big") + data)
+
+
+def _write(fd: int, view: memoryview) -> bool:
+    """Write a message whole (blocking); False once nobody reads the pipe."""
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:
+        return False
+    return True
 
 
 def _read(fd: int) -> bytearray | None:

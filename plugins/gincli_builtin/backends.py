@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gincli import hookimpl
-from gincli.matches.backends import MatchBackend, MatchWork
+from gincli.matches.backends import ChunkFault, MatchBackend, MatchWork
 from gincli.matches.external import close_all
 from gincli.matches.parallel import default_workers, ordered_map, worker_state
 
@@ -26,17 +26,26 @@ class LocalBackend(MatchBackend):
         return self.workers
 
     def map(self, work: MatchWork, chunks: Iterator[list[int]]) -> Iterator[Any]:
+        """Each session's outcome as soon as it and every one before it are
+        played (a worker sends each as its session ends): lists of those ready."""
         work.registry()  # loaded here, once: forked workers inherit it (spawned ones load their own)
-        yield from ordered_map(_play_chunk, chunks, self.workers, functools.partial(_setup, work), {"work": work},
-                               cleanup=close_all)  # a worker that ends takes its bots with it
+        for ready in ordered_map(_play_chunk, chunks, self.workers, functools.partial(_setup, work), {"work": work},
+                                 cleanup=close_all, stream=True):  # a worker that ends takes its bots with it
+            for n, item in enumerate(ready):
+                if isinstance(item, ChunkFault):  # the end of the match: the sessions before it first
+                    if n:
+                        yield ready[:n]
+                    yield item
+                    return
+            yield ready
 
 
 def _setup(work: MatchWork) -> dict[str, Any]:
     return {"work": work}
 
 
-def _play_chunk(indices: list[int]) -> Any:
-    return worker_state()["work"](indices)
+def _play_chunk(indices: list[int]) -> Iterator[Any]:
+    return worker_state()["work"].stream(indices)
 
 
 @hookimpl(trylast=True)
