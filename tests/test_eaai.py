@@ -25,13 +25,6 @@ RULE_TEXT = {"target": 100, "game_bonus": 0, "box_bonus": 0, "shutout": "bonus",
              "gin_bonus": 25, "undercut_bonus": 25, "knock_limit": 10, "big_gin_bonus": "off",
              "next_dealer": "alternate"}
 
-#: Every built-in variant's file pins next_dealer = "winner" (variants/standard.toml, inherited by the
-#: others), and a variant's defaults come before a scoring system's: under a built-in variant the deal
-#: follows the winner until that pin goes. strict: these pass, and must lose the mark, once it has gone.
-PINNED = pytest.mark.xfail(strict=True, reason="variants/standard.toml pins next_dealer = \"winner\" over "
-                                                "eaai's \"alternate\"")
-
-
 def won(winner: str, points: int) -> HandResult:
     return HandResult("knock", winner, points, None, None)
 
@@ -74,7 +67,6 @@ def test_eaai_defaults_are_exactly_the_rule_texts(registry, eaai):
     assert eaai.players == (2,)
 
 
-@PINNED
 def test_eaai_defaults_hold_under_the_standard_variant(registry, eaai):
     rules = standard_rules(registry, eaai)
     assert {k: rules[k] for k in RULE_TEXT} == RULE_TEXT
@@ -194,7 +186,6 @@ def test_eaai_the_deal_alternates_after_scored_hands_and_stays_after_a_dead_hand
     assert deals(session(registry, eaai, eaai_defaults(registry, eaai)), RESULTS) == EXPECTED
 
 
-@PINNED
 def test_eaai_the_deal_alternates_under_the_standard_variant(registry, eaai):
     assert deals(session(registry, eaai), RESULTS) == EXPECTED
 
@@ -257,7 +248,6 @@ def test_eaai_a_seeded_matchs_transcripts_validate(registry, match):
         assert r["net"] == r["scores"][r["winner"]] - r["scores"][loser]
 
 
-@PINNED
 def test_eaai_a_seeded_match_deals_alternately(match):
     path, _ = match
     assert all(alternates(doc) for doc in json_lines(path.read_text()))

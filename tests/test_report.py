@@ -107,7 +107,7 @@ def test_a_match_page_draws_every_chart_offline_in_a_real_browser(tmp_path):
     assert res.stderr == ""  # -q: only errors on stderr, not where the page went
     text = page.read_text()
     assert_self_contained(text)
-    assert "standard · game · seed 5" in text and "SPRT [0, 100]: LLR" in text  # the title, the summary
+    assert "standard · game · seed 5" in text and "SPRT [0, 100], alpha 0.05, beta 0.05: LLR" in text  # title, summary
     dom = render(page, tmp_path)
     assert_drawn(dom, TWO)
     assert {"expert", "simple"} <= set(dom.charts["points-per-hand"]["legend"])
@@ -230,7 +230,7 @@ def test_after_ctrl_c_the_page_shows_what_was_played(tmp_path):
     assert proc.returncode == 130 and "Traceback" not in err and f"report written to {page}" in err
     played = json.loads(out)["sessions"]
     assert 0 < played < 40 and played == len(transcripts.read_text().splitlines())
-    assert f"in {played} sessions" in page.read_text()
+    assert f"in {played} session{'s' if played != 1 else ''}" in page.read_text()
 
 
 def test_the_page_never_overwrites_the_transcripts(run, tmp_path):

@@ -63,6 +63,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
                        "scoring system, game by default)."),
     "bots": ("match", "List the bots: those plugins register, with their parameters (gin match --bots expert:k=v), "
                       "the named external bots of bots files, and exec:COMMAND."),
+    "tournament": ("tournament", "Play a tournament between bots: every pairing plays a match, --games N "
+                                 "(sessions of the scoring system, game by default) or --hands N a pairing; then a "
+                                 "crosstable and a rating list."),
     "report": ("report", "Draw a match as one HTML page, from the transcripts gin match --transcripts wrote "
                          "(or a session of gin play)."),
     "play": ("play", "Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 import errno
 import functools
 import gc
@@ -13,7 +14,6 @@ from typing import Annotated, Any
 
 import typer
 
-from ..base.config import MAX_WORKERS
 from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork, backend_named, backend_options
 from ..base.errors import GinError, MachineError, UsageError, os_reason, quote
 from ..matches.runner import MatchSpec, Tally, open_transcripts, recorded_seed
@@ -27,7 +27,9 @@ from .summary import capped_note, render_summary
 from . import rows
 from .render import OutputFormat, RowsFormat, emit, write_data, stderr_console, listing, plural, progress_bar, safe, show, write_json
 from . import complete
-from .options import (BotLogOpt, BotsFileOpt, FormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, SeedOpt, StartTimeLimitOpt,
+from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotsFileOpt, DuplicateOpt, ForceOpt, FormatOpt,
+                      GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
+                      PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
                       TimeLimitOpt, bot_names, check_seats, from_config, overrides_from, random_seed, split_bots,
                       utf8_text)
 
@@ -61,52 +63,30 @@ def match(
     ctx: typer.Context,
     bots_: Annotated[str, typer.Option("--bots", metavar="A,B[,C,D]", autocompletion=complete.bots,
                                        help="The bots: two, or as many as the scoring system seats.")],
-    hands: Annotated[int | None, typer.Option("--hands", min=1, metavar="N",
-                                              help="Play N hands, each settled alone (scoring hand).")] = None,
-    games: Annotated[int | None, typer.Option("--games", min=1, metavar="N",
-                                              help="Play N sessions of the scoring system.")] = None,
+    hands: HandsOpt = None,
+    games: GamesOpt = None,
     seed: SeedOpt = None,
-    workers: Annotated[int | None, typer.Option("--workers", "-j", min=1, max=MAX_WORKERS, metavar="W",
-                                                show_default="all cores",
-                                                help="Worker processes, at most the cores (on a cluster: CPUs used "
-                                                     "at most).")] = None,
-    backend: Annotated[str, typer.Option(
-        "--backend", metavar="NAME", autocompletion=complete.backends,
-        help="Where the sessions run: local (worker processes here), or a backend a plugin adds, such as ray "
-             "(gin plugins lists them).")] = DEFAULT_BACKEND,
-    address: Annotated[str | None, typer.Option(
-        "--address", metavar="ADDR", show_default="RAY_ADDRESS, else a local instance",
-        help="The cluster a backend such as ray connects to (HOST:PORT of its head, or auto).")] = None,
-    backend_option: Annotated[list[str] | None, typer.Option(
-        "--backend-option", metavar="KEY=VALUE",
-        help="An option of the backend (repeatable): ray takes max_retries=N, working_dir=DIR.")] = None,
-    variant: Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml", autocompletion=complete.variants,
-                                         help="Variant of play.")] = "standard",
-    scoring: Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
-                                                autocompletion=complete.scoring_systems,
-                                                show_default="game", help="Scoring system of --games.")] = None,
+    workers: MatchWorkersOpt = None,
+    backend: BackendOpt = DEFAULT_BACKEND,
+    address: AddressOpt = None,
+    backend_option: BackendOptionOpt = None,
+    variant: MatchVariantOpt = "standard",
+    scoring: MatchScoringOpt = None,
     option: OptionOpt = None,
-    duplicate: Annotated[bool, typer.Option("--duplicate", help="Play every deal twice, seats swapped.")] = False,
+    duplicate: DuplicateOpt = False,
     transcripts: Annotated[str | None, typer.Option("--transcripts", metavar="FILE",
                                                     help="Write every session's transcript (JSON Lines); - for standard output (the summary then goes to "
                                                          "stderr).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Finish the match --transcripts FILE holds.")] = False,
-    sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1",
-                                             help="Stop once the SPRT accepts H0 (elo0) or H1 (elo1).")] = None,
+    sprt: SprtOpt = None,
     time_limit: TimeLimitOpt = 5.0,
     start_time_limit: StartTimeLimitOpt = 30.0,
     bots_file: BotsFileOpt = None,
     bot_log: BotLogOpt = None,
-    names: Annotated[str | None, typer.Option("--players", "--names", metavar="A,B[,C,D]", show_default="the bots' names",
-                                               help="The players' names, one for each bot.")]
-    = None,
-    report: Annotated[str | None, typer.Option(
-        "--report", metavar="FILE.html",
-        help="Also draw the match as an HTML page that opens offline (needs gincli[report]).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace the --report page if it exists.")] = False,
-    max_hands: Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
-                                           help="Stop a session still unsettled after N hands (it is reported).")]
-    = 10_000,
+    names: PlayersOpt = None,
+    report: ReportOpt = None,
+    force: ForceOpt = False,
+    max_hands: MaxHandsOpt = 10_000,
     format: RowsFormatOpt = RowsFormat.text,
     quiet: QuietOpt = False,
 ) -> None:
@@ -176,9 +156,9 @@ def match(
     if report is not None:
         from .report import History
 
-        tally: Tally = History(spec, test, the_variant.name)
+        tally: Tally = History(spec, test, the_variant.name, header["options"])
     else:
-        tally = Tally(spec, test, the_variant.name)
+        tally = Tally(spec, test, the_variant.name, header["options"])
     done = 0
     out = None
     earlier: list[Any] = []  # sessions a resumed file holds already
@@ -208,31 +188,12 @@ def match(
     csv = format == "csv"
     if csv:  # a row a session on stdout, as each is counted (the summary then goes to stderr)
         write_data(rows.header(rows.SESSION) + rows.lines(rows.outcome_row(spec, o) for o in earlier))
+    each = (lambda o: write_data(rows.lines([rows.outcome_row(spec, o)]))) if csv else None
     try:
-        size = run.chunk_size(unit, count - done)
         with progress_bar(" v ".join(safe(n) for n in spec.names), count, enabled=not quiet,
                           unit="items", status=functools.partial(scoreline, tally)) as advance:
             advance(done)
-            if not tally.decided():
-                # results come in session order, whatever the backend: written, counted and tested in that order
-                stream = contextlib.closing(run.results(work, chunked(range(done, count), size, ramp=w)))
-                with stream as chunks:
-                    for results in chunks:
-                        for o in results:
-                            if out is not None and o.transcript is not None:
-                                try:
-                                    out.write(o.transcript.encode() + b"\n")
-                                except MachineError as exc:
-                                    refused = exc
-                                    break
-                            tally.add(o)
-                            if csv:
-                                write_data(rows.lines([rows.outcome_row(spec, o)]))
-                            if tally.decided():
-                                break
-                        advance(tally.sessions)
-                        if tally.decided() or refused is not None:
-                            break
+            refused = stream_sessions(run, work, tally, done, out, each, advance)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -285,6 +246,37 @@ def match(
         print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
               + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""), file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def stream_sessions(run: BackendRun, work: MatchWork, tally: Tally, start: int, out: Any,
+                    each: Callable[[Any], None] | None, advance: Callable[[int], None]) -> MachineError | None:
+    """Play a match's sessions from ``start`` through the backend (``gin match``,
+    each pairing of ``gin tournament``): results come in session order, whatever
+    the backend, and each is written to ``out`` as it arrives, counted in
+    ``tally`` and given to ``each``, until the last or until the SPRT decides.
+    Returns the write the machine refused (a full disk), which stops it."""
+    spec = work.spec
+    if tally.decided() or start >= spec.count:
+        return None
+    size = run.chunk_size(spec.unit, spec.count - start)
+    stream = contextlib.closing(run.results(work, chunked(range(start, spec.count), size, ramp=run.workers)))
+    with stream as chunks:
+        for results in chunks:
+            for o in results:
+                if out is not None and o.transcript is not None:
+                    try:
+                        out.write(o.transcript.encode() + b"\n")
+                    except MachineError as exc:
+                        return exc
+                tally.add(o)
+                if each is not None:
+                    each(o)
+                if tally.decided():
+                    break
+            advance(tally.sessions)
+            if tally.decided():
+                break
+    return None
 
 
 def _summary_to_stderr(summary: dict[str, Any], format: RowsFormat) -> None:

@@ -175,3 +175,41 @@ def split_bots(text: str) -> list[str]:
         current.append(ch)
     parts.append("".join(current).strip())
     return parts
+
+
+# Matches (gin match, gin tournament): declared once.
+HandsOpt = Annotated[int | None, typer.Option("--hands", min=1, metavar="N",
+                                              help="Play N hands, each settled alone (scoring hand).")]
+GamesOpt = Annotated[int | None, typer.Option("--games", min=1, metavar="N",
+                                              help="Play N sessions of the scoring system.")]
+MatchWorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", "-j", min=1, max=MAX_WORKERS, metavar="W", show_default="all cores",
+    help="Worker processes, at most the cores (on a cluster: CPUs used at most).")]
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", metavar="NAME", autocompletion=complete.backends,
+    help="Where the sessions run: local (worker processes here), or a backend a plugin adds, such as ray "
+         "(gin plugins lists them).")]
+AddressOpt = Annotated[str | None, typer.Option(
+    "--address", metavar="ADDR", show_default="RAY_ADDRESS, else a local instance",
+    help="The cluster a backend such as ray connects to (HOST:PORT of its head, or auto).")]
+BackendOptionOpt = Annotated[list[str] | None, typer.Option(
+    "--backend-option", metavar="KEY=VALUE",
+    help="An option of the backend (repeatable): ray takes max_retries=N, working_dir=DIR.")]
+MatchVariantOpt = Annotated[str, typer.Option("--variant", metavar="NAME|FILE.toml", autocompletion=complete.variants,
+                                              help="Variant of play.")]
+MatchScoringOpt = Annotated[str | None, typer.Option("--scoring", "-s", metavar="NAME",
+                                                     autocompletion=complete.scoring_systems,
+                                                     show_default="game", help="Scoring system of --games.")]
+DuplicateOpt = Annotated[bool, typer.Option("--duplicate", help="Play every deal twice, seats swapped.")]
+SprtOpt = Annotated[str | None, typer.Option(
+    "--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
+    help="Stop once the SPRT accepts H0 (elo0) or H1 (elo1); alpha and beta 0.05 unless given.")]
+PlayersOpt = Annotated[str | None, typer.Option("--players", "--names", metavar="A,B[,C,D]",
+                                                show_default="the bots' names",
+                                                help="The players' names, one for each bot.")]
+ReportOpt = Annotated[str | None, typer.Option(
+    "--report", metavar="FILE.html",
+    help="Also draw it as an HTML page that opens offline (needs gincli[report]).")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace the --report page if it exists.")]
+MaxHandsOpt = Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
+                                          help="Stop a session still unsettled after N hands (it is reported).")]

@@ -67,8 +67,9 @@ class History(Tally):
     session each player's points per hand played and mean net result a game;
     and how each player's hands ended. Linear in the number of sessions."""
 
-    def __init__(self, spec: MatchSpec, sprt: Sprt | None = None, variant: str | None = None):
-        super().__init__(spec, sprt, variant)
+    def __init__(self, spec: MatchSpec, sprt: Sprt | None = None, variant: str | None = None,
+                 rules: Any = None):
+        super().__init__(spec, sprt, variant, rules)
         self._running = Running()
         self.rate: list[tuple[float, float, float]] = []  # (score, low, high)
         self.llr: list[float] = []
@@ -186,6 +187,16 @@ h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin:1.5em 0 .2em}p{m
 .note{color:#555}pre{background:#f6f6f6;padding:1em;overflow-x:auto;line-height:1.25}"""
 
 
+def rules_text(summary: dict[str, Any]) -> str:
+    """The rules the figures were measured under, and with what: every option's
+    value, gincli's version, Python's, the platform, the seed."""
+    rules = summary.get("rules") or summary.get("options") or {}
+    listed = ", ".join(f"{_text(k)}={_text(v)}" for k, v in rules.items())
+    made = " · ".join(f"{k} {_text(summary[k])}" for k in ("gincli", "python", "platform") if summary.get(k))
+    return (f"measured under {_text(summary['variant'])} · {_text(summary['scoring'])}"
+            + (f" ({listed})" if listed else "") + f", seed {summary['seed']}" + (f"; {made}" if made else ""))
+
+
 def summary_text(summary: dict[str, Any]) -> str:
     """``gin match``'s summary for people, as plain text."""
     from rich.console import Console
@@ -210,6 +221,7 @@ def page(h: History, summary: dict[str, Any]) -> str:
              f"<h1>{title}</h1>", f"<p>{players}</p>"]
     if options:
         parts.append(f"<p class=\"note\">options: {options}</p>")
+    parts.append(f"<p class=\"note\">{rules_text(summary)}</p>")
     parts.append(f"<pre class=\"summary\">{html.escape(summary_text(summary))}</pre>")
     for i, (div, heading, note, figure) in enumerate(charts(h)):
         parts += [f"<h2>{heading}</h2>", f"<p class=\"note\">{note}</p>",
@@ -231,6 +243,66 @@ def write_page(path: str, h: History, summary: dict[str, Any], command: str, qui
     print(f"gin {command}: report written to {safe(path, markup=False)}", file=sys.stderr)
 
 
+def tournament_page(summary: dict[str, Any]) -> str:
+    """A tournament's page, self-contained: the rating list and the crosstable
+    (as ``gin tournament`` prints them), and a chart of the ratings with their
+    95% intervals (an unbounded rating drawn at the chart's edge, said so)."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    from rich.console import Console
+
+    from .tournament import render_tournament
+
+    console = Console(file=io.StringIO(), width=130, color_system=None, highlight=False)
+    text = rendered(render_tournament(summary), console).removesuffix("\n")
+    title = (f"{_text(summary['variant'])} · {_text(summary['scoring'])} · seed {summary['seed']} · "
+             f"{summary['kind']} of {len(summary['players'])}")
+    players = summary["players"]
+    bounded = [p for p in players if p["rating"] is not None]
+    edge = max([abs(p["rating_high"] or p["rating"]) for p in bounded] + [abs(p["rating_low"] or p["rating"])
+                                                                          for p in bounded] + [100]) * 1.2
+    ys, lows, highs, labels = [], [], [], []
+    for p in players:
+        r = p["rating"]
+        if r is None:  # unbounded: at the edge, and said so
+            r = edge if p.get("unbounded") == "above" else -edge
+            labels.append(f"{_text(p['name'])} (unbounded)")
+            lows.append(0)
+            highs.append(0)
+        else:
+            labels.append(_text(p["name"]))
+            lows.append(r - p["rating_low"] if p["rating_low"] is not None else 0)
+            highs.append(p["rating_high"] - r if p["rating_high"] is not None else 0)
+        ys.append(r)
+    figure = _figure([{"type": "bar", "x": labels, "y": ys, "marker": {"color": COLOURS[0]},
+                       "error_y": {"type": "data", "symmetric": False, "array": highs, "arrayminus": lows}}],
+                     "", "rating (Elo)", shapes=[_level(0)])
+    options = ", ".join(f"{_text(k)}={_text(v)}" for k, v in summary["options"].items())
+    parts = [f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+             f"<title>gin tournament: {title}</title><style>{STYLE}</style></head><body>",
+             f"<h1>{title}</h1>"]
+    if options:
+        parts.append(f"<p class=\"note\">options: {options}</p>")
+    parts += [f"<p class=\"note\">{rules_text(summary)}</p>",
+              f"<pre class=\"summary\">{html.escape(text)}</pre>", "<h2>Ratings</h2>",
+              "<p class=\"note\">each player's rating, the maximum-likelihood Bradley–Terry fit of every game, with "
+              "its 95% interval</p>",
+              pio.to_html(go.Figure(figure), full_html=False, include_plotlyjs=True, div_id="ratings",
+                          default_height="420px", config={"displaylogo": False}),
+              "</body></html>\n"]
+    return "\n".join(parts)
+
+
+def write_tournament_page(path: str, summary: dict[str, Any], quiet: bool = False, force: bool = False) -> None:
+    """Write a tournament's page, as :func:`write_page` writes a match's."""
+    write_new(path, tournament_page(summary), "the report", force)
+    if not quiet:
+        data().flush()
+        print(f"gin tournament: report written to {safe(path, markup=False)}", file=sys.stderr)
+
+
 # gin report
 
 def report(
@@ -241,8 +313,9 @@ def report(
     output: Annotated[str, typer.Option("--output", metavar="FILE.html", help="The page to write.")]
     = "report.html",
     force: Annotated[bool, typer.Option("--force", help="Replace the page if it exists.")] = False,
-    sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1",
-                                             help="Draw the SPRT of H0 elo0 against H1 elo1.")] = None,
+    sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
+                                             help="Draw the SPRT of H0 elo0 against H1 elo1 (alpha and beta 0.05 "
+                                                  "unless given).")] = None,
     format: RowsFormatOpt = RowsFormat.text,
     input_format: InputFormatOpt = None,
     quiet: QuietOpt = False,
@@ -332,7 +405,7 @@ def _begin(doc: dict[str, Any], test: Sprt | None, source: str,
                          f"play in {source}")
     spec = MatchSpec(tuple(bots), tuple(names), unit, 0, seed, header["variant"], header["scoring"],
                      _overrides(header, registry), duplicate)
-    return History(spec, test), header, None
+    return History(spec, test, None, header["options"]), header, None
 
 
 def _played(doc: dict[str, Any]) -> dict[str, Any] | None:

@@ -5,7 +5,8 @@ or a line break, lines ending in CRLF. One layout per kind of row:
 
 - :data:`HAND`: a scored hand (``gin score``);
 - :data:`TRANSCRIPT`: a replayed transcript (``gin validate``);
-- :data:`SESSION`: a session of a match (``gin match``, ``gin report``).
+- :data:`SESSION`: a session of a match (``gin match``, ``gin report``);
+- :data:`PAIRING`: a pairing of a tournament (``gin tournament``).
 
 Players take numbered columns (``player_1``, ``score_1``, ... up to four), so
 that two-, three- and four-player rows line up.
@@ -30,6 +31,10 @@ TRANSCRIPT = ("source", "id", "valid", "complete", "variant", "scoring", "hands"
 
 SESSION = ("session", "seed", *(f"{k}_{i}" for i in range(1, SEATS + 1) for k in ("player", "score")), "winner",
            "hands", "dead_hands", "forfeits", "capped")
+
+
+PAIRING = ("pairing", "player_1", "bot_1", "player_2", "bot_2", "unit", "games", "wins_1", "wins_2", "draws",
+           "score_1", "points_1", "points_2", "won_both", "split", "lost_both", "sprt_llr", "sprt_result")
 
 
 def lines(rows: Iterable[Sequence[Any]]) -> str:
@@ -119,3 +124,13 @@ def _plain(value: Any) -> Any:
         return dumps(value)
     except (TypeError, ValueError, RecursionError):
         return str(value)
+
+
+def pairing_row(p: Mapping[str, Any]) -> list[Any]:
+    """A pairing of ``gin tournament --format json`` as a :data:`PAIRING` row."""
+    a, b = p["players"]
+    pairs = p.get("pairs") or {}
+    sprt = p.get("sprt") or {}
+    return [f"{a} v {b}", a, p["bots"][0], b, p["bots"][1], p["unit"], p["games"], p["wins"][a], p["wins"][b],
+            p["draws"], p["score"], p["points"][a], p["points"][b], pairs.get("won_both"), pairs.get("split"),
+            pairs.get("lost_both"), sprt.get("llr"), sprt.get("result")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..hand.engine import MAX_HAND_MOVES
+from ..rulebook.rules import format_value
 from .render import bot_label, cut, plural, safe
 
 
@@ -75,12 +76,23 @@ def render_summary(s: dict[str, Any]) -> Any:
             f"{plural(wr['samples'], 'sample')})",
             elo_text(elo, safe(wr['player'], markup=False), unit),
         ]
+        if "results" in s:
+            r = s["results"]
+            counts = f"{r['wins']:,} won, {r['draws']:,} drawn, {r['losses']:,} lost"
+            if "pairs" in s:
+                pr = s["pairs"]
+                counts += (f"; pairs: {pr['won_both']:,} won both, {pr['split']:,} split, {pr['lost_both']:,} lost both"
+                           + (f", {pr['other']:,} other" if pr["other"] else ""))
+            lines.append(f"{r['player']}'s {r['unit']}s: {counts} · LOS {s['los']:.1%}")
+        nelo = s.get("normalized_elo") or {}
+        if nelo.get("nelo") is not None:
+            lines.append(f"normalised Elo {nelo['nelo']:+.1f} ± {nelo['error']:.1f} (95%: {nelo['low']:+.1f} to "
+                         f"{nelo['high']:+.1f})")
     if "sprt" in s:
         sp = s["sprt"]
-        verdict = {"H1": f"H1 accepted (elo ≥ {sp['elo1']:g})", "H0": f"H0 accepted (elo ≤ {sp['elo0']:g})",
-                   "continue": "undecided"}[sp["result"]]
-        lines.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}]: LLR {sp['llr']:.2f} "
-                     f"(bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
+        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", "continue": "undecided"}[sp["result"]]
+        lines.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}], alpha {sp['alpha']:g}, beta {sp['beta']:g}: "
+                     f"LLR {sp['llr']:.2f} (bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
     for p in s["players"]:
         program = p.get("program")
         if program:
@@ -98,6 +110,10 @@ def render_summary(s: dict[str, Any]) -> Any:
     if s.get("stalled_hands"):
         lines.append(f"{plural(s['stalled_hands'], 'hand')} stalled (stopped dead at "
                      f"{MAX_HAND_MOVES:,} moves: the players took each other's discards for ever)")
+    if s.get("options"):
+        lines.append("options: " + ", ".join(f"{k}={format_value(v)}" for k, v in s["options"].items()))
+    if s.get("gincli"):
+        lines.append(provenance(s))
     return Group(table, *(Text(safe(line, markup=False)) for line in lines))
 
 
@@ -119,3 +135,17 @@ def net_text(net: dict[str, Any]) -> str:
     if net["low"] is None:
         return f"{net['mean']:+.0f} (unbounded)"
     return f"{net['mean']:+.0f} ({net['low']:+.0f} to {net['high']:+.0f})"
+
+
+def provenance(s: dict[str, Any]) -> str:
+    """What a figure was measured with, for people: gincli's version, Python's,
+    the system (``--format json`` gives the whole platform)."""
+    system = " ".join((s.get("platform") or "?").split("-")[:1] + [_machine(s.get("platform") or "")])
+    return f"gincli {s.get('gincli', '?')} · Python {s.get('python', '?')} · {system}".rstrip()
+
+
+def _machine(platform: str) -> str:
+    for arch in ("x86_64", "aarch64", "arm64", "AMD64", "i686", "ppc64le", "s390x", "riscv64"):
+        if arch in platform:
+            return arch
+    return ""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..base.version import __version__
 from ..rulebook.cards import CARD_NAMES
 
 #: The ``format`` field of every transcript (FORMATS.md).
@@ -26,7 +27,8 @@ def transcript(players: Sequence[str], variant: str, scoring: str, hands: list[d
                cut: Mapping[str, int] | None = None, result: Mapping[str, Any] | None = None,
                capped: bool = False) -> dict[str, Any]:
     """A transcript document, fields in the order FORMATS.md lists them, then
-    gincli's ``capped`` when the session was stopped by the hand cap."""
+    gincli's ``capped`` when the session was stopped by the hand cap, and
+    ``gincli``: the version of gincli that wrote it (results are traceable)."""
     doc: dict[str, Any] = {"format": TRANSCRIPT_FORMAT}
     if id is not None:
         doc["id"] = id
@@ -44,6 +46,7 @@ def transcript(players: Sequence[str], variant: str, scoring: str, hands: list[d
         doc["result"] = dict(result)
     if capped:
         doc["capped"] = True
+    doc["gincli"] = __version__
     return doc
 
 

@@ -27,7 +27,7 @@ from ..rulebook.scoring import HandResult
 from ..formats.containers import MAX_RECORD_BYTES
 from ..formats.files import lock
 from ..base.jsonio import dumps, loads
-from .stats import Z95, Estimate, Running, Sprt
+from .stats import Z95, Estimate, Running, Sprt, los, normalized_elo, pair_counts, wdl
 from ..sessions.table import play_session
 from ..formats.transcripts import TRANSCRIPT_FORMAT
 
@@ -55,6 +55,9 @@ class MatchSpec:
     max_hands: int = 10_000  # a session still unsettled after this many hands stops (capped)
     start_time_limit: float = 30.0  # for an external bot to answer its handshake
     bot_log: str | None = None  # a folder to keep each external bot's standard error in
+    #: In a tournament (:mod:`.tournament`): the pairing this match is, and the tournament's own field.
+    pairing: int | None = None
+    tournament: dict[str, Any] | None = None
 
     def seats(self, index: int) -> tuple[str, ...]:
         """The players in seat order for session ``index`` (swapped on the second
@@ -67,14 +70,19 @@ class MatchSpec:
         return session_seed(self.seed, index // 2 if self.duplicate else index)
 
     def session_id(self, index: int) -> str:
-        return f"s{index}"
+        return f"s{index}" if self.pairing is None else f"p{self.pairing}s{index}"
 
     def match_field(self) -> dict[str, Any]:
         """gincli's ``match`` field of every transcript the match writes: what,
         with the variant, scoring and options, tells its sessions from another
-        match's (``--resume``)."""
-        return {"bots": list(self.bots), "names": list(self.names), "seed": self.seed,
-                "duplicate": self.duplicate, "unit": self.unit}
+        match's (``--resume``); in a tournament, also its pairing and the
+        tournament's own field."""
+        field = {"bots": list(self.bots), "names": list(self.names), "seed": self.seed,
+                 "duplicate": self.duplicate, "unit": self.unit}
+        if self.pairing is not None:
+            field["pairing"] = self.pairing
+            field["tournament"] = self.tournament
+        return field
 
 
 @dataclass
@@ -173,6 +181,10 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     line = None
     if record:
         rec.transcript["match"] = spec.match_field()
+        named = {p: {"name": i.get("name", ""), "version": i.get("version", "")} for p, i in programs.items()
+                 if i.get("name") or i.get("version")}
+        if named:  # each external bot as its handshake named it: results are traceable
+            rec.transcript["programs"] = named
         line = dumps(rec.transcript)
     settled = not rec.capped
     return SessionOutcome(index, hands, session_winner(rec.result) if settled else None, line, forfeits,
@@ -183,8 +195,11 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
 class Tally:
     """The running totals and statistics of a match."""
 
-    def __init__(self, spec: MatchSpec, sprt: Sprt | None = None, variant: str | None = None):
+    def __init__(self, spec: MatchSpec, sprt: Sprt | None = None, variant: str | None = None,
+                 rules: Mapping[str, Any] | None = None):
         self.spec = spec
+        #: Every option's value the match was played under (the summary states them).
+        self.rules = rules
         self.sprt = sprt
         self.variant = variant or spec.variant
         self.players = {name: {"name": name, "bot": bot, "games_won": 0, "hands_played": 0, "hands_won": 0,
@@ -197,6 +212,7 @@ class Tally:
         self.sessions = 0
         self.samples: list[float] = []  # two players: the first player's score per unit (or duplicate pair)
         self.sums = Running()  # the samples' sums, for the SPRT's check after every session in constant time
+        self.units = Running()  # two players: the first player's score each game (or hand), duplicate or not
         self._pair: list[float] = []
         #: Two players, ``--hands``: the first player's points less the other's, a hand (or a duplicate pair's mean).
         self.margins: list[float] = []
@@ -265,6 +281,8 @@ class Tally:
             unit_scores = [1.0 if out.winner == first else 0.5 if out.winner is None else 0.0]
         if not self.two_players:
             return
+        for x in unit_scores:
+            self.units.add(x)
         if self.spec.duplicate:
             self._pair.extend(unit_scores)
             self._pair_margin.extend(margins)
@@ -282,6 +300,15 @@ class Tally:
             self.samples.extend(unit_scores)
             for x in unit_scores:
                 self.sums.add(x)
+
+    def _nets(self, name: str) -> list[float]:
+        """Each settled session's net result for ``name``: its score less the
+        other's with two players; with more, the system's settlement (already a
+        net: the players' results sum to 0)."""
+        if not self.two_players:
+            return self.nets[name]
+        other = next(n for n in self.spec.names if n != name)
+        return [mine - theirs for mine, theirs in zip(self.nets[name], self.nets[other])]
 
     def decided(self) -> bool:
         """Whether the SPRT has decided: asked after every session, so in
@@ -302,7 +329,7 @@ class Tally:
             q = dict(p)
             q["points_per_hand"] = round(p["points"] / p["hands_played"], 3) if p["hands_played"] else 0.0
             if self.spec.unit == "games":
-                q["net_per_game"] = mean_interval(self.nets[name])
+                q["net_per_game"] = mean_interval(self._nets(name))
             players.append(q)
         out: dict[str, Any] = {
             "hands": self.hands, "games": self.games, "sessions": self.sessions, "players": players,
@@ -315,16 +342,40 @@ class Tally:
             out["win_rate"] = {"player": first, "value": round(est.mean, 4), "low": round(est.low, 4),
                                "high": round(est.high, 4), "samples": est.n, "confidence": 0.95}
             out["elo"] = dict(est.elo(), player=first)
+            # the raw counts behind the figures, and the figures of chess testers (docs/statistics.md)
+            results = wdl(self.units)
+            out["results"] = {"player": first, "unit": spec.unit[:-1], "wins": results["wins"],
+                              "draws": results["draws"], "losses": results["losses"]}
+            if spec.duplicate:
+                pairs = pair_counts(self.samples)
+                out["pairs"] = {"player": first, "won_both": pairs["won_both"], "split": pairs["split"],
+                                "lost_both": pairs["lost_both"], "other": pairs["other"]}
+                ahead = sum(k for x, k in self.sums.counts.items() if x > 0.5)
+                behind = sum(k for x, k in self.sums.counts.items() if x < 0.5)
+                out["los"] = round(los(ahead, behind), 4)
+            else:
+                out["los"] = round(los(results["wins"], results["losses"]), 4)
+            nelo = normalized_elo(self.sums, pairs=spec.duplicate)
+            out["normalized_elo"] = {k: (round(v, 1) + 0.0 if v is not None else None) for k, v in nelo.items()}
+            out["samples"] = {"player": first, "of": "pairs" if spec.duplicate else spec.unit,
+                              "counts": [{"score": x, "count": k} for x, k in sorted(self.sums.counts.items())]}
             if spec.unit == "hands":  # what a hand match measures: points, beside the share of hands won
                 margin = mean_interval(self.margins)
                 out["points_per_hand"] = {"player": first, "diff": margin["mean"], "low": margin["low"],
                                           "high": margin["high"], "samples": margin["samples"],
                                           "confidence": 0.95}
+        import platform
+
+        from ..base.version import __version__
+
         out.update({
             "forfeit_reasons": sorted(self.reasons.values(), key=lambda g: (g["first_session"], g["first_hand"])),
             "seed": spec.seed, "variant": self.variant, "scoring": spec.scoring, "options": spec.options,
+            "rules": dict(self.rules) if self.rules is not None else None,
             "duplicate": spec.duplicate, "bots": list(spec.bots),
             "max_hands": spec.max_hands, "capped_sessions": self.capped, "stalled_hands": self.stalled,
+            # what a figure was measured with (the rules are the options above)
+            "gincli": __version__, "python": platform.python_version(), "platform": platform.platform(),
         })
         if self.sprt is not None:
             out["sprt"] = self.sprt.status(self.samples)
@@ -345,17 +396,12 @@ def mean_interval(values: list[float]) -> dict[str, Any]:
     return {"mean": round(mean, 2), "low": round(mean - half, 2), "high": round(mean + half, 2), "samples": n}
 
 
-def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
-                     resume: bool) -> tuple[BinaryIO, list[SessionOutcome]]:
-    """The ``--transcripts`` file open for appending, and with ``resume`` the
-    sessions it already holds. Nothing but this match's transcripts is ever
-    truncated or overwritten: without ``resume`` a regular file must be empty;
-    with it, the file (a symlink is followed) must be a regular file holding only
-    sessions 0, 1, ... of this very match (``header``: its variant name, scoring
-    and every option's value), and only a last line cut short is dropped.
-    Anything else is a :class:`UsageError` and the file is left as it was. The
-    file is locked while it stays open: a second run on it is refused
-    (:func:`gincli.formats.files.lock`)."""
+def open_file(path: str, resume: bool, what: str = "match") -> tuple[BinaryIO, int]:
+    """A file of transcripts opened for a run (a match's, a tournament's),
+    locked for it (:func:`gincli.formats.files.lock`), and its size: for
+    reading back and appending with ``resume`` (a regular file), else for
+    appending to a file that must be empty. Nothing is truncated or overwritten
+    here. :class:`UsageError` / :class:`MachineError` in one sentence."""
     from ..base.errors import MachineError, UsageError, os_reason
 
     try:
@@ -378,13 +424,30 @@ def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
         raise UsageError(f"{path} is not a regular file; --resume only finishes a file of transcripts")
     if not resume and regular and st.st_size > 0:
         os.close(fd)
-        raise UsageError(f"{path} already holds something; --resume finishes the match that wrote it, "
+        raise UsageError(f"{path} already holds something; --resume finishes the {what} that wrote it, "
                          "or give another file")
     try:
         fh = os.fdopen(fd, "r+b" if resume else "ab")
     except OSError as exc:  # a special file that cannot be written like one (/proc/version)
         os.close(fd)
         raise MachineError(f"cannot write the transcripts to {path}: {os_reason(exc)}") from None
+    return fh, st.st_size
+
+
+def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
+                     resume: bool) -> tuple[BinaryIO, list[SessionOutcome]]:
+    """The ``--transcripts`` file open for appending, and with ``resume`` the
+    sessions it already holds. Nothing but this match's transcripts is ever
+    truncated or overwritten: without ``resume`` a regular file must be empty;
+    with it, the file (a symlink is followed) must be a regular file holding only
+    sessions 0, 1, ... of this very match (``header``: its variant name, scoring
+    and every option's value), and only a last line cut short is dropped.
+    Anything else is a :class:`UsageError` and the file is left as it was. The
+    file is locked while it stays open: a second run on it is refused
+    (:func:`open_file`)."""
+    from ..base.errors import UsageError
+
+    fh, size = open_file(path, resume)
     if not resume:
         return fh, []
     try:
@@ -392,7 +455,7 @@ def open_transcripts(path: str, spec: MatchSpec, header: Mapping[str, Any],
         if len(earlier) > spec.count:
             raise UsageError(f"{path} already holds {len(earlier)} sessions, more than the {spec.count} asked; "
                              f"give --{spec.unit} {len(earlier)} or more")
-        if keep < st.st_size:
+        if keep < size:
             fh.truncate(keep)  # a line cut short by an interruption goes
         fh.seek(keep)
         return fh, earlier

@@ -69,7 +69,8 @@ KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
 }
 
 #: gincli's own commands: a plugin may not take their names.
-BUILTIN_COMMANDS = ("score", "deal", "validate", "variants", "match", "bots", "report", "play", "plugins", "config",
+BUILTIN_COMMANDS = ("score", "deal", "validate", "variants", "match", "tournament", "bots", "report", "play", "plugins",
+                    "config",
                     "completion")
 
 #: Where plugins come from, in order of precedence (``PluginInfo.origin``).

@@ -1,0 +1,399 @@
+"""``gin tournament``: every pairing of several bots plays a match; a
+crosstable and a rating list of them all."""
+
+from __future__ import annotations
+
+import functools
+import gc
+import math
+import sys
+import time
+from typing import Annotated, Any
+
+import typer
+
+from ..base.errors import MachineError, UsageError, quote
+from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork, backend_named, backend_options
+from ..matches.runner import Tally
+from ..matches.stats import parse_sprt
+from ..matches.tournament import PairingResult, TournamentSpec, pairing_done, read_tournament
+from ..sessions.systems import open_session
+from . import rows
+from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
+from .match import _FileTranscripts, player_names, scoreline, stream_sessions
+from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotsFileOpt, DuplicateOpt, ForceOpt,
+                      GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
+                      PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
+                      TimeLimitOpt, check_seats, from_config, overrides_from, random_seed, split_bots)
+from .render import RowsFormat, data, plural, progress_bar, safe, show, write_data, write_json
+
+HELP = """Play a tournament between bots: every pairing plays a match, --games N (sessions of the scoring system, game by default) or --hands N a pairing; then a crosstable and a rating list.
+
+A round robin by default; --gauntlet K pairs each of the first K bots with each of the others. Every pairing plays the same deals (one --seed). Ratings are the maximum-likelihood Bradley–Terry (logistic Elo) fit of every game, mean 0 or --anchor NAME[=ELO], with 95% intervals (docs/statistics.md). --transcripts FILE writes every session as it ends, each naming its pairing; after Ctrl-C, --resume finishes the tournament. --sprt may stop each pairing early.
+"""
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tournament", help=HELP)(guard(tournament))
+
+
+def tournament(
+    ctx: typer.Context,
+    bots_: Annotated[str, typer.Option("--bots", metavar="A,B,C[,…]",
+                                       help="The bots: three or more (two make a match).")],
+    hands: HandsOpt = None,
+    games: GamesOpt = None,
+    gauntlet: Annotated[int | None, typer.Option(
+        "--gauntlet", min=1, metavar="K", help="The first K bots play each of the others (and not each other).")]
+    = None,
+    seed: SeedOpt = None,
+    workers: MatchWorkersOpt = None,
+    backend: BackendOpt = DEFAULT_BACKEND,
+    address: AddressOpt = None,
+    backend_option: BackendOptionOpt = None,
+    variant: MatchVariantOpt = "standard",
+    scoring: MatchScoringOpt = None,
+    option: OptionOpt = None,
+    duplicate: DuplicateOpt = False,
+    transcripts: Annotated[str | None, typer.Option(
+        "--transcripts", metavar="FILE", help="Write every session's transcript (JSON Lines), each naming its "
+                                              "pairing.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Finish the tournament --transcripts FILE holds.")] = False,
+    sprt: SprtOpt = None,
+    anchor: Annotated[str | None, typer.Option(
+        "--anchor", metavar="NAME[=ELO]", help="Rate NAME at ELO (0 unless given); without it, the ratings' mean "
+                                               "is 0.")] = None,
+    time_limit: TimeLimitOpt = 5.0,
+    start_time_limit: StartTimeLimitOpt = 30.0,
+    bots_file: BotsFileOpt = None,
+    bot_log: BotLogOpt = None,
+    names: PlayersOpt = None,
+    report: ReportOpt = None,
+    force: ForceOpt = False,
+    max_hands: MaxHandsOpt = 10_000,
+    format: RowsFormatOpt = RowsFormat.text,
+    quiet: QuietOpt = False,
+) -> None:
+    if hands is not None and games is not None:  # one from the config file: the command line's choice wins
+        if from_config(ctx, "games") and not from_config(ctx, "hands"):
+            games = None
+        elif from_config(ctx, "hands") and not from_config(ctx, "games"):
+            hands = None
+    if hands is not None and scoring not in (None, "hand") and from_config(ctx, "scoring"):
+        scoring = None
+    if report is not None:
+        from .report import check_page
+
+        check_page(report, "--report", force)
+    specs = split_bots(bots_)
+    if len(specs) < 3 or not all(specs):
+        hint = "; two bots play a match: gin match" if len(specs) == 2 and all(specs) else ""
+        raise UsageError(f"--bots takes three bots or more, separated by commas, not {quote(bots_)}{hint}")
+    if (hands is None) == (games is None):
+        raise UsageError("give either --hands N or --games N (for each pairing)")
+    if hands is not None and scoring not in (None, "hand"):
+        raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
+    if gauntlet is not None and gauntlet >= len(specs):
+        raise UsageError(f"--gauntlet {gauntlet} leaves no bot to play: it takes 1 to {len(specs) - 1} with "
+                         f"{len(specs)} bots")
+    if resume and not transcripts:
+        raise UsageError("--resume needs --transcripts FILE, the file to finish")
+    if transcripts == "-":
+        raise UsageError("--transcripts takes a file: a tournament's summary is its data on standard output")
+    players = player_names(specs, names)
+    anchor_name, anchor_elo = _anchor(anchor, players)
+    s = settings(ctx)
+    registry = bots_registry(ctx, bots_file)
+    for b in specs:
+        registry.bot(b)
+    where = backend_named(registry, backend)
+    chosen = backend_options(where, backend_option, address)
+    if seed is None:
+        from ..matches.runner import recorded_seed
+
+        seed = (recorded_seed(transcripts) if resume and transcripts else None)
+        if seed is None:
+            seed = random_seed()
+    unit = "hands" if hands is not None else "games"
+    count = hands if hands is not None else games
+    assert count is not None
+    if duplicate and count % 2:
+        raise UsageError("--duplicate plays deals in pairs: give an even number")
+    tour = TournamentSpec(tuple(specs), players, unit, count, seed, variant,
+                          "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
+                          time_limit, max_hands, start_time_limit, bot_log, gauntlet)
+    system = registry.scoring(tour.scoring)
+    check_seats(system, 2, "a pairing", "bots")  # every pairing is a two-player match
+    try:
+        the_variant = registry.variant(tour.variant)
+        rules = registry.rules(the_variant, system, tour.options)
+        open_session(system, players[:2], rules)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules)}
+    try:
+        test = parse_sprt(sprt) if sprt else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    matches = [tour.match(k) for k in range(len(tour.pairings()))]
+    tallies = [Tally(m, test, the_variant.name, header["options"]) for m in matches]
+    out = None
+    run = BackendRun(where, chosen, workers)
+    try:
+        if transcripts:
+            out = _open(transcripts, tour, header, resume, tallies)
+    except BaseException:
+        run.stop()
+        raise
+    done_before = sum(t.sessions for t in tallies)
+    hands_before = sum(t.hands for t in tallies)
+    gc.freeze()
+    started = time.perf_counter()
+    interrupted = False
+    refused: MachineError | None = None
+    from ..plugin.registry import load_registry
+
+    total = len(matches) * count
+    try:
+        with progress_bar("tournament", total, enabled=not quiet, unit="items",
+                          status=functools.partial(_standing, matches, tallies)) as advance:
+            advance(done_before)
+            for k, (spec, tally) in enumerate(zip(matches, tallies)):
+                if pairing_done(spec, tally):
+                    continue
+                work = MatchWork.of(spec, out is not None, load_registry, s.plugin_dirs, s.disabled, bots_file,
+                                    registry)
+                # the bar counts each pairing as its count of sessions, whether or not its SPRT stops it sooner
+                refused = stream_sessions(run, work, tally, tally.sessions, out, None,
+                                          lambda n, k=k: advance(k * count + n))
+                if refused is not None:
+                    break
+                advance((k + 1) * count)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if out is not None:
+            try:
+                out.close()
+            except MachineError as exc:
+                refused = refused or exc
+            except OSError:
+                pass
+        from ..matches.external import close_all
+
+        close_all()
+        stopped = run.stop()
+    elapsed = time.perf_counter() - started
+    summary = tournament_summary(tour, header, matches, tallies, anchor_name, anchor_elo)
+    try:
+        if refused is not None:
+            raise refused
+        if format == "json":
+            write_json(summary)
+        elif format == "csv":
+            write_data(rows.header(rows.PAIRING) + rows.lines(rows.pairing_row(p) for p in summary["pairings"]))
+        else:
+            show(render_tournament(summary))
+    except MachineError:
+        show(render_tournament(summary), _stderr())
+        raise
+    if stopped:
+        data().flush()
+        warn(stopped)
+    if not quiet:
+        played = sum(t.hands for t in tallies) - hands_before
+        sessions = sum(t.sessions for t in tallies)
+        rate = played / elapsed if elapsed > 0 else 0.0
+        earlier = f" ({plural(done_before, 'session')} from {safe(transcripts, markup=False)})" if done_before else ""
+        print(f"gin tournament: {plural(len(matches), 'pairing')}, {plural(sessions, 'session')}{earlier}; "
+              f"{plural(played, 'hand')} played in {elapsed:.1f} s ({rate:,.0f} hands/s, "
+              f"{plural(run.workers, 'worker')})", file=sys.stderr)
+    if report is not None:
+        from .report import write_tournament_page
+
+        write_tournament_page(report, summary, quiet, force)
+    if interrupted:
+        print("gin tournament: interrupted"
+              + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""),
+              file=sys.stderr)
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _stderr() -> Any:
+    from .render import stderr_console
+
+    return stderr_console()
+
+
+def _anchor(text: str | None, players: tuple[str, ...]) -> tuple[str | None, float]:
+    """``--anchor NAME[=ELO]``: a player, and the rating it is given."""
+    if text is None:
+        return None, 0.0
+    name, eq, value = text.partition("=")
+    name = name.strip()
+    if name not in players:
+        raise UsageError(f"--anchor {quote(name)} is not one of the players ({', '.join(players)})")
+    if not eq:
+        return name, 0.0
+    try:
+        elo = float(value)
+    except ValueError:
+        raise UsageError(f"--anchor takes NAME=ELO with a number, not {quote(text)}") from None
+    if not -10_000 <= elo <= 10_000:
+        raise UsageError(f"--anchor takes an Elo from -10000 to 10000, not {quote(value)}")
+    return name, elo
+
+
+def _open(path: str, tour: TournamentSpec, header: dict[str, Any], resume: bool, tallies: list[Tally]) -> Any:
+    """The tournament's file of transcripts, locked, for appending; with
+    ``resume`` the sessions it holds are read back (counted into ``tallies``)
+    and only a last line cut short is dropped."""
+    from ..matches.runner import open_file
+
+    fh, size = open_file(path, resume, "tournament")
+    if not resume:
+        return _FileTranscripts(fh, path)
+    try:
+        _found, keep = read_tournament(fh, tour, header, path, tallies)
+        if keep < size:
+            fh.truncate(keep)
+        fh.seek(keep)
+    except BaseException:
+        fh.close()
+        raise
+    return _FileTranscripts(fh, path)
+
+
+def _standing(matches: list[Any], tallies: list[Tally]) -> str:
+    """Beside the progress bar: the pairing being played and its score."""
+    for spec, tally in zip(matches, tallies):
+        if not pairing_done(spec, tally):
+            return f"{safe(spec.names[0])} v {safe(spec.names[1])}: {scoreline(tally)}"
+    return ""
+
+
+def tournament_summary(tour: TournamentSpec, header: dict[str, Any], matches: list[Any], tallies: list[Tally],
+                       anchor: str | None, anchor_elo: float) -> dict[str, Any]:
+    """``gin tournament --format json``: the players (best first) and every pairing."""
+    from ..base.version import __version__
+    from ..matches.stats import bradley_terry
+
+    results = [PairingResult.of(m, t) for m, t in zip(matches, tallies)]
+    games = [(r.players[0], r.players[1], r.wins[r.players[0]], r.wins[r.players[1]], r.draws) for r in results]
+    played_any = [g for g in games if sum(g[2:]) > 0]
+    try:
+        fit = bradley_terry(played_any, anchor=anchor, anchor_elo=anchor_elo) if played_any else {}
+    except ValueError:  # the anchor played no game (a tournament stopped before its pairings)
+        fit = bradley_terry(played_any) if played_any else {}
+    players = []
+    for i, name in enumerate(tour.names):
+        played = [r for r in results if name in r.players]
+        n = sum(r.games for r in played)
+        score = sum(r.wins[name] + r.draws / 2 for r in played)
+        r = fit.get(name)
+        entry: dict[str, Any] = {"name": name, "bot": tour.bots[i], "games": n,
+                                 "score": round(score / n, 4) if n else None, "points": score,
+                                 "rating": _round(r.elo if r else None), "rating_low": _round(r.low if r else None),
+                                 "rating_high": _round(r.high if r else None)}
+        if r is not None and r.elo is None:
+            entry["unbounded"] = "above" if r.bound == math.inf else "below" if r.bound == -math.inf else "unknown"
+        players.append(entry)
+    players.sort(key=_rank_key)
+    for rank, p in enumerate(players, 1):
+        p["rank"] = rank
+    return {"players": players, "pairings": [r.to_dict() for r in results],
+            "kind": "gauntlet" if tour.gauntlet is not None else "round robin", "gauntlet": tour.gauntlet,
+            "unit": tour.unit[:-1], "per_pairing": tour.count, "duplicate": tour.duplicate, "seed": tour.seed,
+            "variant": header["variant"], "scoring": header["scoring"], "options": tour.options,
+            "rules": header["options"],
+            "anchor": {"name": anchor, "rating": anchor_elo} if anchor else None, **_provenance(__version__)}
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 1) + 0.0
+
+
+def _provenance(version: str) -> dict[str, Any]:
+    import platform
+
+    return {"gincli": version, "python": platform.python_version(), "platform": platform.platform()}
+
+
+def _rank_key(p: dict[str, Any]) -> tuple[float, float, str]:
+    """Best first: by rating (an unbounded one at its end), then score."""
+    unbounded = p.get("unbounded")
+    rating = float("inf") if unbounded == "above" else float("-inf") if unbounded == "below" else (p["rating"] or 0)
+    return (-rating, -(p["score"] or 0), p["name"])
+
+
+def rating_text(p: dict[str, Any]) -> str:
+    """A rating with its interval for people; an unbounded one as such."""
+    unbounded = p.get("unbounded")
+    if unbounded == "above":
+        return "+∞ (won every game)"
+    if unbounded == "below":
+        return "-∞ (lost every game)"
+    if unbounded == "unknown":
+        return "— (played only unrated players)"
+    if p["rating"] is None:
+        return "—"
+    low = "-∞" if p["rating_low"] is None else f"{p['rating_low']:+.0f}"
+    high = "+∞" if p["rating_high"] is None else f"{p['rating_high']:+.0f}"
+    return f"{p['rating']:+.0f} ({low} to {high})"
+
+
+def render_tournament(s: dict[str, Any]) -> Any:
+    """The rating list, then the crosstable, for people."""
+    from rich import box
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    from .render import bot_label, cut
+
+    unit = s["unit"]
+    title = (f"{safe(s['variant'])} · {s['scoring']} · seed {s['seed']} · {s['kind']} of {len(s['players'])}"
+             f" · {plural(s['per_pairing'], unit)} a pairing" + (" · duplicate deals" if s["duplicate"] else ""))
+    ratings = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for col, justify in (("rank", "right"), ("player", "left"), (f"{unit}s", "right"), ("score", "right"),
+                         ("rating (95%)", "right")):
+        ratings.add_column(col, justify=justify, no_wrap=True)
+    for p in s["players"]:
+        bot = bot_label(p["bot"], 16)
+        who = f"[bold]{safe(cut(p['name'], 20))}[/]" + (f" [dim]({safe(bot)})[/]" if bot != p["name"] else "")
+        ratings.add_row(str(p["rank"]), who, str(p["games"]), "—" if p["score"] is None else f"{p['score']:.1%}",
+                        rating_text(p))
+    order = [p["name"] for p in s["players"]]
+    cross = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    cross.add_column("", no_wrap=True)
+    for n in order:
+        cross.add_column(safe(cut(n, 12)), justify="right", no_wrap=True)
+    cells = {}
+    for pr in s["pairings"]:
+        a, b = pr["players"]
+        cells[(a, b)] = (pr["wins"][a], pr["wins"][b], pr["draws"])
+        cells[(b, a)] = (pr["wins"][b], pr["wins"][a], pr["draws"])
+    for row in order:
+        line = [f"[bold]{safe(cut(row, 20))}[/]"]
+        for col in order:
+            if row == col:
+                line.append("·")
+            elif (row, col) in cells:
+                w, l, d = cells[(row, col)]
+                share = (w + d / 2) / (w + l + d) if w + l + d else 0.5
+                line.append(f"{w}-{l}" + (f"-{d}" if d else "") + f" {share:.0%}")
+            else:
+                line.append("")
+        cross.add_row(*line)
+    notes = [f"ratings: the maximum-likelihood Bradley–Terry fit of every {unit}, "
+             + (f"{s['anchor']['name']} held at {s['anchor']['rating']:+g}" if s["anchor"] else "mean 0")
+             + "; 95% intervals"]
+    for pr in s["pairings"]:
+        if pr.get("sprt") and pr["sprt"]["result"] != "continue":
+            a, b = pr["players"]
+            notes.append(f"SPRT {a} v {b}: {pr['sprt']['result']} accepted after {plural(pr['sessions'], 'session')}")
+    from .summary import provenance
+
+    notes.append(provenance(s))
+    heading = "crosstable: the row's wins-losses (-draws) against the column, and its score"
+    return Group(Text(title), ratings, Text(heading), cross, *(Text(safe(n, markup=False)) for n in notes))

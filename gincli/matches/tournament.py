@@ -1,0 +1,169 @@
+"""Tournaments: every pairing of several bots plays a match (``gin tournament``).
+
+A round robin pairs every bot with every other once, in the order they are
+given ((0, 1), (0, 2), ..., (1, 2), ...); a gauntlet pairs each of the first K
+with each of the rest. Every pairing plays the same deals (one seed for all,
+as engine testers give every pairing one opening book), so that pairings
+compare on equal luck; each is a match of its own (:class:`MatchSpec`), its
+sessions ``p<k>s<i>``, each transcript naming its pairing and the tournament in
+its ``match`` field. A tournament's file of transcripts holds the pairings one
+after another, in order; ``--resume`` reads it back (:func:`read_tournament`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from ..base.errors import UsageError
+from .runner import MatchSpec, SessionOutcome, Tally, _parse_transcript, differences
+
+
+@dataclass
+class TournamentSpec:
+    """What a tournament plays: its bots and players, and what each pairing's match plays."""
+
+    bots: tuple[str, ...]
+    names: tuple[str, ...]
+    unit: str  # "hands" or "games", for each pairing
+    count: int  # sessions a pairing plays (at most: an SPRT may stop it sooner)
+    seed: int
+    variant: str
+    scoring: str
+    options: dict[str, Any] = field(default_factory=dict)
+    duplicate: bool = False
+    time_limit: float = 5.0
+    max_hands: int = 10_000
+    start_time_limit: float = 30.0
+    bot_log: str | None = None
+    gauntlet: int | None = None  # the first K bots play the rest; None: a round robin
+
+    def pairings(self) -> list[tuple[int, int]]:
+        """The pairings, as indices into the bots, in the order they are played."""
+        n = len(self.names)
+        if self.gauntlet is None:
+            return [(i, j) for i in range(n) for j in range(i + 1, n)]
+        return [(i, j) for i in range(self.gauntlet) for j in range(self.gauntlet, n)]
+
+    def field(self) -> dict[str, Any]:
+        """The ``tournament`` of every transcript's ``match`` field: what tells
+        this tournament from another (``--resume``)."""
+        return {"bots": list(self.bots), "names": list(self.names), "gauntlet": self.gauntlet}
+
+    def match(self, k: int) -> MatchSpec:
+        """Pairing ``k``'s match."""
+        i, j = self.pairings()[k]
+        return MatchSpec((self.bots[i], self.bots[j]), (self.names[i], self.names[j]), self.unit, self.count,
+                         self.seed, self.variant, self.scoring, self.options, self.duplicate, self.time_limit,
+                         self.max_hands, self.start_time_limit, self.bot_log, pairing=k, tournament=self.field())
+
+
+def pairing_done(spec: MatchSpec, tally: Tally) -> bool:
+    """Whether a pairing is over: all its sessions played, or its SPRT decided."""
+    return tally.sessions >= spec.count or tally.decided()
+
+
+def read_tournament(fh: IO[bytes], tour: TournamentSpec, header: Mapping[str, Any], name: str,
+                    tallies: list[Tally]) -> tuple[list[list[SessionOutcome]], int]:
+    """The sessions an earlier run of this tournament wrote (``--resume``), a
+    list for each pairing (each counted into its ``tallies``' entry), and the
+    bytes they take: only a last line cut short may follow. The pairings
+    come in order, each after the one before it is over. :class:`UsageError`
+    naming the line when the file holds anything else."""
+    from ..formats.containers import MAX_RECORD_BYTES, bounded_lines, size_text, too_long
+
+    pairings = tour.pairings()
+    found: list[list[SessionOutcome]] = [[] for _ in pairings]
+    keep = 0
+    current = 0
+    lines = bounded_lines(fh, MAX_RECORD_BYTES)
+    raw = next(lines, None)
+    number = 0
+    while raw is not None:
+        following = next(lines, None)
+        number += 1
+        doc = _parse_transcript(raw)
+        if doc is None:
+            if following is None and not raw.endswith(b"\n") and raw.lstrip().startswith(b'{"format": "gincli'):
+                break  # the start of a session's line, cut short by an interruption
+            if too_long(raw, MAX_RECORD_BYTES):
+                raise UsageError(f"{name} line {number} is longer than {size_text(MAX_RECORD_BYTES)}, the limit of a "
+                                 "transcript; --resume only finishes a file this tournament wrote")
+            raise UsageError(f"{name} line {number} is not a transcript of this tournament; --resume only finishes a "
+                             "file this tournament wrote")
+        match = doc.get("match") if isinstance(doc.get("match"), dict) else {}
+        k = match.get("pairing")
+        if type(k) is not int or not 0 <= k < len(pairings) or k < current:
+            raise UsageError(f"{name} line {number} is not the next session of this tournament (its pairing is "
+                             f"{k!r}); --resume only finishes a file this tournament wrote, in order")
+        while current < k:  # the pairings before must be over
+            if not pairing_done(tour.match(current), tallies[current]):
+                raise UsageError(f"{name} line {number} starts pairing {k} before pairing {current} is over; --resume "
+                                 "only finishes a file this tournament wrote")
+            current += 1
+        spec = tour.match(k)
+        index = len(found[k])
+        differs = differences(doc, spec, index, header)
+        if differs:
+            raise UsageError(f"{name} line {number} is from another tournament: its {differs} (--resume needs the "
+                             "same --bots, --players, --gauntlet, --seed, --duplicate, --hands or --games, --variant, "
+                             "--scoring and --option)")
+        if pairing_done(spec, tallies[k]):
+            raise UsageError(f"{name} line {number} is a session past the end of pairing {k}; --resume only finishes "
+                             "a file this tournament wrote")
+        outcome = SessionOutcome.from_transcript(index, doc)
+        found[k].append(outcome)
+        tallies[k].add(outcome)
+        keep += len(raw)
+        raw = following
+    return found, keep
+
+
+@dataclass
+class PairingResult:
+    """What a pairing's match gave: its players and the results behind the standings."""
+
+    players: tuple[str, str]
+    bots: tuple[str, str]
+    sessions: int
+    unit: str
+    wins: dict[str, int]  # each player's games (or hands) won
+    draws: int  # games with no single winner, dead hands
+    points: dict[str, int]
+    pairs: dict[str, int] | None = None  # under --duplicate: the first player's pairs won both, split, lost both
+    sprt: dict[str, Any] | None = None
+
+    @property
+    def games(self) -> int:
+        return sum(self.wins.values()) + self.draws
+
+    def score(self, player: str) -> float:
+        """``player``'s score share: wins, and a half for each draw."""
+        return (self.wins[player] + self.draws / 2) / self.games if self.games else 0.5
+
+    @classmethod
+    def of(cls, spec: MatchSpec, tally: Tally) -> PairingResult:
+        a, b = spec.names
+        key = "games_won" if spec.unit == "games" else "hands_won"
+        wins = {n: tally.players[n][key] for n in (a, b)}
+        played = tally.games if spec.unit == "games" else tally.hands
+        pairs = None
+        if spec.duplicate:
+            pairs = {"won_both": sum(1 for x in tally.samples if x == 1.0),
+                     "split": sum(1 for x in tally.samples if 0.0 < x < 1.0),
+                     "lost_both": sum(1 for x in tally.samples if x == 0.0)}
+        return cls((a, b), (spec.bots[0], spec.bots[1]), tally.sessions, spec.unit, wins,
+                   max(0, played - sum(wins.values())), {n: tally.players[n]["points"] for n in (a, b)}, pairs,
+                   tally.sprt.status(tally.samples) if tally.sprt is not None else None)
+
+    def to_dict(self) -> dict[str, Any]:
+        a, b = self.players
+        out: dict[str, Any] = {"players": [a, b], "bots": list(self.bots), "sessions": self.sessions,
+                               "unit": self.unit[:-1], "games": self.games, "wins": dict(self.wins), "draws": self.draws,
+                               "score": round(self.score(a), 4), "points": dict(self.points)}
+        if self.pairs is not None:
+            out["pairs"] = dict(self.pairs)
+        if self.sprt is not None:
+            out["sprt"] = self.sprt
+        return out
