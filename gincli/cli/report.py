@@ -252,7 +252,7 @@ def tournament_page(summary: dict[str, Any]) -> str:
 
     from rich.console import Console
 
-    from .tournament import render_tournament
+    from .summary import render_tournament
 
     console = Console(file=io.StringIO(), width=130, color_system=None, highlight=False)
     text = rendered(render_tournament(summary), console).removesuffix("\n")

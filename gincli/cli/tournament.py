@@ -26,6 +26,7 @@ from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotsF
                       PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
                       TimeLimitOpt, check_seats, from_config, overrides_from, random_seed, split_bots)
 from .render import RowsFormat, data, plural, progress_bar, safe, show, write_data, write_json
+from .summary import render_tournament
 
 HELP = """Play a tournament between bots: every pairing plays a match, --games N (sessions of the scoring system, game by default) or --hands N a pairing; then a crosstable and a rating list.
 
@@ -324,76 +325,3 @@ def _rank_key(p: dict[str, Any]) -> tuple[float, float, str]:
     unbounded = p.get("unbounded")
     rating = float("inf") if unbounded == "above" else float("-inf") if unbounded == "below" else (p["rating"] or 0)
     return (-rating, -(p["score"] or 0), p["name"])
-
-
-def rating_text(p: dict[str, Any]) -> str:
-    """A rating with its interval for people; an unbounded one as such."""
-    unbounded = p.get("unbounded")
-    if unbounded == "above":
-        return "+∞ (won every game)"
-    if unbounded == "below":
-        return "-∞ (lost every game)"
-    if unbounded == "unknown":
-        return "— (played only unrated players)"
-    if p["rating"] is None:
-        return "—"
-    low = "-∞" if p["rating_low"] is None else f"{p['rating_low']:+.0f}"
-    high = "+∞" if p["rating_high"] is None else f"{p['rating_high']:+.0f}"
-    return f"{p['rating']:+.0f} ({low} to {high})"
-
-
-def render_tournament(s: dict[str, Any]) -> Any:
-    """The rating list, then the crosstable, for people."""
-    from rich import box
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    from .render import bot_label, cut
-
-    unit = s["unit"]
-    title = (f"{safe(s['variant'])} · {s['scoring']} · seed {s['seed']} · {s['kind']} of {len(s['players'])}"
-             f" · {plural(s['per_pairing'], unit)} a pairing" + (" · duplicate deals" if s["duplicate"] else ""))
-    ratings = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for col, justify in (("rank", "right"), ("player", "left"), (f"{unit}s", "right"), ("score", "right"),
-                         ("rating (95%)", "right")):
-        ratings.add_column(col, justify=justify, no_wrap=True)
-    for p in s["players"]:
-        bot = bot_label(p["bot"], 16)
-        who = f"[bold]{safe(cut(p['name'], 20))}[/]" + (f" [dim]({safe(bot)})[/]" if bot != p["name"] else "")
-        ratings.add_row(str(p["rank"]), who, str(p["games"]), "—" if p["score"] is None else f"{p['score']:.1%}",
-                        rating_text(p))
-    order = [p["name"] for p in s["players"]]
-    cross = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    cross.add_column("", no_wrap=True)
-    for n in order:
-        cross.add_column(safe(cut(n, 12)), justify="right", no_wrap=True)
-    cells = {}
-    for pr in s["pairings"]:
-        a, b = pr["players"]
-        cells[(a, b)] = (pr["wins"][a], pr["wins"][b], pr["draws"])
-        cells[(b, a)] = (pr["wins"][b], pr["wins"][a], pr["draws"])
-    for row in order:
-        line = [f"[bold]{safe(cut(row, 20))}[/]"]
-        for col in order:
-            if row == col:
-                line.append("·")
-            elif (row, col) in cells:
-                w, l, d = cells[(row, col)]
-                share = (w + d / 2) / (w + l + d) if w + l + d else 0.5
-                line.append(f"{w}-{l}" + (f"-{d}" if d else "") + f" {share:.0%}")
-            else:
-                line.append("")
-        cross.add_row(*line)
-    notes = [f"ratings: the maximum-likelihood Bradley–Terry fit of every {unit}, "
-             + (f"{s['anchor']['name']} held at {s['anchor']['rating']:+g}" if s["anchor"] else "mean 0")
-             + "; 95% intervals"]
-    for pr in s["pairings"]:
-        if pr.get("sprt") and pr["sprt"]["result"] != "continue":
-            a, b = pr["players"]
-            notes.append(f"SPRT {a} v {b}: {pr['sprt']['result']} accepted after {plural(pr['sessions'], 'session')}")
-    from .summary import provenance
-
-    notes.append(provenance(s))
-    heading = "crosstable: the row's wins-losses (-draws) against the column, and its score"
-    return Group(Text(title), ratings, Text(heading), cross, *(Text(safe(n, markup=False)) for n in notes))
