@@ -71,6 +71,7 @@ class History(Tally):
                  rules: Any = None):
         super().__init__(spec, sprt, variant, rules)
         self._running = Running()
+        self.written_by: str | None = None  # the gincli that wrote the transcripts (gin report)
         self.rate: list[tuple[float, float, float]] = []  # (score, low, high)
         self.llr: list[float] = []
         self.per_hand: dict[str, list[float]] = {n: [] for n in spec.names}
@@ -364,6 +365,11 @@ def report(
                          "FILE one); "
                          "no page written")
     summary = history.summary()
+    # what the figures were measured with: the gincli that wrote the transcripts (the python and platform it
+    # ran on are not in them), the external bots as their handshakes named them (each player's "program")
+    summary["gincli"] = history.written_by or "unknown"
+    summary.pop("python", None)
+    summary.pop("platform", None)
     if format == "csv":  # the rows went out as the sessions were read: the summary for people, on stderr
         data().flush()
         show(render_summary(summary), stderr_console())
@@ -405,7 +411,9 @@ def _begin(doc: dict[str, Any], test: Sprt | None, source: str,
                          f"play in {source}")
     spec = MatchSpec(tuple(bots), tuple(names), unit, 0, seed, header["variant"], header["scoring"],
                      _overrides(header, registry), duplicate)
-    return History(spec, test, None, header["options"]), header, None
+    history = History(spec, test, None, header["options"])
+    history.written_by = doc.get("gincli") if isinstance(doc.get("gincli"), str) else None
+    return history, header, None
 
 
 def _played(doc: dict[str, Any]) -> dict[str, Any] | None:

@@ -140,8 +140,12 @@ def net_text(net: dict[str, Any]) -> str:
 def provenance(s: dict[str, Any]) -> str:
     """What a figure was measured with, for people: gincli's version, Python's,
     the system (``--format json`` gives the whole platform)."""
-    system = " ".join((s.get("platform") or "?").split("-")[:1] + [_machine(s.get("platform") or "")])
-    return f"gincli {s.get('gincli', '?')} · Python {s.get('python', '?')} · {system}".rstrip()
+    parts = [f"gincli {s.get('gincli', '?')}"]
+    if s.get("python"):
+        parts.append(f"Python {s['python']}")
+    if s.get("platform"):
+        parts.append(" ".join([s["platform"].split("-")[0], _machine(s["platform"])]).rstrip())
+    return " · ".join(parts)
 
 
 def _machine(platform: str) -> str:

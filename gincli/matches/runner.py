@@ -118,9 +118,12 @@ class SessionOutcome:
             if f:
                 forfeits.append((f.get("player"), f.get("reason", ""), hi))
         result = doc.get("result") or {}
+        named = doc.get("programs") if isinstance(doc.get("programs"), dict) else {}
+        programs = {p: {"name": str(i.get("name", ""))[:80], "version": str(i.get("version", ""))[:40]}
+                    for p, i in named.items() if isinstance(p, str) and isinstance(i, dict)}
         return cls(index, hands, session_winner(result), line, forfeits, doc.get("capped") is True,
                    dict(result.get("scores", {})) if "winner" in result else {}, session_winners(result),
-                   stalled=sum(1 for h in doc.get("hands", []) if h.get("stalled") is True))
+                   programs, stalled=sum(1 for h in doc.get("hands", []) if h.get("stalled") is True))
 
 
 def session_winners(result: Mapping[str, Any]) -> list[str]:
