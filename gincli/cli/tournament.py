@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import gc
 import math
+import os
 import sys
 import time
 from typing import Annotated, Any
@@ -101,6 +102,8 @@ def tournament(
         raise UsageError("--resume needs --transcripts FILE, the file to finish")
     if transcripts == "-":
         raise UsageError("--transcripts takes a file: a tournament's summary is its data on standard output")
+    if report is not None and transcripts is not None and os.path.abspath(report) == os.path.abspath(transcripts):
+        raise UsageError("--report and --transcripts name the same file: give the page a file of its own")
     players = player_names(specs, names)
     anchor_name, anchor_elo = _anchor(anchor, players)
     s = settings(ctx)
