@@ -1,13 +1,21 @@
 """gincli-ray: ``gin match --backend ray`` plays a match's sessions on a Ray
 cluster (docs/distributed.md in gincli's repository).
 
-Each chunk of sessions is one Ray task; the driver (``gin match``) keeps at
-most twice as many in flight as there are CPUs to run them, and takes the
-results in the order of the chunks, so it writes the transcripts, counts and
-stops (``--sprt``) exactly as the local backend does: the results are byte for
-byte the same. A task whose worker dies is run again (``max_retries``);
-sessions are seeded one by one, so a retried chunk plays the very same
-sessions, and only the one result the driver gets is counted.
+Each chunk of sessions is one Ray task, a streaming generator: its sessions
+are played one after another (in a thread of the task) and each outcome is
+sent to the driver as the session ends; sessions that end in quick succession
+travel together, at most a hundredth of a second times the match's CPUs
+apart (a Ray object costs the driver about a third of a millisecond), never
+waiting for the next session to end. The driver (``gin match``) keeps at most twice as many tasks
+in flight as there are CPUs to run them and takes the outcomes in session
+order, each as soon as it and every one before it are in, so it writes the
+transcripts, counts and stops (``--sprt``) exactly as the local backend does:
+the results are byte for byte the same. When the worker (or node) running a
+task dies, the driver starts a task again (``max_retries``) for the sessions
+of that chunk it has not had (Ray's own retry would play the whole chunk
+again, and its outcomes travel in lists that differ from one run to the next);
+sessions are seeded one by one, so they are the very same sessions: nothing is
+lost or counted twice.
 
 ``ray`` is imported only when the backend starts: loading the plugin costs
 ``gin`` nothing.
@@ -18,7 +26,10 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import queue
 import socket
+import threading
+import time
 from collections import deque
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -28,24 +39,98 @@ from gincli.backends import ChunkFault
 from gincli.errors import clip, quote
 from gincli.parallel import default_workers
 
-#: Times a chunk is run again when the worker (or node) running it dies.
+#: Times a chunk (what is left of it) is run again when the worker (or node) running it dies.
 MAX_RETRIES = 3
 #: Seconds to wait for a cluster's head to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = 10.0
 #: The hint a chunk that failed on a node carries (a bot's command or a plugin missing there).
 NODE_HINT = "every node needs gincli, the plugins and the bots' commands (docs/distributed.md)"
+#: A Ray object costs the driver about a third of a millisecond: a task sends the outcomes of sessions
+#: that end in quick succession together, at most once in this many seconds for each CPU of the match
+#: (a hundred objects a second in all, whatever the cluster's size). A session that ends after a quieter
+#: spell is sent at once.
+SEND_EVERY = 0.01  # seconds, times the CPUs
+#: How often a task waiting for its next outcome looks whether it is cancelled.
+LOOK_EVERY = 0.1  # seconds
 
 
-def play_chunk(work: MatchWork, indices: list[int]) -> Any:
-    """A Ray task: play a chunk of sessions (its process is ``ray::play_chunk``).
-    A Ray worker outlives the match, so the external bots it started are
-    closed after every chunk: none is left running on a node."""
+class _Raised:
+    """An exception of the sessions' thread, to raise in the task's (``GINCLI_DEBUG``)."""
+
+    def __init__(self, exc: BaseException):
+        self.exc = exc
+
+
+_DONE = object()
+
+
+def play_chunk(work: MatchWork, indices: list[int], every: float = 0.0) -> Iterator[list[Any]]:
+    """A Ray task: play a chunk of sessions (its process is ``ray::play_chunk``),
+    yielding lists of their outcomes (a streaming generator): a session's
+    outcome as soon as it ends, or, if the last list went less than ``every``
+    seconds ago, with the others that end until then (the sessions are played
+    in a thread of their own, so that a list waits for no session's end). A Ray
+    worker outlives the match, so the external bots it started are closed after
+    every chunk: none is left running on a node."""
     from gincli.external import close_all
 
     try:
-        return work(indices)
+        work.registry()  # in the main thread, where a plugin's import has a time limit (an alarm)
+    except Exception:
+        pass  # said by work.stream, as a fault of the chunk
+    ended: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    stop = threading.Event()
+
+    def play() -> None:
+        try:
+            for outcome in work.stream(indices):
+                ended.put(outcome)
+                if stop.is_set():
+                    return
+        except BaseException as exc:  # GINCLI_DEBUG's exceptions, or the task's end (KeyboardInterrupt)
+            ended.put(_Raised(exc))
+        finally:
+            ended.put(_DONE)
+
+    player = threading.Thread(target=play, name="gincli-ray-sessions", daemon=True)
+    player.start()
+    try:
+        batch: list[Any] = []
+        sent = float("-inf")
+        while True:
+            now = time.monotonic()
+            if batch and now - sent >= every:
+                yield batch
+                batch = []
+                sent = time.monotonic()
+                continue
+            try:  # a cancelled task is told between waits
+                item = ended.get(timeout=min(LOOK_EVERY, sent + every - now) if batch else LOOK_EVERY)
+            except queue.Empty:
+                continue
+            if item is _DONE:
+                break
+            if isinstance(item, _Raised):
+                if batch:
+                    yield batch
+                raise item.exc
+            batch.append(item)
+        if batch:
+            yield batch
     finally:
+        stop.set()
+        if player.is_alive():  # cancelled (--sprt decided, Ctrl-C): the session being played stops too
+            _interrupt(player)
+            player.join(LOOK_EVERY * 20)
         close_all()
+
+
+def _interrupt(thread: threading.Thread) -> None:
+    """Raise KeyboardInterrupt in ``thread`` (at its next Python instruction)."""
+    import ctypes
+
+    if thread.ident is not None:
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(KeyboardInterrupt))
 
 
 class RayBackend(MatchBackend):
@@ -122,40 +207,68 @@ class RayBackend(MatchBackend):
 
         if self.working_dir is not None:
             work = dataclasses.replace(work, cwd="")  # the tasks run in the folder shipped
-        task = ray.remote(num_cpus=1, max_retries=self.retries, retry_exceptions=False)(play_chunk)
+        # Retried here, not by Ray: what is left of the chunk (see the module's docstring).
+        options: dict[str, Any] = {"num_cpus": 1, "max_retries": 0, "retry_exceptions": False,
+                                   "num_returns": "streaming"}
+        task = ray.remote(**options)(play_chunk)
         shared = ray.put(work)
-        pending: deque[tuple[Any, list[int]]] = deque()
+        every = SEND_EVERY * self.workers
+        pending: deque[list[Any]] = deque()  # [the task's outcomes (a stream), its sessions, times run]
         limit = 2 * self.workers
         try:
             for chunk in chunks:
-                pending.append((task.remote(shared, chunk), chunk))
+                pending.append([task.remote(shared, chunk, every), chunk, 1])
                 if len(pending) >= limit:
-                    yield self._get(*pending.popleft())
+                    yield from self._outcomes(pending[0], task, shared, every)
+                    pending.popleft()
             while pending:
-                yield self._get(*pending.popleft())
+                yield from self._outcomes(pending[0], task, shared, every)
+                pending.popleft()
         finally:
-            for ref, _ in pending:  # --sprt decided, Ctrl-C: what is still queued or running is not wanted
+            for stream, _, _ in pending:  # --sprt decided, Ctrl-C: what is still queued or running is not wanted
                 try:
-                    ray.cancel(ref)
+                    ray.cancel(stream)
                 except Exception:
                     pass
 
-    def _get(self, ref: Any, chunk: list[int]) -> Any:
+    def _outcomes(self, running: list[Any], task: Any, shared: Any, every: float) -> Iterator[Any]:
+        """A chunk's outcomes, each list as soon as its task yields it, or its
+        fault. ``running`` is the task's stream, its sessions and how many times
+        they were started: a worker or node that died starts the sessions not
+        had yet again, as many times as ``max_retries`` allows; then (or any
+        other failure) it is one sentence, after the sessions played."""
         import ray
-        from ray.exceptions import RayError
+        from ray.exceptions import NodeDiedError, ObjectLostError, OutOfMemoryError, RayError, WorkerCrashedError
 
-        try:
-            got = ray.get(ref)
-        except RayError as exc:
-            lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-            text = lines[-1] if lines else type(exc).__name__
-            text = clip(text, 160)
-            raise BackendError(f"Ray could not play sessions {chunk[0]} to {chunk[-1]} (tried "
-                               f"{1 + self.retries} times at most): {type(exc).__name__}: {text}") from None
-        if isinstance(got, ChunkFault):
-            return dataclasses.replace(got, message=f"{got.message} (on the Ray node {got.host}: {NODE_HINT})",
-                                       host="")
-        return got
+        stream, chunk, runs = running
+        got = 0
+        while got < len(chunk):
+            try:
+                ready = ray.get(next(stream))  # waits for the next
+            except StopIteration:  # never before the chunk's last session, or its fault
+                return
+            except RayError as exc:
+                if isinstance(exc, (WorkerCrashedError, NodeDiedError, ObjectLostError, OutOfMemoryError)) \
+                        and runs <= self.retries:
+                    chunk = chunk[got:]
+                    got = 0
+                    runs += 1
+                    stream = task.remote(shared, chunk, every)
+                    running[:] = [stream, chunk, runs]
+                    continue
+                lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+                text = clip(lines[-1] if lines else type(exc).__name__, 160)
+                raise BackendError(f"Ray could not play sessions {chunk[got]} to {chunk[-1]} (tried "
+                                   f"{1 + self.retries} times at most): {type(exc).__name__}: {text}") from None
+            for n, item in enumerate(ready):
+                if isinstance(item, ChunkFault):  # the sessions before it first, then the fault ends the match
+                    if n:
+                        yield ready[:n]
+                    yield dataclasses.replace(item, message=f"{item.message} (on the Ray node {item.host}: "
+                                                            f"{NODE_HINT})", host="")
+                    return
+            got += len(ready)
+            yield ready
 
     def stop(self) -> None:
         if self._connected:
