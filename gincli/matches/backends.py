@@ -8,10 +8,11 @@ the nodes of a cluster) and yields the results in the order of the chunks;
 the runner writes the transcripts, counts and stops (``--sprt``) in session
 order, so the results never depend on the backend. A backend may also yield
 a chunk's outcomes in pieces, in order, as they are played
-(``work.stream(chunk)``), as ``local`` does, so that each session is
-written as soon as it and every session before it are finished. The built-in backend
-``local`` (worker processes, :mod:`gincli.matches.parallel`) is registered by the
-plugin ``gincli-backends`` through the same hook a third party uses.
+(``work.stream(chunk)``), as ``local`` and gincli-ray do, so that each
+session is written as soon as it and every session before it are finished.
+The built-in backend ``local`` (worker processes, :mod:`gincli.matches.parallel`)
+is registered by the plugin ``gincli-backends`` through the same hook a third
+party uses.
 
 What a backend gives back is checked where it crosses into gincli
 (:class:`BackendRun`): a result that is not the chunk asked for, in order, or
