@@ -245,6 +245,9 @@ CHECK_EVERY = 1.0  # seconds
 _HEADER = 8  # bytes: a message's length, before it
 #: The header's top bit: the message is one item of a chunk's result (``stream``), not its end.
 _PART = 1 << (8 * _HEADER - 1)
+#: Bytes read from a worker's results at a time, however many messages they hold (a bigger one is
+#: then read straight into a buffer of its size).
+_READ = 1 << 16
 #: Bytes a worker's pipe holds, where Linux allows (F_SETPIPE_SZ; 64 KiB else): a typical chunk or
 #: result in one write, a tenth of the wake-ups. For the first workers only (WIDE_WORKERS): pipe memory
 #: is counted per user (pipe-user-pages-soft, 64 MiB), and past it every new pipe of the user is small.
@@ -267,10 +270,11 @@ class _Worker:
     """This process's side of one worker: the process, the write end of its
     tasks and the read end of its results (both non-blocking), the bytes still
     to write, the numbers of the chunks it has in hand (in the order sent),
-    and the message being read (its length, then its bytes; whether it is an
-    item of the first chunk in hand, not that chunk's end)."""
+    and what is read of the next message: the start of its header, or its
+    bytes so far, and whether it is an item of the first chunk in hand (not
+    that chunk's end)."""
 
-    __slots__ = ("proc", "tasks", "results", "out", "held", "buf", "got", "header", "part")
+    __slots__ = ("proc", "tasks", "results", "out", "held", "rest", "body", "got", "part")
 
     def __init__(self, proc: Any, tasks: int, results: int):
         self.proc = proc
@@ -278,9 +282,9 @@ class _Worker:
         self.results = results
         self.out: deque[memoryview] = deque()
         self.held: deque[int] = deque()
-        self.buf = bytearray(_HEADER)
+        self.rest = b""  # a header's first bytes
+        self.body: bytearray | None = None  # a message bigger than what one read gave
         self.got = 0
-        self.header = True
         self.part = False
 
 
@@ -307,7 +311,8 @@ class _Pool:
         self.by_fd: dict[int, _Worker] = {}
         self.gone: list[Any] = []  # processes of workers that died
         self.done: dict[int, Any] = {}  # chunk number -> its message, or the exception to raise in its place
-        self.parts: dict[int, list[bytearray]] = {}  # chunk number -> the messages of its items so far (stream)
+        self.parts: dict[int, list[bytes]] = {}  # chunk number -> the messages of its items so far (stream)
+        self.scratch = bytearray(_READ)
         self.failed = False  # something is to be raised: no more chunks are sent
         self.ended = False
         self.owner = os.getpid()
@@ -450,31 +455,65 @@ class _Pool:
 
     def _pull(self, worker: _Worker) -> None:
         """Read what ``worker`` has written; a whole message is its next chunk's
-        result, or an item of it (``stream``; the chunk's end comes after)."""
+        result, or an item of it (``stream``; the chunk's end comes after).
+        Small messages are read many at a time."""
         while True:
-            try:
-                n = os.readv(worker.results, [memoryview(worker.buf)[worker.got:]])
-            except BlockingIOError:
+            body = worker.body
+            if body is not None:  # straight into the message's own buffer
+                n = self._read(worker, memoryview(body)[worker.got:])
+                if n < 0:
+                    return
+                worker.got += n
+                if worker.got == len(body):
+                    worker.body = None
+                    self._arrived(worker, body, worker.part)
+                continue
+            scratch = self.scratch
+            have = len(worker.rest)
+            scratch[:have] = worker.rest
+            with memoryview(scratch) as view:
+                n = self._read(worker, view[have:])
+                if n < 0:
+                    return
+                end = have + n
+                at = 0
+                while end - at >= _HEADER:
+                    size = int.from_bytes(view[at:at + _HEADER], "big")
+                    part = size >= _PART
+                    size &= _PART - 1
+                    at += _HEADER
+                    if end - at >= size:
+                        self._arrived(worker, bytes(view[at:at + size]), part)
+                        at += size
+                    else:  # the rest of it in reads of its own
+                        worker.body = body = bytearray(size)
+                        body[:end - at] = view[at:end]
+                        worker.got = end - at
+                        worker.part = part
+                        at = end
+                worker.rest = bytes(view[at:end])
+            if end < len(scratch):  # the pipe is empty now: poll says when there is more
                 return
-            except OSError:
-                n = 0
-            if n == 0:  # end of file: the worker is gone
-                self._died(worker)
-                return
-            worker.got += n
-            if worker.got == len(worker.buf):
-                if worker.header:
-                    size = int.from_bytes(worker.buf, "big")
-                    worker.part = size >= _PART
-                    worker.buf = bytearray(size & (_PART - 1))
-                else:
-                    if worker.part:
-                        self.parts.setdefault(worker.held[0], []).append(worker.buf)
-                    else:
-                        self.done[worker.held.popleft()] = worker.buf
-                    worker.buf = bytearray(_HEADER)
-                worker.header = not worker.header
-                worker.got = 0
+
+    def _read(self, worker: _Worker, into: memoryview) -> int:
+        """Bytes read from ``worker``'s results into ``into``; -1 when there are
+        none now, or at the end of the pipe (the worker is gone)."""
+        try:
+            n = os.readv(worker.results, [into])
+        except BlockingIOError:
+            return -1
+        except OSError:
+            n = 0
+        if n == 0:  # end of file: the worker is gone
+            self._died(worker)
+            return -1
+        return n
+
+    def _arrived(self, worker: _Worker, message: bytes | bytearray, part: bool) -> None:
+        if part:
+            self.parts.setdefault(worker.held[0], []).append(message)
+        else:
+            self.done[worker.held.popleft()] = message
 
     def _wait(self) -> None:
         """Wait until a worker's result can be read or its pipe takes more, and act on it."""
