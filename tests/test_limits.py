@@ -238,3 +238,43 @@ def test_resume_refuses_a_line_past_the_limit_without_holding_it(run, tmp_path, 
     res = run(*MATCH, "--transcripts", str(f), "--resume")
     assert res.exit_code == 0, res.stderr
     assert f.read_bytes() == full
+
+
+# -- the line reader itself, against splitting the bytes whole ----------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 400), max_size=6), st.integers(1, 300), st.integers(1, 100), st.booleans(),
+       st.integers(1, 200))
+def test_lines_of_gives_each_line_whole_or_cut_past_its_limit(sizes, limit, piece, last_ended, buffer):
+    """Every line at most ``limit`` bytes (its newline aside) comes whole; every
+    longer one as a Cut whose pieces, with what is left of it in the stream,
+    are the line; lines after a long one are read as before. Whatever the
+    piece size and buffering."""
+    lines = [b"x" * n + b"\n" for n in sizes]
+    if lines and not last_ended:
+        lines[-1] = lines[-1][:-1]
+    data = b"".join(lines)
+    stream = io.BufferedReader(io.BytesIO(data), buffer_size=buffer)
+    old = containers.PIECE
+    containers.PIECE = piece
+    try:
+        got = []
+        for line in containers.lines_of(stream.readline, limit):
+            if containers.too_long(line):
+                whole = b"".join(line.pieces)
+                assert len(whole) - whole.endswith(b"\n") > limit
+                if not line.ended:
+                    rest = stream.readline()
+                    whole += rest
+                assert bytes(line) == line.pieces[0]
+                got.append((True, whole))
+            else:
+                got.append((False, line))
+    finally:
+        containers.PIECE = old
+    expected = [(len(ln) - ln.endswith(b"\n") > limit, ln) for ln in lines if ln]
+    assert got == expected

@@ -150,9 +150,7 @@ class Reader:
             fmt = self.format
             limit = MAX_RECORD_BYTES
             try:
-                first = stream.readline(limit + 1)
-                if first.startswith(BOM):  # skipped, and the line read on to the limit without it
-                    first = first[len(BOM):] + (stream.readline(len(BOM)) if too_long(first, limit) else b"")
+                first = _first_line(stream.readline, limit)
                 if fmt is None:
                     fmt, head, skipped = _sniff(first, stream, limit)
                 else:
@@ -219,7 +217,8 @@ class Reader:
         limit = MAX_DOCUMENT_BYTES
         data = bytearray(b"\n" * skipped)
         for line in head:
-            data += line
+            for piece in line.pieces if type(line) is Cut else (line,):
+                data += piece
         while len(data) <= limit:
             piece = stream.read(min(PIECE, limit + 1 - len(data)))
             if not piece:
@@ -236,9 +235,11 @@ class Reader:
         index = 0
         limit = MAX_RECORD_BYTES
         readline = stream.readline
-        for lineno, raw in enumerate(chain(head, iter(partial(readline, limit + 1), b"")), skipped + 1):
-            if len(raw) > limit and raw[-1:] != b"\n":  # too_long(), inline: the rest is skipped, never held
-                skip_line(readline)
+        for lineno, raw in enumerate(chain(head, lines_of(readline, limit)), skipped + 1):
+            if type(raw) is Cut:  # too long: what was read of it let go, the rest skipped, never held
+                raw.pieces.clear()
+                if not raw.ended:
+                    skip_line(readline)
                 yield Item(name, index, lineno, None, f"line {lineno} is longer than {size_text(limit)}, the "
                                                       "limit of a record")
                 index += 1
@@ -314,10 +315,76 @@ class _Prefixed(io.RawIOBase):
         return len(data)
 
 
-def too_long(line: bytes, limit: int) -> bool:
-    """Whether ``line``, read with ``readline(limit + 1)``, is longer than
-    ``limit`` bytes (its newline aside): cut there, its newline not reached."""
-    return len(line) > limit and not line.endswith(b"\n")
+class Cut(bytes):
+    """A line longer than the limit it was read to: the bytes of its first
+    piece, with ``pieces``, all that was read of it (past the limit by at most
+    one piece), and whether that ``ended`` it (its newline read); if not, the
+    rest of the line is still in the stream. A line too long is never joined
+    into one object: it is held once, in pieces, and only until it is let go."""
+
+    pieces: list[bytes]
+    ended: bool
+
+
+def _cut(pieces: list[bytes], ended: bool) -> Cut:
+    line = Cut(pieces[0])
+    line.pieces = pieces
+    line.ended = ended
+    return line
+
+
+def too_long(line: bytes) -> bool:
+    """Whether ``line``, from :func:`lines_of`, is longer than its limit (a :class:`Cut`)."""
+    return type(line) is Cut
+
+
+def lines_of(readline: Any, limit: int) -> Iterator[bytes]:
+    """The lines ``readline`` gives, each whole when at most ``limit`` bytes
+    long (its newline aside), else a :class:`Cut`, whose rest the caller skips
+    (:func:`skip_line`) or reads on. A line is read in pieces of at most
+    :data:`PIECE` bytes: a short one in one call, as ``readline()`` would."""
+    size = min(PIECE, limit + 1)
+    for line in iter(partial(readline, size), b""):
+        if len(line) < size or line[-1:] == b"\n":  # whole: ended, or the input's end
+            yield line
+        else:
+            yield _read_on(readline, line, limit)
+
+
+def _read_on(readline: Any, piece: bytes, limit: int) -> bytes:
+    """A line whose first ``piece`` did not end it, read on to its end or
+    past ``limit``."""
+    pieces = []
+    size = 0
+    while True:
+        size += len(piece)
+        ended = piece[-1:] == b"\n"
+        pieces.append(piece)
+        if size - ended > limit:
+            return _cut(pieces, ended)
+        if ended or not piece:
+            return b"".join(pieces)
+        piece = readline(PIECE)
+
+
+def _first_line(readline: Any, limit: int) -> bytes:
+    """The first line of an input, a UTF-8 byte-order mark before it skipped,
+    as :func:`lines_of` reads it."""
+    start = readline(len(BOM))
+    if start == BOM:
+        return next(lines_of(readline, limit), b"")
+    if len(start) < len(BOM) or start.endswith(b"\n"):
+        return start
+    return _read_on(readline, start, limit)
+
+
+def _first_byte(line: bytes) -> bytes:
+    """The first byte of a line that is not white space (of a :class:`Cut`, of all its pieces)."""
+    for piece in line.pieces if type(line) is Cut else (line,):
+        start = piece.lstrip()[:1]
+        if start:
+            return start
+    return b""
 
 
 def skip_line(readline: Any) -> None:
@@ -330,13 +397,15 @@ def skip_line(readline: Any) -> None:
 
 
 def bounded_lines(stream: IO[bytes], limit: int) -> Iterator[bytes]:
-    """The lines of ``stream``, none read past ``limit`` bytes: a longer line
-    comes as its first ``limit + 1`` bytes (no newline: :func:`too_long`), the
-    rest of it skipped."""
+    """The lines of ``stream``, none held past ``limit`` bytes: a longer line
+    comes as a :class:`Cut` of its first piece (:func:`too_long`), the rest
+    of it skipped."""
     readline = stream.readline
-    for line in iter(partial(readline, limit + 1), b""):
-        if too_long(line, limit):
-            skip_line(readline)
+    for line in lines_of(readline, limit):
+        if type(line) is Cut:
+            del line.pieces[1:]
+            if not line.ended:
+                skip_line(readline)
         yield line
 
 
@@ -376,10 +445,10 @@ def _sniff(first: bytes, stream: IO[bytes], limit: int | None = None) -> tuple[s
     head: list[bytes] = []
     skipped = 0
     held = 0
-    for line in chain([first], iter(partial(stream.readline, limit + 1), b"")):
-        if too_long(line, limit):
+    for line in chain([first], lines_of(stream.readline, limit)):
+        if type(line) is Cut:
             head.append(line)
-            start = line.lstrip()[:1]
+            start = _first_byte(line)
             return "jsonl" if start in (b"{", b"") else "json" if start == b"[" else "toml", head, skipped
         s = line.strip()
         if not s and not head:

@@ -503,7 +503,7 @@ def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
         if doc is None:
             if following is None and _cut_short(raw, spec, index):
                 break
-            if too_long(raw, MAX_RECORD_BYTES):
+            if too_long(raw):
                 raise UsageError(f"{name} line {index + 1} is longer than {size_text(MAX_RECORD_BYTES)}, the limit "
                                  "of a transcript; --resume only finishes a file this match wrote")
             raise UsageError(f"{name} line {index + 1} is not a transcript of this match; --resume only "

@@ -87,7 +87,7 @@ def read_tournament(fh: IO[bytes], tour: TournamentSpec, header: Mapping[str, An
         if doc is None:
             if following is None and not raw.endswith(b"\n") and raw.lstrip().startswith(b'{"format": "gincli'):
                 break  # the start of a session's line, cut short by an interruption
-            if too_long(raw, MAX_RECORD_BYTES):
+            if too_long(raw):
                 raise UsageError(f"{name} line {number} is longer than {size_text(MAX_RECORD_BYTES)}, the limit of a "
                                  "transcript; --resume only finishes a file this tournament wrote")
             raise UsageError(f"{name} line {number} is not a transcript of this tournament; --resume only finishes a "
