@@ -6,13 +6,15 @@ print (stdout; add ``2>&1`` to show stderr too). Commands run in a fresh folder
 that holds (links to) the project's files, so what they write is thrown away,
 with this interpreter's ``gin`` first on PATH, at 100 columns. To refresh
 the recorded outputs after a deliberate change: ``GINCLI_UPDATE_DOCS=1 pytest
-tests/test_docs.py``.
+tests/test_docs.py``. The machine a summary names (``Python 3.11.7 · Linux
+x86_64``) is the one the docs were recorded on, whatever this one is.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import platform
 import re
 import subprocess
 import sys
@@ -22,6 +24,14 @@ import pytest
 from conftest import ROOT
 
 DOCS = ROOT / "docs"
+RECORDED_ON = "Python 3.11.7 · Linux x86_64"  # the machine the docs' outputs name
+
+
+def this_machine() -> str:
+    """How a summary names this machine, as gincli.cli.summary.provenance writes it."""
+    from gincli.cli.summary import provenance
+
+    return provenance({"python": platform.python_version(), "platform": platform.platform()}).split(" · ", 1)[1]
 BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 
 
@@ -61,7 +71,7 @@ def run_command(cmd: str, tmp_path: Path) -> str:
                 (work / entry.name).symlink_to(entry)
     proc = subprocess.run(cmd, shell=True, cwd=work, env=env, capture_output=True, text=True, timeout=300,
                           stdin=subprocess.DEVNULL)
-    return "\n".join(line.rstrip() for line in proc.stdout.splitlines()).rstrip()
+    return "\n".join(line.rstrip() for line in proc.stdout.splitlines()).rstrip().replace(this_machine(), RECORDED_ON)
 
 
 @pytest.mark.parametrize("page,index,block", blocks(), ids=[f"{p.name}-{i}" for p, i, _ in blocks()])
