@@ -2,7 +2,7 @@
 
 The public API for plugin authors and scripts: ``hookimpl`` marks a plugin's
 hook implementations; :class:`Variant`, :class:`ScoringSystem`,
-:class:`Session`, :class:`MoveSet`, :class:`Bot` and :class:`Option` are what
+:class:`Session`, :class:`MoveSet`, :class:`MeldRules`, :class:`Bot` and :class:`Option` are what
 plugins register or build on; the solver
 and scorer are importable for scripts (``gincli.rulebook.melds.deadwood``,
 ``gincli.rulebook.scoring.score_position``).
@@ -27,6 +27,7 @@ _LAZY = {
     "RecordError": "base.errors",
     "IllegalMove": "hand.moves", "Move": "hand.moves",
     "MoveSet": "hand.moveset",
+    "MeldRules": "rulebook.meldrules", "standard_melds": "rulebook.meldrules",
     "HandResult": "rulebook.scoring",
     "PlayerView": "hand.view",
     "BackendError": "matches.backends", "MatchBackend": "matches.backends", "MatchWork": "matches.backends",
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     from .base.errors import RecordError
     from .hand.moves import IllegalMove, Move
     from .hand.moveset import MoveSet
+    from .rulebook.meldrules import MeldRules, standard_melds
     from .rulebook.rules import OFF, Option, Rules
     from .rulebook.scoring import HandResult
     from .sessions.systems import GAME_OPTIONS, Game, HollywoodSheet, ScoringSystem, Seating, Session
@@ -67,5 +69,5 @@ if TYPE_CHECKING:
     from .plugin.hookspecs import hookimpl
 
 
-__all__ = ["BackendError", "MatchBackend", "MatchWork", "Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "RecordError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
+__all__ = ["BackendError", "MatchBackend", "MatchWork", "Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "MeldRules", "standard_melds", "RecordError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
            "variant_from_file", "__version__"]

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..rulebook.cards import by_rank, cards_of
-from ..rulebook.scoring import HandResult, meld_strs, sort_melds
+from ..rulebook.scoring import HandResult, meld_cards_in_order, meld_strs, sort_melds
 from .render import cards_markup, safe
 
 
@@ -27,6 +27,7 @@ def headline(result: HandResult, markup: bool = True) -> str:
         "gin": f"{w} goes gin and wins {p}",
         "big_gin": f"{w} goes big gin and wins {p}",
         "dead": "dead hand: nobody scores",
+        "gin_tied": f"{name(result.knocker.name if result.knocker else None)}'s gin is tied: nobody scores",
         "forfeit": f"{name((result.forfeit or {}).get('player'))} forfeits: {w} wins {p}",
     }.get(result.outcome, f"{name(result.outcome).replace('_', ' ')}: {w} wins {p}")
 
@@ -45,6 +46,9 @@ def explain(result: HandResult, multiplied_because: str | None = None, movesets:
     k, d = result.knocker, result.defender
     if result.outcome == "dead":
         return "nobody knocked before the wall: nobody scores, and the same dealer deals again"
+    if result.outcome == "gin_tied" and d is not None:
+        return (f"{name(d.name)} laid off onto the gin and has no deadwood left (layoff_on_gin): the hand is "
+                "tied, nobody scores")
     if result.outcome == "forfeit":
         return f"{name(result.winner)} wins the forfeiter's deadwood plus the gin bonus: {result.points}"
     if k is None or d is None:
@@ -63,7 +67,7 @@ def explain(result: HandResult, multiplied_because: str | None = None, movesets:
     if result.outcome in ("gin", "big_gin"):
         what = "gin" if result.outcome == "gin" else "big gin"
         bonus = base - d.deadwood
-        return f"{kn} went {what}: " + total(f"{d.deadwood} ({dn}'s deadwood) + {bonus} ({what} bonus)")
+        return f"{kn} went {what}: " + total(f"{d.deadwood} ({dn}'s deadwood{laid}) + {bonus} ({what} bonus)")
     if result.outcome == "knock":
         return f"{dn} has {d.deadwood}{laid}, {kn} knocked with {k.deadwood}: " + total(
             f"{d.deadwood} − {k.deadwood}")
@@ -141,7 +145,7 @@ def hand_text(result: HandResult, colour: bool = False, movesets: Iterable[Any] 
     width = max((len(safe(spread.name, markup=False)) + len(role) for role, spread in spreads), default=0) + 3
     for role, spread in spreads:
         who = safe(spread.name, markup=False)
-        parts = ["  ".join(cards(cards_of(m)) for m in sort_melds(spread.melds)) or "no melds"]
+        parts = ["  ".join(cards(meld_cards_in_order(m)) for m in sort_melds(spread.melds)) or "no melds"]
         if role == "defender" and spread.layoffs:
             parts.append("laid off " + cards(spread.layoffs))
         dead = cards(by_rank(cards_of(spread.deadwood_mask)))

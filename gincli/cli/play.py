@@ -17,9 +17,9 @@ from ..rulebook.cards import CARD_TABLE, card_str
 from ..hand.engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
 from ..matches.external import configure, is_external
 from ..base.errors import MachineError, RecordError, UsageError, os_reason, plural
-from ..rulebook.melds import deadwood
 from ..hand.moves import IllegalMove, Move
 from ..rulebook.rng import SplitMix64
+from ..rulebook.meldrules import STANDARD
 from ..rulebook.scoring import HandResult, check_meld
 from ..sessions.systems import open_session
 from ..sessions.table import Table, take_turn
@@ -174,14 +174,14 @@ def read_card(token: str) -> int:
     return CARD_TABLE[("T" if rank == "10" else rank) + m.group(2).lower()]
 
 
-def read_meld(token: str, me: str) -> int:
+def read_meld(token: str, me: str, view: PlayerView | None = None) -> int:
     """A meld typed as its cards, joined or with - , + between them: ``7s7h7d``, ``4h-5h-6h``."""
     text = re.sub(r"[-,+/]", "", token)
     found = list(_CARD.finditer(text))
     if not found or "".join(m.group(0) for m in found) != text:
         raise Reject(f"\"{token}\" is not a meld: write its cards together, like 7s7h7d or 4h-5h-6h")
     try:
-        return check_meld([read_card(m.group(0)) for m in found], me)
+        return check_meld([read_card(m.group(0)) for m in found], me, view.melds if view is not None else STANDARD)
     except RecordError as exc:
         raise Reject(exc.message.replace(f"{me}'s meld", "the meld")) from None
 
@@ -262,7 +262,7 @@ def knock_move(args: list[str], view: PlayerView, order: list[int]) -> Move:
     """``k`` (the best discard, or big gin), ``k CARD``, or ``k CARD MELD…``; a card by name or by its
     position on screen (``order``)."""
     if not args:
-        if view.big_gin and deadwood(view.hand) == 0:
+        if view.big_gin and view.melds.deadwood(view.hand) == 0:
             return view.knock(None)
         from .screens import best_discard
 
@@ -274,12 +274,12 @@ def knock_move(args: list[str], view: PlayerView, order: list[int]) -> Move:
         return view.knock(card)
     card = pick_card(args[0], view, order)
     if len(args) == 1:
-        dw = deadwood(view.hand & ~(1 << card))
+        dw = view.melds.deadwood(view.hand & ~(1 << card))
         if dw > view.knock_limit:
             raise Reject(_over_limit(view, card, dw))
         return view.knock(card)
     move = view.knock(card)
-    move.melds = [read_meld(t, view.me) for t in args[1:]]
+    move.melds = [read_meld(t, view.me, view) for t in args[1:]]
     return move
 
 
@@ -339,7 +339,7 @@ def _standard_text(view: PlayerView) -> str:
     knocks = [m.card for m in view.legal() if m.action == "knock" and m.card is not None]
     if knocks:
         text += "; knock discarding " + ", ".join(card_markup(c) for c in knocks) + " (k CARD)"
-    if view.big_gin and deadwood(view.hand) == 0:
+    if view.big_gin and view.melds.deadwood(view.hand) == 0:
         text += "; big gin (k)"
     if not knocks and view.phase == DISCARD:
         text += f"; knocking needs {view.knock_limit or 'no'} deadwood or less"
@@ -385,7 +385,7 @@ def advice(move: Move, view: PlayerView) -> str:
     if move.action == "knock":
         if move.card is None:
             return "go big gin"
-        gin = deadwood(view.hand & ~(1 << move.card)) == 0
+        gin = view.melds.deadwood(view.hand & ~(1 << move.card)) == 0
         return f"{'go gin' if gin else 'knock'}, discarding {card_markup(move.card)}"
     return move.action
 

@@ -292,9 +292,10 @@ def file_size(path: str) -> int | None:
 
 def summary(outcomes: Counter[str], failed: int, source: str | None = None) -> str:
     total = sum(outcomes.values())
-    standard = ("knock", "undercut", "gin", "big_gin", "dead")
+    standard = ("knock", "undercut", "gin", "big_gin", "dead", "gin_tied")
     order = [o for o in standard if outcomes[o]] + sorted(o for o in outcomes if o not in standard)
-    parts = [f"{outcomes[o]:,} {o.replace('_', ' ')}" + ("" if outcomes[o] == 1 or o.endswith("d") else "s")
+    parts = [f"{outcomes[o]:,} {'tied gin' if o == 'gin_tied' else o.replace('_', ' ')}"
+             + ("" if outcomes[o] == 1 or o.endswith("d") else "s")
              for o in order]
     text = f"gin score: {safe(source, markup=False) + ': ' if source else ''}{plural(total, 'hand')} scored"
     if parts:

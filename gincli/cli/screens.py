@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rulebook.cards import CARD_VALUES, by_suit, cards_of
-from ..rulebook.melds import best_arrangement, deadwood
+from ..rulebook.cards import CARD_TABLE, by_suit, cards_of
+from ..rulebook.meldrules import STANDARD, MeldSolver
+from ..rulebook.melds import meld_info
 from ..rulebook.scoring import sort_melds
 from ..hand.view import PlayerView
 from .render import card_label, card_style
@@ -33,11 +34,12 @@ def card_text(cards: Sequence[int], sep: str = " ") -> Any:
     return out
 
 
-def hand_order(hand: int) -> tuple[list[list[int]], int]:
-    """A hand as people hold it: its best melds (each in order), then the
+def hand_order(hand: int, melds: MeldSolver = STANDARD) -> tuple[list[list[int]], int]:
+    """A hand as people hold it: its best melds under the meld rules in force
+    (each in its order: a run in sequence, round the corner too), then the
     deadwood cards by suit; and the deadwood count."""
-    arr = best_arrangement(hand)
-    groups = [cards_of(m) for m in sort_melds(arr.melds)]
+    arr = melds.best_arrangement(hand)
+    groups = [in_order(m) for m in sort_melds(arr.melds)]
     rest = by_suit(cards_of(arr.deadwood_mask))
     if rest:
         groups.append(rest)
@@ -86,16 +88,22 @@ def knock_text(view: PlayerView) -> str:
     return f"knock limit {view.knock_limit}{why}"
 
 
+def in_order(meld: int) -> list[int]:
+    """A meld's cards in the order they are written (K A 2 round the corner)."""
+    return [CARD_TABLE[n] for n in meld_info(meld).names]
+
+
 def best_discard(view: PlayerView) -> tuple[int, int] | None:
     """(deadwood, card) of the discard leaving the least deadwood (ties: the
     highest card), or None before drawing."""
     if view.phase != "discard":
         return None
     best = None
+    melds = view.melds
     for c in cards_of(view.hand):
         if c == view.taken:
             continue
-        key = (deadwood(view.hand & ~(1 << c)), -CARD_VALUES[c], -c)
+        key = (melds.deadwood(view.hand & ~(1 << c)), -melds.card_value(c), -c)
         if best is None or key < best[0]:
             best = (key, c)
     assert best is not None
@@ -110,7 +118,7 @@ def render_table(view: PlayerView, info: TableInfo, width: int) -> tuple[Any, li
     from rich.table import Table
     from rich.text import Text
 
-    groups, dw = hand_order(view.hand)
+    groups, dw = hand_order(view.hand, view.melds)
     cards_line, numbers, order = numbered_hand(groups, info.drawn if info.drawn >= 0 else view.taken)
     held = len(order)
     grid = Table.grid(padding=(0, 2))

@@ -364,7 +364,7 @@ class Hand:
             self._check_discard(player, card)
             held &= ~(1 << card)
         try:
-            melds = declared_melds(player, held, move.melds)
+            melds = declared_melds(player, held, move.melds, self.rules.melds)
             outcome, _ = check_knock(player, held, melds, self.variant, self.rules, self.upcard)
         except RecordError as exc:
             raise IllegalMove(exc.rule or "illegal-knock", exc.message) from None

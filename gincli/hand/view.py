@@ -13,6 +13,7 @@ from typing import Any
 
 from ..rulebook.cards import cards_of
 from .moves import Move
+from ..rulebook.meldrules import STANDARD, MeldSolver
 from ..rulebook.rules import Rules
 
 
@@ -30,7 +31,10 @@ class PlayerView:
     this player took from the pile this turn (it may not be discarded), or -1.
     ``scores`` are the session's scores so far (public, as on the score pad).
     ``extensions`` holds the public state of each move set in play, by its
-    name (``extensions["doubling"]["multiplier"]``).
+    name (``extensions["doubling"]["multiplier"]``). ``melds`` are the meld
+    rules in force (``view.melds.deadwood(mask)``, ``card_value(card)``,
+    ``best_arrangement(mask)``...): a bot that reckons with them plays any
+    variant's melds.
     """
 
     me: str
@@ -54,6 +58,11 @@ class PlayerView:
     scores: dict[str, Any]
     hand_number: int
     extensions: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def melds(self) -> MeldSolver:
+        """The meld rules in force (:class:`gincli.rulebook.meldrules.MeldSolver`)."""
+        return getattr(self.rules, "melds", STANDARD)
 
     @property
     def discard_top(self) -> int | None:
@@ -97,8 +106,7 @@ class PlayerView:
         return self._standard() + extra
 
     def _standard(self) -> list[Move]:
-        from ..rulebook.melds import deadwood
-
+        deadwood = self.melds.deadwood
         phase = self.phase
         if phase == "offer":
             return [self.pass_(), self.take()]

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..matches.backends import MatchBackend
     from ..hand.bots import Bot
     from ..hand.moveset import MoveSet
+    from ..rulebook.meldrules import MeldRules
     from ..sessions.systems import ScoringSystem
     from ..rulebook.variant import PendingVariant, Variant
 
@@ -75,6 +76,25 @@ def gincli_register_moves(register: Callable[[MoveSet], None]) -> None:
     (``enabled(rules)``), and what its moves do (``legal``, ``apply``,
     ``finish``...). Names must be unique, and no two move sets may add the same
     action. Returns nothing; every plugin's implementation is called.
+    """
+
+
+@hookspec
+def gincli_register_meld_rules(register: Callable[[MeldRules], None]) -> None:
+    """Register meld rules: what a meld is, what each card counts in deadwood,
+    and whether the defender may lay off onto gin (the built-in
+    ``round-the-corner`` rules: ``corner_runs``, ``ace_value``,
+    ``layoff_on_gin``).
+
+    Call ``register(rules)`` once per meld rules, with an instance of a
+    :class:`gincli.MeldRules` subclass: its ``name``, the ``options`` it adds
+    to every variant, when those turn it on (``enabled(rules)``), and its data
+    for the rules in force: ``melds(rules)`` (every meld of the deck, as card
+    masks), ``card_value(card, rules)``, ``layoff_on_gin(rules)`` and
+    ``words(rules)``. gincli solves hands, layoffs, knocks, ``legal()`` and the
+    built-in bots from that data. At most one meld rules may be on in a hand.
+    Names must be unique, as for variants. Returns nothing; every plugin's
+    implementation is called.
     """
 
 

@@ -45,6 +45,7 @@ from ..base.config import ENTRY_POINT_GROUP, ENV_DISABLE, ENV_PLUGINS_DIR, confi
 from ..base.errors import ConfigError, PluginError, UsageError, quote
 from ..hand.moves import ACTIONS
 from ..hand.moveset import MoveSet
+from ..rulebook.meldrules import MeldRules
 from ..rulebook.rules import PLAY_OPTIONS, Option, Rules, format_value, resolve
 from ..sessions.systems import ScoringSystem
 from ..rulebook.variant import PendingVariant, Variant
@@ -56,6 +57,7 @@ DEFAULT_PLUGINS: dict[str, str] = {
     "gincli_builtin.scoring": "gincli-scoring",
     "gincli_builtin.bots": "gincli-bots",
     "gincli_builtin.doubling": "gincli-doubling",
+    "gincli_builtin.corner": "gincli-round-the-corner",
     "gincli_builtin.backends": "gincli-backends",
 }
 
@@ -65,6 +67,7 @@ KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
     "scoring system": ("gincli_register_scoring_systems", (ScoringSystem,)),
     "bot": ("gincli_register_bots", (type,)),
     "move set": ("gincli_register_moves", (MoveSet,)),
+    "meld rules": ("gincli_register_meld_rules", (MeldRules,)),
     "match backend": ("gincli_register_match_backends", (MatchBackend,)),
 }
 
@@ -295,6 +298,8 @@ class Registry:
         self.scoring_systems: dict[str, ScoringSystem] = {}
         self.bots: dict[str, type[Bot]] = {}
         self.movesets: dict[str, MoveSet] = {}
+        #: Meld rules plugins add (what a meld is, what cards count): at most one on at a time.
+        self.meld_rules: dict[str, MeldRules] = {}
         #: Where a match's sessions may run (``gin match --backend``).
         self.backends: dict[str, MatchBackend] = {}
         #: External bots named in a bots file: name -> how to run it.
@@ -335,7 +340,8 @@ class Registry:
     def _registrar(self, kind: str, types: tuple[type, ...], plugin: str,
                    pending: list[tuple[str, PendingVariant]]) -> Callable[[Any], None]:
         table: dict[str, Any] = {"variant": self.variants, "scoring system": self.scoring_systems,
-                                 "bot": self.bots, "move set": self.movesets, "match backend": self.backends}[kind]
+                                 "bot": self.bots, "move set": self.movesets, "meld rules": self.meld_rules,
+                                 "match backend": self.backends}[kind]
 
         def register(item: Any) -> None:
             if not isinstance(item, types) or (kind == "bot" and not issubclass(item, Bot)):
@@ -430,6 +436,8 @@ class Registry:
         """What a registered item must be, beyond its type: TypeError when not."""
         if kind == "move set":
             self._check_moveset(item)
+        elif kind == "meld rules":
+            self._check_options(f"the meld rules {item.name}", item.options)
         elif kind == "match backend":
             check_backend(item)
         elif kind == "scoring system":
@@ -461,20 +469,29 @@ class Registry:
         """A move set's actions and options may not take those of the rule book or
         of another move set."""
         taken = {a: "the rule book" for a in ACTIONS}
-        options = {o.name: "the rule book" for o in PLAY_OPTIONS}
         for other in self.movesets.values():
             taken.update(dict.fromkeys(other.actions, f"the move set {other.name}"))
-            options.update(dict.fromkeys((o.name for o in other.options), f"the move set {other.name}"))
         if not isinstance(ms.actions, tuple) or not all(isinstance(a, str) and a for a in ms.actions):
             raise TypeError(f"the move set {ms.name}'s actions must be a tuple of names")
         for action in ms.actions:
             if action in taken:
                 raise TypeError(f"the move set {ms.name} adds the action {quote(action)}, which is {taken[action]}'s")
-        for opt in ms.options:
+        self._check_options(f"the move set {ms.name}", ms.options)
+
+    def _check_options(self, what: str, added: Any) -> None:
+        """The options a move set or meld rules add to every variant may not take
+        those of the rule book, of a move set or of meld rules."""
+        options = {o.name: "the rule book" for o in PLAY_OPTIONS}
+        for kind, table in (("move set", self.movesets), ("meld rules", self.meld_rules)):
+            for other in table.values():
+                options.update(dict.fromkeys((o.name for o in other.options), f"the {kind} {other.name}"))
+        if not isinstance(added, tuple):
+            raise TypeError(f"{what}'s options must be a tuple of gincli.Option objects")
+        for opt in added:
             if not isinstance(opt, Option):
-                raise TypeError(f"the move set {ms.name}'s options must be gincli.Option objects")
+                raise TypeError(f"{what}'s options must be gincli.Option objects")
             if opt.name in options:
-                raise TypeError(f"the move set {ms.name} adds the option {quote(opt.name)}, which is {options[opt.name]}'s")
+                raise TypeError(f"{what} adds the option {quote(opt.name)}, which is {options[opt.name]}'s")
 
     def _bind(self, pending: list[tuple[str, PendingVariant]]) -> None:
         """Give each variant file its base, once every plugin has registered."""
@@ -676,9 +693,9 @@ class Registry:
 
     def play_options(self, variant: Variant) -> dict[str, Option]:
         """The options of play of a variant: the rule book's, the variant's own, and
-        those of every move set (which any variant may turn on)."""
+        those of every move set and meld rules (which any variant may turn on)."""
         specs = dict(variant.options)
-        for ms in self.movesets.values():
+        for ms in (*self.movesets.values(), *self.meld_rules.values()):
             for opt in ms.options:
                 specs.setdefault(opt.name, opt)
         return specs
@@ -703,20 +720,30 @@ class Registry:
         specs = self.option_specs(variant, scoring)
         own = {k: v for k, v in variant.defaults.items() if k in specs}
         values = resolve(specs, own, overrides or {}, where=where)
-        rules = Rules(values, tuple(ms for ms in self.movesets.values() if self._enabled(ms, values)))
+        rules = Rules(values, tuple(ms for ms in self.movesets.values() if self._enabled(ms, values)),
+                      self._melds_of(values))
         if key is not None:
             self._rules_cache[key] = rules
         return rules
 
 
-    def _enabled(self, ms: MoveSet, values: Rules) -> bool:
+    def _melds_of(self, values: Rules) -> Any:
+        """The meld rules these values turn on, solved (the rule book's unless a
+        plugin's are on); ``ValueError`` when two are."""
+        on = [mr for mr in self.meld_rules.values() if self._enabled(mr, values, "meld rules")]
+        if len(on) > 1:
+            raise ValueError(f"the meld rules {on[0].name} and {on[1].name} are both on, and at most one may be "
+                             "(they say what a meld is): turn one off")
+        return on[0].solver(values) if on else None
+
+    def _enabled(self, ms: MoveSet | MeldRules, values: Rules, kind: str = "move set") -> bool:
         try:
             on = ms.enabled(values)
         except Exception as exc:
-            raise PluginError(f"plugin \"{self.owner.get(('move set', ms.name), '?')}\": its move set {ms.name} "
+            raise PluginError(f"plugin \"{self.owner.get((kind, ms.name), '?')}\": its {kind} {ms.name} "
                               f"failed to say whether it is on: {type(exc).__name__}: {exc}") from None
         if not isinstance(on, bool):
-            raise PluginError(f"plugin \"{self.owner.get(('move set', ms.name), '?')}\": its move set {ms.name} "
+            raise PluginError(f"plugin \"{self.owner.get((kind, ms.name), '?')}\": its {kind} {ms.name} "
                               f"answered enabled() with {quote(on)}, not true or false")
         return on
 

@@ -152,6 +152,22 @@ def plain_defence(held: int, knocker_melds: Sequence[int]) -> tuple[int, list[in
     return arrangement.deadwood, [], arrangement
 
 
+def declared(held: int, melds: Sequence[int] | None, layoffs: Sequence[int] | None) -> tuple[int, int]:
+    """The defender's cards outside their declared melds, and the declared
+    layoffs as a mask, checked: no card both laid off and in a meld
+    (:class:`RecordError`, rule ``layoff-in-meld``)."""
+    in_melds = 0
+    for m in melds or ():
+        in_melds |= m
+    laid = 0
+    for c in layoffs or ():
+        laid |= 1 << c
+    if laid & in_melds:
+        both = card_str(cards_of(laid & in_melds)[0])
+        raise RecordError(f"{both} is both laid off and in one of the defender's melds", rule="layoff-in-meld")
+    return held & ~in_melds, laid
+
+
 def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] | None = None,
                  layoffs: Sequence[int] | None = None) -> tuple[int, list[int], Arrangement]:
     """The defender's best result against a knocker's melds.
@@ -163,17 +179,8 @@ def best_defence(held: int, knocker_melds: Sequence[int], melds: Sequence[int] |
     """
     if melds is None and layoffs is None:
         return plain_defence(held, knocker_melds)
-    declared_melds = 0
-    for m in melds or ():
-        declared_melds |= m
-    available = held & ~declared_melds
+    available, laid = declared(held, melds, layoffs)
     if layoffs is not None:
-        laid = 0
-        for c in layoffs:
-            laid |= 1 << c
-        if laid & declared_melds:
-            both = card_str(cards_of(laid & declared_melds)[0])
-            raise RecordError(f"{both} is both laid off and in one of the defender's melds", rule="layoff-in-meld")
         ordered = order_layoffs(list(layoffs), knocker_melds)
         rest = available & ~laid
         return _finish(rest, melds, ordered)

@@ -304,6 +304,8 @@ def meld_info(meld: int) -> MeldInfo:
         cards = cards_of(meld)
         first = cards[0]
         if cards[-1] // 13 == first // 13:  # one suit: a run
+            cards = in_sequence(cards)
+            first = cards[0]
             info = MeldInfo(True, first // 13, first % 13, cards[-1] % 13, -1,
                             tuple(CARD_NAMES[c] for c in cards), (first % 13, first // 13), "")
         else:
@@ -322,6 +324,19 @@ def meld_info(meld: int) -> MeldInfo:
         info = info._replace(json="[" + ", ".join(f'"{n}"' for n in info.names) + "]", touch=touch)
         _MELD_INFO[meld] = info
     return info
+
+
+def in_sequence(cards: list[int]) -> list[int]:
+    """Cards of one suit (ascending) in the order of their sequence: ascending,
+    unless they go round the corner from K to A (K-A-2 under ``corner_runs``),
+    where they start after the widest gap between them."""
+    if len(cards) < 2:
+        return cards
+    widest, start = cards[0] + 13 - cards[-1], 0  # the gap round the corner first: ties keep A..K order
+    for i in range(1, len(cards)):
+        if cards[i] - cards[i - 1] > widest:
+            widest, start = cards[i] - cards[i - 1], i
+    return cards[start:] + cards[:start]
 
 
 def forms_meld(hand: int, card: int) -> bool:

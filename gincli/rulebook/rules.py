@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base.errors import quote
+from .meldrules import STANDARD
 
 #: The value of an option that is switched off (``big_gin_bonus = "off"``).
 OFF = "off"
@@ -125,13 +126,17 @@ PLAY_OPTIONS: tuple[Option, ...] = (
 class Rules(Mapping[str, Any]):
     """A resolved, read-only set of option values; also readable as attributes
     (``rules.knock_limit``). ``movesets`` are the move sets these values turn
-    on (:class:`gincli.MoveSet`): the rules of the moves plugins add."""
+    on (:class:`gincli.MoveSet`): the rules of the moves plugins add; ``melds``
+    the meld rules in force (a :class:`~gincli.rulebook.meldrules.MeldSolver`:
+    the rule book's, :data:`~gincli.rulebook.meldrules.STANDARD`, unless a
+    plugin's meld rules are on)."""
 
-    __slots__ = ("_values", "movesets")
+    __slots__ = ("_values", "movesets", "melds")
 
-    def __init__(self, values: Mapping[str, Any], movesets: tuple[Any, ...] = ()):
+    def __init__(self, values: Mapping[str, Any], movesets: tuple[Any, ...] = (), melds: Any = None):
         object.__setattr__(self, "_values", dict(values))
         object.__setattr__(self, "movesets", tuple(movesets))
+        object.__setattr__(self, "melds", STANDARD if melds is None else melds)
 
     def __getitem__(self, key: str) -> Any:
         return self._values[key]
@@ -143,7 +148,7 @@ class Rules(Mapping[str, Any]):
             raise AttributeError(key) from None
 
     def __reduce__(self) -> Any:  # slots and a read-only __setattr__: pickle by the constructor
-        return (Rules, (self._values, self.movesets))
+        return (Rules, (self._values, self.movesets, self.melds))
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Rules are read-only")

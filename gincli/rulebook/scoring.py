@@ -11,14 +11,15 @@ from typing import Any
 from json import dumps as _dumps
 from json.encoder import encode_basestring as _encode_str
 
-from .cards import CARD_NAMES, by_rank, card_str, cards_of, json_by_rank
+from .cards import CARD_NAMES, CARD_TABLE, by_rank, card_str, cards_of, json_by_rank
 from ..base.errors import RecordError, plural
-from .layoffs import best_defence, plain_defence
-from .melds import Arrangement, best_arrangement, deadwood, is_meld, mask_value, meld_info, min_arrangements
+from .layoffs import plain_defence
+from .meldrules import STANDARD, MeldSolver
+from .melds import Arrangement, best_arrangement, deadwood, meld_info, min_arrangements
 from .rules import OFF, Rules
 from .variant import Variant
 
-OUTCOMES = ("knock", "undercut", "gin", "big_gin", "dead", "forfeit")
+OUTCOMES = ("knock", "undercut", "gin", "big_gin", "dead", "forfeit", "gin_tied")
 CARD_JSON = tuple(f'"{n}"' for n in CARD_NAMES)
 
 
@@ -186,7 +187,7 @@ def forfeit_result(player: str, opponent: str, held: int, rules: Rules, variant:
     """A player who cannot go on (a bot's illegal reply, crash or hang) forfeits
     the hand: the opponent wins, as if by gin, the forfeiter's deadwood (all the
     cards held) plus the gin bonus. Outcome ``forfeit`` (gincli's addition)."""
-    points = deadwood(held) + rules["gin_bonus"]
+    points = rules.melds.deadwood(held) + rules["gin_bonus"]
     return HandResult("forfeit", opponent, points, None, None, variant,
                       forfeit={"player": player, "reason": reason})
 
@@ -234,17 +235,18 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
         raise RecordError(f"this hand needs its first upcard (field \"upcard\"): {_upcard_reason(variant, rules)}",
                           rule="missing-upcard")
 
-    k_declared = declared_melds(knocker, k_mask, pos.melds.get(knocker))
-    d_declared = declared_melds(defender, d_mask, pos.melds.get(defender))
+    solver = rules.melds
+    k_declared = declared_melds(knocker, k_mask, pos.melds.get(knocker), solver)
+    d_declared = declared_melds(defender, d_mask, pos.melds.get(defender), solver)
     outcome, candidates = check_knock(knocker, k_mask, k_declared, variant, rules, upcard)
     k_dw = candidates[0].deadwood
 
     multiplier = variant.checked_multiplier(rules, upcard)
-    if outcome in ("gin", "big_gin"):
+    if outcome == "big_gin" or (outcome == "gin" and not solver.layoff_on_gin):
         if pos.layoffs:
             raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed", rule="layoff-onto-gin")
         arr = candidates[0]
-        d_arr = _as_arrangement(d_mask, d_declared) if d_declared is not None else best_arrangement(d_mask)
+        d_arr = _as_arrangement(d_mask, d_declared, solver) if d_declared is not None else solver.best_arrangement(d_mask)
         bonus = rules["gin_bonus"] if outcome == "gin" else rules["big_gin_bonus"]
         return HandResult(outcome, knocker, (d_arr.deadwood + bonus) * multiplier,
                           Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
@@ -255,7 +257,7 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     error: RecordError | None = None
     for arr in candidates:
         try:
-            d_dw, laid, d_arr = best_defence(d_mask, arr.melds, d_declared, pos.layoffs)
+            d_dw, laid, d_arr = solver.best_defence(d_mask, arr.melds, d_declared, pos.layoffs)
         except RecordError as exc:
             error = error or exc
             continue
@@ -265,6 +267,15 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
         assert error is not None
         raise error
     d_dw, laid, d_arr, arr = best
+    if outcome == "gin":  # layoff_on_gin: the defender laid off onto gin
+        if d_dw == 0:
+            return HandResult("gin_tied", None, 0, Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
+                              Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, laid),
+                              variant.name, id, multiplier=multiplier)
+        return HandResult("gin", knocker, (d_dw + rules["gin_bonus"]) * multiplier,
+                          Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
+                          Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, laid),
+                          variant.name, id, multiplier=multiplier)
     outcome, knocker_wins, points = settle(k_dw, d_dw, rules)
     winner = knocker if knocker_wins else defender
     return HandResult(outcome, winner, points * multiplier,
@@ -304,7 +315,7 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
     a legal knock or none. Built without the objects: the hot path of ``gin
     score --format json``. None for any other position (an error, big gin):
     :func:`score_position` is then the one to ask."""
-    if m0.bit_count() != 10 or m1.bit_count() != 10:
+    if m0.bit_count() != 10 or m1.bit_count() != 10 or rules.melds is not STANDARD:
         return None
     if knocker is None:  # _result_json of a dead hand, in one piece
         ident = _encode_str(id) if type(id) is str else _json_value(id)
@@ -372,7 +383,8 @@ def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Varia
     minimum deadwood. Raises :class:`RecordError` (rule ``knock-over-limit``,
     ``big-gin-off``, ``big-gin-not-melded``) when the knock is not legal.
     """
-    candidates = [_as_arrangement(held, melds)] if melds is not None else min_arrangements(held)
+    solver = rules.melds
+    candidates = [_as_arrangement(held, melds, solver)] if melds is not None else solver.min_arrangements(held)
     dw = candidates[0].deadwood
     if held.bit_count() == 11:
         if rules["big_gin_bonus"] == OFF:
@@ -398,14 +410,19 @@ def _limit_reason(variant: Variant, rules: Rules, upcard: int | None) -> str:
     return f"the variant {variant.name} allows no knock with deadwood"
 
 
-def declared_melds(name: str, held: int, melds: list[int] | None) -> list[int] | None:
-    """A player's declared melds, checked: each a real meld of cards held, no card twice."""
+def declared_melds(name: str, held: int, melds: list[int] | None,
+                   solver: MeldSolver = STANDARD) -> list[int] | None:
+    """A player's declared melds, checked: each a real meld (under ``solver``'s
+    rules) of cards held, no card twice."""
     if melds is None:
         return None
     used = 0
     for meld in melds:
+        if not solver.is_meld(meld):
+            raise RecordError(f"{name}'s meld [{' '.join(card_str(x) for x in meld_cards_in_order(meld))}] is not a "
+                              f"meld ({solver.words})", rule="not-a-meld")
         if meld & ~held:
-            names = " ".join(card_str(c) for c in cards_of(meld))
+            names = " ".join(card_str(c) for c in meld_cards_in_order(meld))
             missing = card_str(cards_of(meld & ~held)[0])
             raise RecordError(f"{name}'s meld [{names}] uses {missing}, which {name} does not hold", rule="meld-not-held")
         if meld & used:
@@ -415,30 +432,32 @@ def declared_melds(name: str, held: int, melds: list[int] | None) -> list[int] |
     return list(melds)
 
 
-def _as_arrangement(held: int, melds: list[int]) -> Arrangement:
+def _as_arrangement(held: int, melds: list[int], solver: MeldSolver = STANDARD) -> Arrangement:
     used = 0
     for m in melds:
         used |= m
     rest = held & ~used
-    return Arrangement(mask_value(rest), tuple(melds), rest)
+    return Arrangement(solver.mask_value(rest), tuple(melds), rest)
 
 
-_MELDS: set[int] = set()  # the declared melds met, as card masks
+def meld_cards_in_order(meld: int) -> list[int]:
+    """A meld's cards as written (a run in sequence, round the corner too)."""
+    return [CARD_TABLE[n] for n in meld_info(meld).names]
 
 
-def check_meld(cards: list[int], owner: str) -> int:
-    """A declared meld's card mask; :class:`RecordError` when it is not a meld."""
+def check_meld(cards: list[int], owner: str, solver: MeldSolver | None = None) -> int:
+    """A declared meld's card mask: its cards distinct, and, with ``solver``, a
+    meld under its rules (:class:`RecordError` when not). Records and
+    transcripts are read before their rules are known: their melds are checked
+    when scored (:func:`declared_melds`)."""
     mask = 0
     for c in cards:
         if mask >> c & 1:
             raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] lists {card_str(c)} twice", rule="not-a-meld")
         mask |= 1 << c
-    if mask not in _MELDS:  # distinct cards: whether they meld depends on the set of them alone
-        if not is_meld(cards):
-            raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] is not a meld "
-                              "(a set is 3 or 4 cards of one rank; a run 3 or more of one suit in sequence)",
-                              rule="not-a-meld")
-        _MELDS.add(mask)  # a few hundred melds exist; what is not one is never kept (input may hold anything)
+    if solver is not None and not solver.is_meld(mask):
+        raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] is not a meld ({solver.words})",
+                          rule="not-a-meld")
     return mask
 
 

@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from gincli import hookimpl
 from gincli.hand.bots import Bot
-from gincli.rulebook.melds import deadwood, forms_meld
 from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
 
@@ -49,14 +48,16 @@ class SimpleBot(Bot):
         answer = answer_due(view)
         if answer is not None:  # under doubling: never offers, always accepts
             return answer
+        melds = view.melds  # the meld rules in force: what melds, what each card counts
         if view.phase != "discard":
             top = view.discard_top
-            if not view.must_draw_stock and top is not None and forms_meld(hand, top):
+            if not view.must_draw_stock and top is not None and melds.forms_meld(hand, top):
                 return view.take()
             return view.pass_() if view.phase == "offer" else view.draw_stock()
+        deadwood = melds.deadwood
         if view.big_gin and deadwood(hand) == 0:
             return view.knock(None)
-        best = 999
+        best = 1 << 30
         choices: list[int] = []
         taken = view.taken
         rest = hand

@@ -19,7 +19,6 @@ from typing import Any
 
 from gincli import OFF, HandResult, IllegalMove, Move, MoveSet, Option, RecordError, Rules, hookimpl
 from gincli.base.errors import plural, quote
-from gincli.rulebook.melds import deadwood
 
 OFFERING = ("offer", "draw")  # the phases of a turn's start: the first upcard, or the draw
 
@@ -129,6 +128,7 @@ class Doubling(MoveSet):
             hand.to_act = offerer
             return
         multiplier = state["multiplier"]
+        deadwood = hand.rules.melds.deadwood
         mine, theirs = deadwood(hand.hands[offerer]), deadwood(hand.hands[player])
         points = declined_points(mine, theirs, multiplier, hand.rules)
         state["offer"] = None
@@ -179,6 +179,7 @@ class Doubling(MoveSet):
                 raise RecordError(f"{name} holds {plural(pos.hands[name].bit_count(), 'card')}; a double is offered and "
                                   "declined with 10 each", rule="hand-size")
         m = state["multiplier"]
+        deadwood = rules.melds.deadwood
         mine, theirs = deadwood(pos.hands[offerer]), deadwood(pos.hands[decliner])
         points = declined_points(mine, theirs, m, rules)
         return HandResult("declined", offerer, points, None, None, variant.name, record.get("id"), multiplier=m,

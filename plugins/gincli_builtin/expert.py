@@ -5,7 +5,9 @@ the knock by simulating the opponent's likely hands (undercut risk) against
 the melds it would spread.
 
 Everything it uses is in its :class:`~gincli.hand.view.PlayerView`: its own cards,
-the discard pile, the cards the opponent took from the pile and discarded.
+the discard pile, the cards the opponent took from the pile and discarded, and
+the meld rules in force (``view.melds``: what melds and what each card counts,
+so that it plays any variant's melds, round-the-corner's too).
 """
 
 from __future__ import annotations
@@ -14,8 +16,7 @@ import math
 
 from gincli.hand.bots import Bot
 from gincli.rulebook.cards import CARD_VALUES, FULL_DECK_MASK, cards_of, mask_of
-from gincli.rulebook.layoffs import best_defence
-from gincli.rulebook.melds import best_arrangement, deadwood
+from gincli.rulebook.meldrules import STANDARD, MeldSolver
 from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
 
@@ -56,28 +57,75 @@ NEIGHBOURS = _neighbours()
 PAIRS = _pairs()
 
 
-def least_after_discard(cards: int, dw: int, order: list[int], best: int = 999, drop: int = -1) -> tuple[int, int]:
-    """The least deadwood of ``cards`` after discarding one of ``order`` (cards
-    among them, the highest first), and that card: ``(best, drop)`` as given
-    when none does better. ``dw`` is the deadwood of ``cards``; a discard can
-    take away no more than its own value, so the search stops at the first
-    card too low to beat ``best``. The one best-discard search of the bot."""
-    for c in order:
-        if dw - VAL[c] >= best:
-            break
-        v = deadwood(cards ^ (1 << c))
-        if v < best:
-            best, drop = v, c
-    return best, drop
+class Tables:
+    """The meld rules the bot reckons with (``view.melds``) and what it derives
+    from them: each card's value, the cards that meld with it (``neighbours``)
+    and the pairs that make a meld with it (``pairs``: of the melds of three)."""
+
+    def __init__(self, melds: MeldSolver):
+        self.melds = melds
+        self.deadwood = melds.deadwood
+        self.best_arrangement = melds.best_arrangement
+        self.best_defence = melds.best_defence
+        if melds is STANDARD:
+            self.val, self.neighbours, self.pairs = VAL, NEIGHBOURS, PAIRS
+            return
+        self.val = tuple(melds.values)
+        neighbours = [0] * 52
+        pairs: list[list[tuple[int, int]]] = [[] for _ in range(52)]
+        for m in melds.meld_masks:
+            if m.bit_count() != 3:
+                continue
+            cards = cards_of(m)
+            for c in cards:
+                a, b = (x for x in cards if x != c)
+                neighbours[c] |= m & ~(1 << c)
+                pairs[c].append((a, b))
+        self.neighbours = neighbours
+        self.pairs = [tuple(p) for p in pairs]
+
+    def least_after_discard(self, cards: int, dw: int, order: list[int], best: int = 1 << 30,
+                            drop: int = -1) -> tuple[int, int]:
+        """The least deadwood of ``cards`` after discarding one of ``order`` (cards
+        among them, the highest first), and that card: ``(best, drop)`` as given
+        when none does better. ``dw`` is the deadwood of ``cards``; a discard can
+        take away no more than its own value, so the search stops at the first
+        card too low to beat ``best``. The one best-discard search of the bot."""
+        val = self.val
+        deadwood = self.deadwood
+        for c in order:
+            if dw - val[c] >= best:
+                break
+            v = deadwood(cards ^ (1 << c))
+            if v < best:
+                best, drop = v, c
+        return best, drop
+
+    def best_after_discard(self, cards: int, dw: int | None = None, among: int | None = None) -> int:
+        """The least deadwood of ``cards`` (11 cards) after discarding one of them
+        (one of ``among``, a subset, when given); ``dw`` is their deadwood."""
+        if dw is None:
+            dw = self.deadwood(cards)
+        order = sorted(cards_of(cards if among is None else among), key=self.val.__getitem__, reverse=True)
+        return self.least_after_discard(cards, dw, order)[0]
 
 
-def best_after_discard(cards: int, dw: int | None = None, among: int | None = None) -> int:
-    """The least deadwood of ``cards`` (11 cards) after discarding one of them
-    (one of ``among``, a subset, when given); ``dw`` is their deadwood."""
-    if dw is None:
-        dw = deadwood(cards)
-    order = sorted(cards_of(cards if among is None else among), key=VAL.__getitem__, reverse=True)
-    return least_after_discard(cards, dw, order)[0]
+_TABLES: dict[MeldSolver, Tables] = {}
+
+
+def tables(melds: MeldSolver) -> Tables:
+    """The :class:`Tables` of some meld rules (made once per rules)."""
+    found = _TABLES.get(melds)
+    if found is None:
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        found = _TABLES[melds] = Tables(melds)
+    return found
+
+
+STANDARD_TABLES = tables(STANDARD)
+least_after_discard = STANDARD_TABLES.least_after_discard
+best_after_discard = STANDARD_TABLES.best_after_discard
 
 
 class ExpertBot(Bot):
@@ -191,17 +239,17 @@ class ExpertBot(Bot):
 
     def _opponent_deadwood(self, view: PlayerView, k: _Knowledge) -> float:
         hands = self.opponent_hands(view, k)
-        return sum(deadwood(h) for h in hands) / len(hands) if hands else 30.0
+        return sum(k.t.deadwood(h) for h in hands) / len(hands) if hands else 30.0
 
     def decline_cost(self, view: PlayerView, k: _Knowledge) -> float:
         """What declining costs us (per unit of stake): the decline bonus plus
         our deadwood's excess over the opponent's (estimated)."""
-        excess = deadwood(view.hand) - self._opponent_deadwood(view, k)
+        excess = k.t.deadwood(view.hand) - self._opponent_deadwood(view, k)
         return view.rules["decline_bonus"] + max(0.0, excess)
 
     def decline_value(self, view: PlayerView, k: _Knowledge) -> float:
         """What the opponent's decline would bring us (per unit of stake)."""
-        excess = self._opponent_deadwood(view, k) - deadwood(view.hand)
+        excess = self._opponent_deadwood(view, k) - k.t.deadwood(view.hand)
         return view.rules["decline_bonus"] + max(0.0, excess)
 
     def stake_features(self, view: PlayerView, k: _Knowledge, to_act: bool) -> dict[str, float]:
@@ -211,9 +259,9 @@ class ExpertBot(Bot):
         gone, and what the opponent has shown (pickups, cards known in their
         hand, the value of their last discard)."""
         hand = view.hand
-        dw = deadwood(hand)
+        dw = k.t.deadwood(hand)
         e1 = self.expected_after_draw(hand, k)
-        last = VAL[view.opponent_discards[-1]] if view.opponent_discards else 10
+        last = k.t.val[view.opponent_discards[-1]] if view.opponent_discards else 10
         stock = view.stock_count
         return {"dw": dw, "e1": e1, "stock": stock, "to_act": 1.0 if to_act else 0.0,
                 "opp_took": len(view.opponent_took), "opp_held": k.opp_known.bit_count(), "last": last,
@@ -226,20 +274,20 @@ class ExpertBot(Bot):
         """Mean, over the cards the next stock draw may bring (weighted by how
         likely each is still in the stock), of the least deadwood after drawing
         it and discarding the best card (10-card ``hand``)."""
-        arr = best_arrangement(hand)
+        arr = k.t.best_arrangement(hand)
         dw = arr.deadwood
         dead = arr.deadwood_mask
         worst = 0
         while dead:
             low = dead & -dead
             dead ^= low
-            v = VAL[low.bit_length() - 1]
+            v = k.t.val[low.bit_length() - 1]
             if v > worst:
                 worst = v
-        order = sorted(cards_of(hand), key=VAL.__getitem__, reverse=True)
+        order = sorted(cards_of(hand), key=k.t.val.__getitem__, reverse=True)
         touch = 0
         for c in order:
-            touch |= NEIGHBOURS[c]
+            touch |= k.t.neighbours[c]
         weights = k.stock_weight
         total = 0.0
         wsum = 0.0
@@ -248,12 +296,12 @@ class ExpertBot(Bot):
             if not w:
                 continue
             wsum += w
-            vu = VAL[u]
+            vu = k.t.val[u]
             if touch >> u & 1:
                 x = hand | 1 << u
-                dx = deadwood(x)
+                dx = k.t.deadwood(x)
                 if dx < dw + vu:  # u melds: find the best discard (at worst u itself: dw)
-                    total += w * least_after_discard(x, dx, order, dw)[0]
+                    total += w * k.t.least_after_discard(x, dx, order, dw)[0]
                     continue
             total += w * (dw - (worst - vu if worst > vu else 0))
         return total / wsum if wsum else float(dw)
@@ -267,9 +315,9 @@ class ExpertBot(Bot):
             return stock
         hand = view.hand
         with_top = hand | 1 << top
-        dw_top = deadwood(with_top)
-        after_take = best_after_discard(with_top, dw_top, among=hand)  # not discarding the top card itself
-        if after_take >= deadwood(hand) or dw_top >= deadwood(hand) + VAL[top]:
+        dw_top = k.t.deadwood(with_top)
+        after_take = k.t.best_after_discard(with_top, dw_top, among=hand)  # not discarding the top card itself
+        if after_take >= k.t.deadwood(hand) or dw_top >= k.t.deadwood(hand) + k.t.val[top]:
             return stock  # no better, or no meld with the card: the stock
         if after_take <= self.expected_after_draw(hand, k) + self.TAKE_MARGIN:
             return view.take()
@@ -284,7 +332,7 @@ class ExpertBot(Bot):
         p = k.p_opp
         excluded = k.excluded
         miss = 1.0
-        for a, b in PAIRS[card]:
+        for a, b in k.t.pairs[card]:
             q = p[a] * p[b]
             if q and (a * 52 + b) not in excluded:
                 miss *= 1.0 - q
@@ -292,14 +340,14 @@ class ExpertBot(Bot):
 
     def _discard(self, view: PlayerView, k: _Knowledge) -> Move:
         hand = view.hand
-        if view.big_gin and deadwood(hand) == 0:
+        if view.big_gin and k.t.deadwood(hand) == 0:
             return view.knock(None)
         options = []
         for c in cards_of(hand):
             if c == view.taken:
                 continue
             rest = hand & ~(1 << c)
-            options.append((deadwood(rest), c, rest))
+            options.append((k.t.deadwood(rest), c, rest))
         least = min(o[0] for o in options)
         if least == 0:
             gin = next(c for dw, c, _ in options if dw == 0)
@@ -342,7 +390,7 @@ class ExpertBot(Bot):
         return d < 0
 
     def knock_features(self, view: PlayerView, kept: int, dw: int, k: _Knowledge) -> dict[str, float] | None:
-        melds = best_arrangement(kept).melds
+        melds = k.t.best_arrangement(kept).melds
         hands = self.opponent_hands(view, k)
         if not hands:
             return None
@@ -351,7 +399,7 @@ class ExpertBot(Bot):
         under = 0
         dsum = 0
         for opp in hands:
-            d_dw = best_defence(opp, melds)[0]
+            d_dw = k.t.best_defence(opp, melds)[0]
             dsum += d_dw
             if d_dw > dw:
                 total += d_dw - dw
@@ -364,9 +412,9 @@ class ExpertBot(Bot):
         wsum = 0.0
         for u in k.unknown_cards:
             wsum += w[u]
-            if w[u] and NEIGHBOURS[u] & kept and best_after_discard(kept | 1 << u) == 0:
+            if w[u] and k.t.neighbours[u] & kept and k.t.best_after_discard(kept | 1 << u) == 0:
                 outs += w[u]
-        last = VAL[view.opponent_discards[-1]] if view.opponent_discards else 10
+        last = k.t.val[view.opponent_discards[-1]] if view.opponent_discards else 10
         return {"k": dw, "stock": view.stock_count, "ev": total / n, "outs": outs / wsum if wsum else 0.0,
                 "e_kept": self.expected_after_draw(kept, k), "nd": len(view.opponent_discards), "last": last,
                 "pu": under / n, "md": dsum / n}
@@ -410,12 +458,12 @@ class ExpertBot(Bot):
                 dw = -1
                 for c in pool[need:take]:
                     opp |= 1 << c
-                    dw = deadwood(opp)
-                    dw, drop = least_after_discard(opp, dw, sorted(cards_of(opp & ~known), key=VAL.__getitem__,
+                    dw = k.t.deadwood(opp)
+                    dw, drop = k.t.least_after_discard(opp, dw, sorted(cards_of(opp & ~known), key=k.t.val.__getitem__,
                                                                    reverse=True), 999, c)
                     opp ^= 1 << drop
                 if dw < 0:
-                    dw = deadwood(opp)
+                    dw = k.t.deadwood(opp)
                 if dw > limit:
                     break
             out.append(opp)
@@ -425,11 +473,13 @@ class ExpertBot(Bot):
 class _Knowledge:
     """What the view tells about the cards: where each known card is, the
     cards the opponent refused, took and discarded, and for each unknown card
-    how likely it is in the opponent's hand (else in the stock)."""
+    how likely it is in the opponent's hand (else in the stock); ``t``, the
+    :class:`Tables` of the meld rules in force."""
 
-    __slots__ = ("opp_known", "unknown_cards", "p_opp", "stock_weight", "excluded")
+    __slots__ = ("opp_known", "unknown_cards", "p_opp", "stock_weight", "excluded", "t")
 
     def __init__(self, view: PlayerView, bot: ExpertBot):
+        self.t = tables(view.melds)  # the meld rules in force, and what the bot derives from them
         hand = view.hand
         pile = mask_of(view.discard_pile)
         opp_known = mask_of(view.opponent_took) & ~pile & ~hand
@@ -448,14 +498,14 @@ class _Knowledge:
         excluded = set()
         if bot.EXCLUDE:
             for x in refused + list(view.opponent_discards):
-                for a, b in PAIRS[x]:
+                for a, b in self.t.pairs[x]:
                     excluded.add(a * 52 + b)
         self.excluded = excluded
         for f, xs in ((bot.F_REFUSED, refused), (bot.F_DISCARDED, view.opponent_discards)):
             if f == 1.0:
                 continue
             for x in xs:
-                m = NEIGHBOURS[x] & unknown
+                m = self.t.neighbours[x] & unknown
                 while m:
                     low = m & -m
                     m ^= low
@@ -463,7 +513,7 @@ class _Knowledge:
         f = bot.F_TOOK
         known_cards = cards_of(opp_known)
         for x in known_cards:
-            m = NEIGHBOURS[x] & unknown
+            m = self.t.neighbours[x] & unknown
             while m:
                 low = m & -m
                 m ^= low

@@ -31,7 +31,6 @@ from gincli.hand.bots import Bot
 from gincli.rulebook.cards import cards_of
 from gincli.hand.engine import Hand, Move
 from gincli.matches.runner import session_seed
-from gincli.rulebook.melds import deadwood
 from gincli.plugin.registry import load_registry
 from gincli.rulebook.rng import SplitMix64
 from gincli.sessions.table import play_hand, play_session
@@ -84,6 +83,7 @@ def knock_rows(hands: int, seed: int, opponent: str = "simple") -> list[dict[str
         me = bots["A"]
         assert isinstance(me, ExpertBot)
         held = view.hand
+        deadwood = view.melds.deadwood
         options = [(deadwood(held & ~(1 << c)), c, held & ~(1 << c)) for c in cards_of(held) if c != view.taken]
         least = min(o[0] for o in options)
         if not 0 < least <= view.knock_limit:
