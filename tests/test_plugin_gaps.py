@@ -1,0 +1,92 @@
+"""The plugin contract's gaps, closed (issue 22, item 6): each seen by a tester
+writing third-party plugins from docs/plugins.md alone. Every breach is one
+sentence naming the plugin at fault, never a traceback, exit 3, or a fault
+blamed on the input."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from conftest import ROOT
+from test_plugin_contract import BROKEN_SESSION, gin
+
+BOT = f"exec:{sys.executable} {ROOT / 'examples' / 'bot.py'}"
+
+
+# -- 1. a scoring system's bad result() in gin validate ---------------------------------------------
+
+def test_a_session_result_breach_in_gin_validate_is_a_plugin_fault_said_whole(tmp_path):
+    plugins = {"bad": BROKEN_SESSION.format(add="pass", result='{"scores": "many"}')}
+    doc = json.loads(gin("deal", "--seed", "3", "--scoring", "hand", "--format", "json", tmp_path=tmp_path).stdout)
+    doc["scoring"] = "bad"
+    res = gin("validate", "--format", "json", "-", tmp_path=tmp_path, plugins=plugins, input=json.dumps(doc))
+    report = json.loads(res.stdout)
+    assert res.returncode == 1 and not report["valid"]
+    assert report["errors"][0]["rule"] == "plugin-fault"
+    assert report["errors"][0]["message"] == ('plugin "bad": the scoring system bad\'s session.result()["scores"] '
+                                              'returned "many", not a whole number for each player')
+
+
+def test_a_session_failing_to_open_in_gin_validate_is_a_plugin_fault(tmp_path):
+    code = """
+        from gincli import ScoringSystem, hookimpl
+        class Odd(ScoringSystem):
+            name = "odd"
+            def new_session(self, players, rules):
+                return 42
+        @hookimpl
+        def gincli_register_scoring_systems(register):
+            register(Odd())
+        """
+    doc = json.loads(gin("deal", "--seed", "3", "--scoring", "hand", "--format", "json", tmp_path=tmp_path).stdout)
+    doc["scoring"] = "odd"
+    res = gin("validate", "--format", "json", "-", tmp_path=tmp_path, plugins={"odd": code}, input=json.dumps(doc))
+    fault = json.loads(res.stdout)["errors"][0]
+    assert fault["rule"] == "plugin-fault" and fault["message"].startswith('plugin "odd": ')
+
+
+# -- 2. a move set's state that is not JSON ---------------------------------------------------------
+
+ODD_STATE = """
+    from gincli import Move, MoveSet, Option, hookimpl
+    class Odd(MoveSet):
+        name = "odd"
+        actions = ("poke",)
+        options = (Option("odd", False, "odd state", "bool"),)
+        def enabled(self, rules):
+            return rules["odd"]
+        def start(self, rules):
+            return {START}
+        def legal(self, view):
+            return [Move(view.me, "poke")] if view.phase == "draw" else []
+        def apply(self, hand, move):
+            hand.extensions["odd"]["seen"] = {1, 2}
+    @hookimpl
+    def gincli_register_moves(register):
+        register(Odd())
+    """
+
+
+def test_a_move_set_state_that_is_not_json_is_named_with_an_external_bot(tmp_path):
+    plugins = {"odd": ODD_STATE.replace("{START}", '{"when": {1, 2}}')}
+    res = gin("match", "--bots", f"{BOT},simple", "--hands", "2", "--seed", "1", "--option", "odd=true", "-q",
+              tmp_path=tmp_path, plugins=plugins)
+    assert res.returncode in (1, 2)
+    assert res.stderr == ('gin: error: plugin "odd": the move set odd\'s start() returned a state that is not JSON '
+                          '(its value["when"] is a set, which JSON has no way to write)\n')
+
+
+def test_a_move_that_leaves_its_state_not_json_is_named(tmp_path):
+    plugins = {"odd": ODD_STATE.replace("{START}", "{}")}
+    deal = json.loads(gin("deal", "--seed", "3", "--format", "json", tmp_path=tmp_path, plugins=plugins).stdout)
+    deal["options"]["odd"] = True
+    dealer = deal["hands"][0]["dealer"]
+    pone = next(p for p in deal["players"] if p != dealer)
+    deal["hands"][0]["moves"] = [{"player": pone, "action": "pass"}, {"player": dealer, "action": "pass"},
+                                 {"player": pone, "action": "poke"}]
+    res = gin("validate", "--format", "json", "-", tmp_path=tmp_path, plugins=plugins, input=json.dumps(deal))
+    fault = json.loads(res.stdout)["errors"][0]
+    assert fault["rule"] == "plugin-fault"
+    assert fault["message"] == ('plugin "odd": the move set odd\'s apply() left its state not JSON '
+                                '(its value["seen"] is a set, which JSON has no way to write)')
