@@ -90,3 +90,62 @@ def test_a_move_that_leaves_its_state_not_json_is_named(tmp_path):
     assert fault["rule"] == "plugin-fault"
     assert fault["message"] == ('plugin "odd": the move set odd\'s apply() left its state not JSON '
                                 '(its value["seen"] is a set, which JSON has no way to write)')
+
+
+# -- 3. a move set's score_record() result, and an outcome nobody scores ----------------------------
+
+CONCEDE = """
+    from gincli import HandResult, MoveSet, Option, hookimpl
+    class Concede(MoveSet):
+        name = "conceding"
+        actions = ("concede",)
+        options = (Option("conceding", False, "a player may concede", "bool"),)
+        outcomes = ("conceded", "forgotten")
+        record_fields = ("conceder",)
+        def enabled(self, rules):
+            return rules["conceding"]
+        def apply(self, hand, move):
+            hand.end(HandResult("conceded", hand.other(move.player), 5, None, None, hand.variant.name))
+        def score_record(self, state, record, pos, variant, rules):
+            if record.get("outcome") != "conceded":
+                return None
+            winner = next(p for p in pos.players if p != record["conceder"])
+            return HandResult("conceded", winner, 5, None, None, variant.name)  # no id: gincli gives the record's
+    @hookimpl
+    def gincli_register_moves(register):
+        register(Concede())
+    """
+
+HANDS_OF = {"ann": "As 2s 3s 4h 5h 6h Qs Qd Qc 4c".split(), "bob": "8d 9d Td Kh Kd Kc 2d 5d 6c 7s".split()}
+
+
+def test_a_move_set_scored_record_keeps_the_record_id_and_an_outcome_nobody_scores_is_an_error(tmp_path):
+    records = [{"id": "c1", "hands": HANDS_OF, "outcome": "conceded", "conceder": "ann"},
+               {"id": "c2", "hands": HANDS_OF, "outcome": "forgotten"},
+               {"id": "c3", "hands": HANDS_OF, "outcome": "resigned"},
+               {"id": "c4", "hands": HANDS_OF, "knocker": "ann"}]
+    res = gin("score", "--format", "json", "--option", "conceding=true", "-", tmp_path=tmp_path,
+              plugins={"concede": CONCEDE}, input="".join(json.dumps(r) + "\n" for r in records))
+    out = [json.loads(line) for line in res.stdout.splitlines()]
+    assert res.returncode == 1 and [o["id"] for o in out] == ["c1", "c2", "c3", "c4"]
+    assert out[0]["outcome"] == "conceded" and out[0]["winner"] == "bob" and out[0]["points"] == 5
+    assert out[1]["error"] == ('plugin "concede": the outcome "forgotten" is the move set conceding\'s, but its '
+                               'score_record() gave this record no result')
+    assert out[2]["error"].startswith('no move set in play has the outcome "resigned"')
+    assert out[3]["outcome"] == "knock"
+
+
+def test_an_outcome_in_a_record_without_move_sets_is_an_error_not_a_dead_hand(tmp_path):
+    res = gin("score", "--format", "json", "-", tmp_path=tmp_path,
+              input=json.dumps({"id": "x", "hands": HANDS_OF, "outcome": "knock"}) + "\n")
+    out = json.loads(res.stdout)
+    assert res.returncode == 1 and out["id"] == "x" and "outcome" not in out
+    assert out["error"].startswith('no move set in play has the outcome "knock"')
+
+
+def test_doubling_leaves_another_move_sets_outcome_to_it(tmp_path):
+    record = {"id": "c1", "hands": HANDS_OF, "outcome": "conceded", "conceder": "ann"}
+    res = gin("score", "--format", "json", "--variant", "doubling", "--option", "conceding=true", "-",
+              tmp_path=tmp_path, plugins={"concede": CONCEDE}, input=json.dumps(record) + "\n")
+    out = json.loads(res.stdout)
+    assert res.returncode == 0 and out["id"] == "c1" and out["outcome"] == "conceded"
