@@ -149,3 +149,40 @@ def test_doubling_leaves_another_move_sets_outcome_to_it(tmp_path):
               tmp_path=tmp_path, plugins={"concede": CONCEDE}, input=json.dumps(record) + "\n")
     out = json.loads(res.stdout)
     assert res.returncode == 0 and out["id"] == "c1" and out["outcome"] == "conceded"
+
+
+# -- 4. a move set's keys that gin play reads itself -----------------------------------------------
+
+def test_a_move_set_key_that_gin_play_reads_itself_is_refused_with_a_sentence(tmp_path):
+    code = """
+        from gincli import Move, MoveSet, Option, hookimpl
+        class Shove(MoveSet):
+            name = "shove"
+            actions = ("shove", "nudge", "poke", "prod", "jab")
+            options = (Option("shoving", False, "shoving", "bool"),)
+            keys = {"shove": "u", "nudge": "7h", "poke": "x", "prod": "R", "jab": "j"}
+        @hookimpl
+        def gincli_register_moves(register):
+            register(Shove())
+        """
+    res = gin("plugins", "--format", "json", tmp_path=tmp_path, plugins={"shove": code})
+    assert res.returncode == 0
+    assert ('gin: warning: plugin "shove": the move set shove\'s keys: the key "u" for shove is gin play\'s own '
+            "(undo), so it was left out (gin play keeps ?, d, h, k, p, q, s, t, u, its words, cards and numbers for "
+            "itself)") in res.stderr
+    assert 'the key "7h" for nudge reads as a card' in res.stderr
+    assert "the move set shove's key \"x\" for poke is the move set doubling's key for double" in res.stderr
+    assert 'the key "R" for prod is not one lower-case word' in res.stderr
+    assert res.stderr.count("gin: warning:") == 4
+    from gincli.plugin.registry import load_registry
+
+    registry = load_registry(plugin_dirs=[tmp_path / "plugins"])
+    assert registry.movesets["shove"].keys == {"jab": "j"}  # the action's own name still works
+
+
+def test_every_word_gin_play_reads_is_reserved():
+    from gincli.cli.play import _WORDS
+    from gincli.plugin.registry import PLAY_KEYS
+
+    assert set(_WORDS) <= set(PLAY_KEYS)
+    assert {"d", "t", "take", "p", "pass", "s", "stock", "k", "knock", "gin"} <= set(PLAY_KEYS)

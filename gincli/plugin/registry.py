@@ -73,6 +73,12 @@ BUILTIN_COMMANDS = ("score", "deal", "validate", "variants", "match", "tournamen
                     "config",
                     "completion")
 
+#: The words ``gin play`` reads itself, at every turn: a move set's ``keys`` may not take
+#: them (nor a card, ``7h``, or a number, a card's position on screen). docs/plugins.md lists them.
+PLAY_KEYS = {"?": "help", "help": "help", "h": "hint", "hint": "hint", "u": "undo", "undo": "undo", "q": "quit",
+             "quit": "quit", "exit": "quit", "d": "take", "t": "take", "take": "take", "p": "pass", "pass": "pass",
+             "s": "stock", "stock": "stock", "k": "knock", "knock": "knock", "gin": "knock"}
+
 #: Where plugins come from, in order of precedence (``PluginInfo.origin``).
 ORIGINS = ("--plugins-dir", "GINCLI_PLUGINS_DIR", "user config", "package", "built-in")
 
@@ -314,6 +320,7 @@ class Registry:
                             lambda name, kind=kind, types=types: self._registrar(kind, types, name, pending))
             if kind == "bot":  # commands after the things they may use
                 self._call_hook(pm, plugins, "gincli_register_commands", self._command_registrar)
+        self._settle_keys()
         self._add_user_variants(pending)  # files never take a name in use: they come after every plugin
         self._add_user_bots()
         self._bind(pending)
@@ -364,6 +371,8 @@ class Registry:
             except TypeError as exc:
                 self.problems.append(f"plugin \"{plugin}\": {exc}; it was left out")
                 return
+            if kind == "move set":
+                self._check_keys(plugin, item)
             self.owner[(kind, name)] = plugin
             if isinstance(item, PendingVariant):
                 pending.append((plugin, item))
@@ -475,6 +484,63 @@ class Registry:
                 raise TypeError(f"the move set {ms.name}'s options must be gincli.Option objects")
             if opt.name in options:
                 raise TypeError(f"the move set {ms.name} adds the option {quote(opt.name)}, which is {options[opt.name]}'s")
+
+    def _check_keys(self, plugin: str, ms: MoveSet) -> None:
+        """A move set's ``keys`` (short commands in ``gin play``): each an action of its own
+        and a lower-case word that ``gin play`` does not read itself, as a card, a position
+        or another move set's; a key that is not is left out with a warning (the action's
+        name still works)."""
+        import re
+
+        keys = ms.keys
+        if not isinstance(keys, Mapping):
+            self.problems.append(f"plugin \"{plugin}\": the move set {ms.name}'s keys must be a mapping of its "
+                                 f"actions to short commands, not {quote(repr(keys))}; they were left out")
+            ms.keys = {}
+            return
+        card = re.compile(r"(10|[2-9tjqka])\s*[shdc♠♥♦♣]")
+        kept = {}
+        for action, key in keys.items():
+            if action not in ms.actions:
+                why = f"{quote(action)} is not one of its actions ({', '.join(ms.actions) or 'it has none'})"
+            elif not isinstance(key, str) or not key or key != key.strip().lower() or len(key.split()) != 1:
+                why = f"the key {quote(key)} for {action} is not one lower-case word"
+            elif key in PLAY_KEYS:
+                why = f"the key {quote(key)} for {action} is gin play's own ({PLAY_KEYS[key]})"
+            elif key.isdigit() or card.fullmatch(key):
+                why = f"the key {quote(key)} for {action} reads as a card or a card's position in gin play"
+            else:
+                kept[action] = key
+                continue
+            self.problems.append(f"plugin \"{plugin}\": the move set {ms.name}'s keys: {why}, so it was left out "
+                                 f"(gin play keeps {', '.join(sorted(k for k in PLAY_KEYS if len(k) == 1))}, "
+                                 f"its words, cards and numbers for itself)")
+        if len(kept) != len(keys):
+            ms.keys = kept
+
+    def _settle_keys(self) -> None:
+        """Two move sets may not give one key (or a key another's action): the built-ins'
+        keys stay, then the first plugin's in order of precedence; a later one's is left
+        out with a warning naming it."""
+        owners = {name: self.owner.get(("move set", name), "?") for name in self.movesets}
+        builtin = {info.name for info in self.plugins if info.builtin}
+        order = sorted(self.movesets.values(), key=lambda ms: owners[ms.name] not in builtin)  # stable
+        taken: dict[str, str] = {}
+        for ms in order:
+            taken.update({a: f"the move set {ms.name}'s action" for a in ms.actions})
+        for ms in order:
+            kept = {}
+            for action, key in ms.keys.items():
+                other = taken.get(key)
+                if other is not None and other != f"the move set {ms.name}'s action":
+                    self.problems.append(f"plugin \"{owners[ms.name]}\": the move set {ms.name}'s key {quote(key)} "
+                                         f"for {action} is {other}, so it was left out (the action's name still "
+                                         "works in gin play)")
+                    continue
+                kept[action] = key
+                taken[key] = f"the move set {ms.name}'s key for {action}"
+            if len(kept) != len(ms.keys):
+                ms.keys = kept
 
     def _bind(self, pending: list[tuple[str, PendingVariant]]) -> None:
         """Give each variant file its base, once every plugin has registered."""
