@@ -186,3 +186,24 @@ def test_every_word_gin_play_reads_is_reserved():
 
     assert set(_WORDS) <= set(PLAY_KEYS)
     assert {"d", "t", "take", "p", "pass", "s", "stock", "k", "knock", "gin"} <= set(PLAY_KEYS)
+
+
+# -- 5. where a plugin's Python variant comes from ---------------------------------------------------
+
+def test_gin_variants_says_a_plugins_python_variant_comes_from_that_plugin(tmp_path):
+    code = """
+        from gincli import Variant, hookimpl
+        class Tight(Variant):
+            def knock_limit(self, rules, upcard):
+                return 3
+        @hookimpl
+        def gincli_register_variants(register):
+            register(Tight("tight", "knock with 3"))
+            register(Variant("mine", "said where it is from", {}, source="my notes"))
+        """
+    res = gin("variants", "--format", "json", tmp_path=tmp_path, plugins={"tight": code})
+    found = {v["name"]: v for v in json.loads(res.stdout)["variants"]}
+    assert found["tight"]["plugin"] == "tight"
+    assert found["tight"]["source"] == f"plugin tight ({tmp_path / 'plugins' / 'tight.py'})"
+    assert found["mine"]["source"] == "my notes"  # a source the plugin gives stays
+    assert found["standard"]["source"].startswith("built-in")

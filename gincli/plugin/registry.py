@@ -379,6 +379,9 @@ class Registry:
             else:
                 try:
                     item.plugin = plugin  # for sentences that name the plugin at fault
+                    info = self._origin.get(plugin)
+                    if getattr(item, "source", None) == "built-in" and info is not None and not info.builtin:
+                        item.source = f"plugin {plugin} ({info.source})"  # the class's default says built-in
                 except (AttributeError, TypeError):
                     pass
                 table[name] = item
