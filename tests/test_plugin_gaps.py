@@ -207,3 +207,29 @@ def test_gin_variants_says_a_plugins_python_variant_comes_from_that_plugin(tmp_p
     assert found["tight"]["source"] == f"plugin tight ({tmp_path / 'plugins' / 'tight.py'})"
     assert found["mine"]["source"] == "my notes"  # a source the plugin gives stays
     assert found["standard"]["source"].startswith("built-in")
+
+
+# -- 6. a plugin command's crash ---------------------------------------------------------------------
+
+def test_a_plugin_commands_crash_names_the_plugin_not_a_gincli_bug(tmp_path):
+    code = """
+        import sys
+        from gincli import hookimpl
+        def boom():
+            \"\"\"Crash.\"\"\"
+            {}["x"]
+        def leave():
+            \"\"\"Leave.\"\"\"
+            sys.exit(4)
+        @hookimpl
+        def gincli_register_commands(register):
+            register(boom, name="go-boom")
+            register(leave)
+        """
+    res = gin("go-boom", tmp_path=tmp_path, plugins={"crash": code})
+    assert res.returncode == 2
+    assert res.stderr == ('gin: error: plugin "crash": its command go-boom failed: KeyError: \'x\' '
+                          "(GINCLI_DEBUG=1 shows the traceback)\n")
+    res = gin("leave", tmp_path=tmp_path, plugins={"crash": code})
+    assert res.returncode == 2 and res.stderr == 'gin: error: plugin "crash": its command leave called sys.exit(4); ' \
+                                                 "gincli stopped\n"
