@@ -6,7 +6,10 @@ blamed on the input."""
 from __future__ import annotations
 
 import json
+import re
 import sys
+
+import pytest
 
 from conftest import ROOT
 from test_plugin_contract import BROKEN_SESSION, gin
@@ -233,3 +236,37 @@ def test_a_plugin_commands_crash_names_the_plugin_not_a_gincli_bug(tmp_path):
     res = gin("leave", tmp_path=tmp_path, plugins={"crash": code})
     assert res.returncode == 2 and res.stderr == 'gin: error: plugin "crash": its command leave called sys.exit(4); ' \
                                                  "gincli stopped\n"
+
+
+# -- 7. a plugin fault that stops a match --------------------------------------------------------------
+
+FLAKY = """
+    from gincli import Variant, hookimpl
+    class Flaky(Variant):
+        def knock_limit(self, rules, upcard):
+            if upcard == 12:  # the king of spades
+                raise RuntimeError("king of spades")
+            return 10
+    @hookimpl
+    def gincli_register_variants(register):
+        register(Flaky("flaky", "fails when the king of spades is the upcard"))
+    """
+
+SERIAL = (ROOT / "docs" / "examples" / "serial.py").read_text()
+
+
+@pytest.mark.parametrize("backend", ["local", "serial"])
+def test_a_plugin_fault_that_stops_a_match_names_the_session_and_hand_and_keeps_the_sessions_before(tmp_path,
+                                                                                                    backend):
+    out = tmp_path / "t.jsonl"
+    res = gin("match", "--bots", "simple,simple", "--variant", "flaky", "--games", "20", "--seed", "3", "-q",
+              "--transcripts", str(out), "--backend", backend, "--workers", "2", "--format", "json",
+              tmp_path=tmp_path, plugins={"flaky": FLAKY, "serial": SERIAL})
+    assert res.returncode == 1 and res.stderr.count("gin: error:") == 1
+    found = re.fullmatch(r'gin: error: plugin "flaky": the variant flaky\'s knock_limit\(\) failed: RuntimeError: '
+                         r"king of spades \(at hand (\d+) of session s(\d+)\)\n", res.stderr)
+    assert found, res.stderr
+    session = int(found.group(2))
+    assert session >= 2  # sessions before it were played (in more than one chunk)
+    kept = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [d["id"] for d in kept] == [f"s{i}" for i in range(session)]
