@@ -270,3 +270,29 @@ def test_a_plugin_fault_that_stops_a_match_names_the_session_and_hand_and_keeps_
     assert session >= 2  # sessions before it were played (in more than one chunk)
     kept = [json.loads(line) for line in out.read_text().splitlines()]
     assert [d["id"] for d in kept] == [f"s{i}" for i in range(session)]
+
+
+# -- 8. a hook implementation pluggy refuses -------------------------------------------------------------
+
+def test_a_misnamed_hook_parameter_is_a_sentence_naming_the_plugin_the_hook_and_its_parameters(tmp_path):
+    typo = """
+        from gincli import Variant, hookimpl
+        @hookimpl
+        def gincli_register_variants(registr):
+            registr(Variant("typo", "never registered"))
+        """
+    nohook = """
+        from gincli import hookimpl
+        @hookimpl
+        def gincli_register_things(register):
+            pass
+        """
+    res = gin("variants", "--format", "json", tmp_path=tmp_path, plugins={"typo": typo, "nohook": nohook})
+    assert res.returncode == 0 and "hookimpl" not in res.stderr and "\\n" not in res.stderr
+    folder = tmp_path / "plugins"
+    assert (f'gin: warning: plugin "typo" ({folder / "typo.py"}) was not loaded: its gincli_register_variants takes '
+            '"registr", which the hook does not have: its parameters are register (gincli calls hooks by keyword, '
+            "so a hook implementation names each parameter as the hook does, or leaves it out)\n") in res.stderr
+    assert (f'gin: warning: plugin "nohook" ({folder / "nohook.py"}) was not loaded: gincli_register_things is not '
+            "one of gincli's hooks (gincli_register_bots, ") in res.stderr
+    assert "standard" in {v["name"] for v in json.loads(res.stdout)["variants"]}

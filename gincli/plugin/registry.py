@@ -124,7 +124,7 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
         except pluggy.PluginValidationError as exc:
             if pm.is_registered(obj):
                 pm.unregister(obj)
-            problems.append(f"plugin \"{name}\" ({source}) was not loaded: {exc}")
+            problems.append(f"plugin \"{name}\" ({source}) was not loaded: {_invalid_hooks(pm, obj, exc)}")
             return
         except ValueError as exc:  # pluggy refuses a second plugin object
             problems.append(f"plugin \"{name}\" ({source}) was not loaded: {exc}")
@@ -187,6 +187,35 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
         problems.append(f"--disable-plugin {quote(name)} names no plugin (the plugins are "
                         f"{', '.join(sorted(seen))})")
     return pm, infos, problems
+
+
+def _invalid_hooks(pm: pluggy.PluginManager, plugin: object, exc: Exception) -> str:
+    """Why pluggy refused a plugin's hooks, in gincli's words: a hook that does not
+    exist, or a parameter a hook does not have (pluggy calls hooks by keyword)."""
+    hooks = sorted(n for n, f in vars(hookspecs).items() if n.startswith("gincli_") and inspect.isfunction(f))
+    for attr in dir(plugin):
+        try:
+            opts = pm.parse_hookimpl_opts(plugin, attr)
+        except Exception:
+            continue
+        if opts is None:
+            continue
+        hook = opts.get("specname") or attr
+        spec = getattr(hookspecs, hook, None)
+        if spec is None or not inspect.isfunction(spec):
+            return (f"{hook} is not one of gincli's hooks ({', '.join(hooks)}; docs/plugins.md has each), so gincli "
+                    "would never call it")
+        allowed = list(inspect.signature(spec).parameters)
+        try:
+            given = list(inspect.signature(getattr(plugin, attr)).parameters)
+        except (TypeError, ValueError):
+            continue
+        wrong = [p for p in given if p not in allowed]
+        if wrong:
+            return (f"its {hook} takes {', '.join(quote(p) for p in wrong)}, which the hook does not have: its "
+                    f"parameters are {', '.join(allowed)} (gincli calls hooks by keyword, so a hook implementation "
+                    "names each parameter as the hook does, or leaves it out)")
+    return " ".join(str(exc).replace("\\n", " ").split())
 
 
 def _unmarked(plugin: object, name: str, hooks: list[str]) -> list[str]:
