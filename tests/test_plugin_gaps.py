@@ -296,3 +296,28 @@ def test_a_misnamed_hook_parameter_is_a_sentence_naming_the_plugin_the_hook_and_
     assert (f'gin: warning: plugin "nohook" ({folder / "nohook.py"}) was not loaded: gincli_register_things is not '
             "one of gincli's hooks (gincli_register_bots, ") in res.stderr
     assert "standard" in {v["name"] for v in json.loads(res.stdout)["variants"]}
+
+
+# -- 9. a Python variant's unknown default --------------------------------------------------------------
+
+def test_an_unknown_option_in_a_python_variants_defaults_is_an_error_as_in_a_variant_file(tmp_path):
+    code = """
+        from gincli import Variant, hookimpl
+        @hookimpl
+        def gincli_register_variants(register):
+            register(Variant("typo", "a misspelt option", {"knock_limt": 5}))
+        """
+    said = 'plugin "typo": the variant typo has a default for "knock_limt", which is not an option (the options are '
+    res = gin("score", "--variant", "typo", str(ROOT / "examples" / "hand.toml"), tmp_path=tmp_path,
+              plugins={"typo": code})
+    assert res.returncode == 2
+    assert res.stderr.count("gin: warning: " + said) == 1 and res.stderr.count("gin: error: " + said) == 1
+    assert res.stderr.rstrip().endswith("so the variant was left out") and res.stdout == ""
+    listed = gin("variants", "--format", "json", tmp_path=tmp_path, plugins={"typo": code})
+    assert "typo" not in {v["name"] for v in json.loads(listed.stdout)["variants"]}
+    # a variant file's unknown option, in the configuration folder: the same, said again when it is asked for
+    (tmp_path / "config" / "variants").mkdir(parents=True)
+    (tmp_path / "config" / "variants" / "fast.toml").write_text('base = "standard"\n[options]\nknock_limt = 5\n')
+    res = gin("score", "--variant", "fast", str(ROOT / "examples" / "hand.toml"), tmp_path=tmp_path)
+    assert res.returncode == 2 and 'gin: error: variant file' in res.stderr
+    assert 'unknown option "knock_limt"' in res.stderr.splitlines()[-1]

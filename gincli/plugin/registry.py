@@ -344,6 +344,8 @@ class Registry:
         #: Built-ins' items another plugin replaced, on purpose: (kind, name) -> the built-in plugin.
         self.replaced: dict[tuple[str, str], str] = {}
         self._origin = {info.name: info for info in plugins}
+        #: Variants left out for their options, by name: why, said again when one is asked for.
+        self._refused: dict[str, str] = {}
         for kind, (hook, types) in KINDS.items():
             self._call_hook(pm, plugins, hook,
                             lambda name, kind=kind, types=types: self._registrar(kind, types, name, pending))
@@ -488,15 +490,18 @@ class Registry:
     def _check_code_variants(self) -> None:
         """A variant made in code with a default for something that is not an
         option: said, since that default would be ignored."""
-        for name, variant in self.variants.items():
+        for name, variant in list(self.variants.items()):
             plugin = self.owner.get(("variant", name))
             if plugin is None or not isinstance(getattr(variant, "defaults", None), dict):
                 continue
             specs = self.all_option_specs(variant)
-            for key in variant.defaults:
-                if key not in specs:
-                    self.problems.append(f"plugin \"{plugin}\": the variant {name} has a default for {quote(key)}, "
-                                         "which is not an option; it is ignored")
+            unknown = [key for key in variant.defaults if key not in specs]
+            if unknown:  # as a variant file's unknown option: never played without it
+                del self.variants[name]
+                self._refused[name] = (f"plugin \"{plugin}\": the variant {name} has a default for "
+                                       f"{quote(unknown[0])}, which is not an option (the options are "
+                                       f"{', '.join(sorted(specs))}), so the variant was left out")
+                self.problems.append(self._refused[name])
 
     def _check_moveset(self, ms: MoveSet) -> None:
         """A move set's actions and options may not take those of the rule book or
@@ -587,6 +592,7 @@ class Registry:
                         self.variants[pv.name] = self.bind_variant(pv)
                     except ConfigError as exc:
                         self.problems.append(str(exc))
+                        self._refused[pv.name] = str(exc)
             if not progress:
                 for _, pv in waiting:
                     self.problems.append(f"variant file {pv.source}: unknown base variant \"{pv.base}\"; "
@@ -671,6 +677,8 @@ class Registry:
             self.variants[name] = variant
             self.variants.setdefault(variant.name, variant)  # transcripts name it by its name
             return variant
+        if name in self._refused:
+            raise UsageError(self._refused[name])
         named = sorted(n for n in self.variants if not n.endswith(".toml") and "/" not in n)
         raise UsageError(f"unknown variant {quote(name)}; the variants are {', '.join(named)}")
 
