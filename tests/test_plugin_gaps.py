@@ -321,3 +321,14 @@ def test_an_unknown_option_in_a_python_variants_defaults_is_an_error_as_in_a_var
     res = gin("score", "--variant", "fast", str(ROOT / "examples" / "hand.toml"), tmp_path=tmp_path)
     assert res.returncode == 2 and 'gin: error: variant file' in res.stderr
     assert 'unknown option "knock_limt"' in res.stderr.splitlines()[-1]
+
+
+def test_a_move_set_result_whose_fields_are_not_json_is_named(tmp_path):
+    code = CONCEDE.replace('return HandResult("conceded", winner, 5, None, None, variant.name)',
+                           'return HandResult("conceded", winner, 5, None, None, variant.name, fields={"at": {1}})')
+    record = {"id": "c1", "hands": HANDS_OF, "outcome": "conceded", "conceder": "ann"}
+    res = gin("score", "--format", "json", "--option", "conceding=true", "-", tmp_path=tmp_path,
+              plugins={"concede": code}, input=json.dumps(record) + "\n")
+    assert json.loads(res.stdout) == {"id": "c1", "error": 'plugin "concede": the move set conceding\'s score_record() '
+                                                           'returned a result whose fields are not JSON (its value'
+                                                           '["at"] is a set, which JSON has no way to write)'}

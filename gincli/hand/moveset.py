@@ -173,6 +173,8 @@ class MoveSet:
         out = call(self, self._what("finish"), self.finish, state, result, rules)
         if not isinstance(out, HandResult) or type(out.points) is not int or out.points < 0:
             raise breach(self, self._what("finish"), out, "a gincli.HandResult with whole points")
+        if out.fields:  # written in score results and transcripts
+            json_state(self, self._what("finish"), out.fields, "returned a result whose fields are not JSON")
         return out
 
     def checked_from_record(self, record: Mapping[str, Any], pos: Position, rules: Rules) -> dict[str, Any]:
@@ -188,4 +190,6 @@ class MoveSet:
         out = call(self, self._what("score_record"), self.score_record, state, record, pos, variant, rules)
         if out is not None and (not isinstance(out, HandResult) or type(out.points) is not int or out.points < 0):
             raise breach(self, self._what("score_record"), out, "None or a gincli.HandResult with whole points")
+        if out is not None and out.fields:
+            json_state(self, self._what("score_record"), out.fields, "returned a result whose fields are not JSON")
         return out
