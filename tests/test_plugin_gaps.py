@@ -77,7 +77,7 @@ def test_a_move_set_state_that_is_not_json_is_named_with_an_external_bot(tmp_pat
               tmp_path=tmp_path, plugins=plugins)
     assert res.returncode in (1, 2)
     assert res.stderr == ('gin: error: plugin "odd": the move set odd\'s start() returned a state that is not JSON '
-                          '(its value["when"] is a set, which JSON has no way to write)\n')
+                          '(its value["when"] is a set, which JSON has no way to write) (at hand 1 of session s0)\n')
 
 
 def test_a_move_that_leaves_its_state_not_json_is_named(tmp_path):
@@ -332,3 +332,22 @@ def test_a_move_set_result_whose_fields_are_not_json_is_named(tmp_path):
     assert json.loads(res.stdout) == {"id": "c1", "error": 'plugin "concede": the move set conceding\'s score_record() '
                                                            'returned a result whose fields are not JSON (its value'
                                                            '["at"] is a set, which JSON has no way to write)'}
+
+
+def test_a_variant_file_may_start_from_a_plugins_python_variant_and_keeps_its_code(tmp_path):
+    (tmp_path / "config" / "variants").mkdir(parents=True)
+    (tmp_path / "config" / "variants" / "tighter.toml").write_text(
+        'name = "tighter"\nbase = "tight"\n[options]\ngin_bonus = 20\n')
+    code = """
+        from gincli import Variant, hookimpl
+        class Tight(Variant):
+            def knock_limit(self, rules, upcard):
+                return 3
+        @hookimpl
+        def gincli_register_variants(register):
+            register(Tight("tight", "knock with 3"))
+        """
+    res = gin("score", "--format", "json", "--variant", "tighter", str(ROOT / "examples" / "hand.toml"),
+              tmp_path=tmp_path, plugins={"tight": code})
+    assert res.returncode == 1 and "gin: warning" not in res.stderr
+    assert json.loads(res.stdout)["error"] == "ann knocked with 8 deadwood, over the knock limit of 3"
