@@ -144,7 +144,8 @@ def guard(fn: F, stdout_is_data: bool = True, plugin: str | None = None) -> F:
             if plugin is not None:
                 from ..base.errors import clip
 
-                error(f"{plugin} failed: {type(exc).__name__}: {clip(str(exc), 120)} (GINCLI_DEBUG=1 shows the traceback)")
+                error(f"{plugin} failed: {type(exc).__name__}: {clip(str(exc), 120)} "
+                      "(GINCLI_DEBUG=1 shows the traceback)")
                 raise typer.Exit(EXIT_UNREADABLE) from None
             error(f"internal error: {type(exc).__name__}: {exc} (set GINCLI_DEBUG=1 for the traceback, "
                   "and please report it)")
