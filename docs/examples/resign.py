@@ -1,5 +1,5 @@
 # file: resign.py
-from gincli import HandResult, IllegalMove, Move, MoveSet, Option, hookimpl
+from gincli import HandResult, IllegalMove, Move, MoveSet, Option, RecordError, hookimpl
 
 
 class Resigning(MoveSet):
@@ -12,6 +12,7 @@ class Resigning(MoveSet):
     options = (Option("resigning", False, "a player may resign a hand", "bool"),
                Option("resign_points", 15, "what a resigned hand is worth to the opponent"))
     outcomes = ("resigned",)
+    record_fields = ("resigner",)  # a hand record of a resigned hand names who resigned
     rule_ids = {"resign-out-of-turn": "a resignation that is not at the start of one's own turn"}
     keys = {"resign": "r"}
 
@@ -26,6 +27,14 @@ class Resigning(MoveSet):
             raise IllegalMove("resign-out-of-turn", f"{move.player} resigned, but not at the start of their turn")
         winner = hand.other(move.player)
         hand.end(HandResult("resigned", winner, hand.rules["resign_points"], None, None, hand.variant.name))
+
+    def score_record(self, state, record, pos, variant, rules):
+        if record.get("outcome") != "resigned":
+            return None  # not ended by a resignation: scored from the cards
+        if record.get("resigner") not in pos.players:
+            raise RecordError(f"a resigned hand names its \"resigner\", one of {' and '.join(pos.players)}")
+        winner = next(p for p in pos.players if p != record["resigner"])
+        return HandResult("resigned", winner, rules["resign_points"], None, None, variant.name)
 
     def explain(self, result):
         return f"the opponent resigned: {result.winner} wins resign_points, {result.points}"

@@ -91,6 +91,43 @@ def session_result(obj: Any, what: str, value: Any, players: tuple[str, ...]) ->
     return dict(value)
 
 
+def json_state(obj: Any, what: str, value: Any, did: str = "returned a state that is not JSON") -> Any:
+    """``value`` when it is JSON throughout (it is sent to external bots and
+    written in transcripts), else a :class:`PluginFault` saying where it is not."""
+    where = _not_json(value, ())
+    if where is not None:
+        path, kind = where
+        at = "".join(f"[{quote(k)}]" for k in path)
+        raise PluginFault(f"plugin \"{plugin_of(obj)}\": {what} {did} "
+                          f"({'its value' + at if at else 'it'} is a {kind}, which JSON has no way to write)")
+    return value
+
+
+def _not_json(value: Any, path: tuple[Any, ...], depth: int = 0) -> tuple[tuple[Any, ...], str] | None:
+    """Where ``value`` holds something JSON cannot write, and what it is; None when nowhere."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if value == value and value not in (float("inf"), float("-inf")) else (path, "non-finite number")
+    if depth > 64:
+        return path, "nesting too deep"
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                return path, f"{type(k).__name__} key"
+            found = _not_json(v, (*path, k), depth + 1)
+            if found is not None:
+                return found
+        return None
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            found = _not_json(v, (*path, i), depth + 1)
+            if found is not None:
+                return found
+        return None
+    return path, type(value).__name__
+
+
 def reraise(exc: BaseException) -> None:
     """Raise ``exc``: given to :func:`call` so that an exception a plugin
     handed over (from a worker, a node) is reported as that plugin's fault."""

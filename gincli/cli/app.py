@@ -151,9 +151,10 @@ class GinGroup(TyperGroup):
             if not _plugins_may_add_commands(s.plugin_dirs, s.disabled):
                 return {}
         commands = {}
-        for name, (function, help_text, _plugin) in s.registry().commands.items():
+        for name, (function, help_text, plugin) in s.registry().commands.items():
             sub = _sub_app()
-            sub.command(name, help=help_text)(guard(function, stdout_is_data=False))
+            sub.command(name, help=help_text)(guard(function, stdout_is_data=False,
+                                                     plugin=f"plugin \"{plugin}\": its command {name}"))
             commands[name] = typer.main.get_command(sub)
         s._plugin_commands = commands
         return commands

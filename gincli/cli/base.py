@@ -91,12 +91,14 @@ def record_failure(exc: Exception, doing: str) -> str:
     return unexpected(exc, doing)
 
 
-def guard(fn: F, stdout_is_data: bool = True) -> F:
+def guard(fn: F, stdout_is_data: bool = True, plugin: str | None = None) -> F:
     """Run a command: a :class:`GinError` becomes one sentence on stderr and its
     exit status; anything unexpected a short notice (exit 3) unless
     ``GINCLI_DEBUG=1`` asks for the traceback. With ``stdout_is_data`` (gincli's
     own commands), standard output holds the command's data only
-    (:func:`gincli.cli.streams.command_streams`); a plugin's command prints as it likes."""
+    (:func:`gincli.cli.streams.command_streams`); a plugin's command prints as it likes.
+    A plugin's command that fails is that plugin's fault, said so (exit 2), never a
+    gincli bug to report: ``plugin`` names it (``plugin "hello": its command odds``)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -125,7 +127,8 @@ def guard(fn: F, stdout_is_data: bool = True) -> F:
         except SystemExit as exc:  # a plugin's sys.exit() inside a command: said, not obeyed silently
             if debug_enabled():
                 raise
-            error(f"something called sys.exit({exc.code!r}) during the command (a plugin?); gincli stopped")
+            error(f"{plugin} called sys.exit({exc.code!r}); gincli stopped" if plugin else
+                  f"something called sys.exit({exc.code!r}) during the command (a plugin?); gincli stopped")
             raise typer.Exit(EXIT_UNREADABLE) from None
         except OSError as exc:  # the machine refused something gincli did not expect to fail
             if debug_enabled():
@@ -138,6 +141,12 @@ def guard(fn: F, stdout_is_data: bool = True) -> F:
         except Exception as exc:
             if debug_enabled():
                 raise
+            if plugin is not None:
+                from ..base.errors import clip
+
+                error(f"{plugin} failed: {type(exc).__name__}: {clip(str(exc), 120)} "
+                      "(GINCLI_DEBUG=1 shows the traceback)")
+                raise typer.Exit(EXIT_UNREADABLE) from None
             error(f"internal error: {type(exc).__name__}: {exc} (set GINCLI_DEBUG=1 for the traceback, "
                   "and please report it)")
             raise typer.Exit(EXIT_INTERNAL) from None

@@ -84,7 +84,9 @@ class TableInfo:
 def knock_text(view: PlayerView) -> str:
     if view.knock_limit == 0:
         return "gin only (no knocking with deadwood)"
-    why = " (the upcard)" if view.rules["knock_limit"] == "upcard" else ""
+    cap = view.rules.get("knock_limit_cap", "off")
+    why = (" (the upcard" + (f", at most {cap}" if cap != "off" else "") + ")"
+           if view.rules["knock_limit"] == "upcard" else "")
     return f"knock limit {view.knock_limit}{why}"
 
 

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from ..base.contract import PluginFault
 from ..base.errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, UsageError, quote
 from ..rulebook.rules import resolve
 from ..base.jsonio import utf8_lines
@@ -131,6 +132,8 @@ def _check(item: Item, registry: Any, defaults: Defaults) -> Report:
         return _failed(None, item.error)
     try:
         return validate(item.record, registry, defaults)
+    except PluginFault as exc:  # a plugin's, not the transcript's: its sentence whole
+        return Report(item.record.get("id"), False, False, [Fault(None, None, "plugin-fault", exc.message)])
     except Exception as exc:
         return _failed(item.record.get("id"), record_failure(exc, "replayed"))
 

@@ -7,6 +7,7 @@ sentence, which ``gin score`` writes as that record's ``error`` entry.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Protocol
 
 from ..rulebook.cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
@@ -159,13 +160,18 @@ class HandScorer:
         variant, rules = self._rules_for(name)
         pos = parse_position(record)
         self._check_fields(record, rules)
+        outcome = record.get("outcome")
         if not rules.movesets:
+            if outcome is not None:
+                raise self._unclaimed(outcome, rules)
             return score_position(pos, variant, rules, record.get("id"))
         states = {ms.name: ms.checked_from_record(record, pos, rules) for ms in rules.movesets}
         for ms in rules.movesets:  # a hand ended by a move set's move (a declined double)
             ended = ms.checked_score_record(states[ms.name], record, pos, variant, rules)
             if ended is not None:
-                return ended
+                return replace(ended, id=record.get("id")) if ended.id != record.get("id") else ended
+        if outcome is not None:  # an outcome the cards never give, that no move set scored: never a dead hand
+            raise self._unclaimed(outcome, rules)
         result = score_position(pos, variant, rules, record.get("id"))
         for ms in rules.movesets:
             result = ms.checked_finish(states[ms.name], result, rules)
@@ -222,6 +228,18 @@ class HandScorer:
         """The move sets in play where ``result`` was scored (to explain its outcome)."""
         cached = self._cache.get(result.variant)
         return tuple(cached[1].movesets) if cached else ()
+
+    @staticmethod
+    def _unclaimed(outcome: Any, rules: Any) -> RecordError:
+        """The error of a record whose ``outcome`` no move set in play scored."""
+        from ..base.contract import PluginFault, plugin_of
+
+        for ms in rules.movesets:
+            if isinstance(outcome, str) and outcome in ms.outcomes:
+                return PluginFault(f"plugin \"{plugin_of(ms)}\": the outcome {quote(outcome)} is the move set "
+                                   f"{ms.name}'s, but its score_record() gave this record no result")
+        return RecordError(f"no move set in play has the outcome {quote(outcome)}: \"outcome\" in a hand record "
+                           "is a move set's (\"declined\" under doubling); the others come from the cards")
 
     def _check_fields(self, record: Mapping[str, Any], rules: Any) -> None:
         """A record holding a field or outcome of a move set that is off is an

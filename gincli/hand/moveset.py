@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..base.contract import breach, call, truth
+from ..base.contract import breach, call, json_state, truth
 from ..rulebook.rules import Option, Rules
 
 if TYPE_CHECKING:
@@ -138,7 +138,7 @@ class MoveSet:
         state = call(self, self._what("start"), self.start, rules)
         if not isinstance(state, dict):
             raise breach(self, self._what("start"), state, "a dict (its public state)")
-        return state
+        return json_state(self, self._what("start"), state)
 
     def checked_legal(self, view: PlayerView) -> list[Move]:
         from .moves import Move
@@ -146,6 +146,9 @@ class MoveSet:
         moves = call(self, self._what("legal"), self.legal, view)
         if not isinstance(moves, list) or not all(isinstance(m, Move) and m.player == view.me for m in moves):
             raise breach(self, self._what("legal"), moves, "a list of the player's moves (gincli.Move)")
+        for m in moves:
+            if m.fields:  # sent to external bots, written in transcripts
+                json_state(self, self._what("legal"), m.fields, f"returned a {m.action} move whose fields are not JSON")
         return moves
 
     def checked_answer_due(self, view: PlayerView) -> bool:
@@ -162,6 +165,7 @@ class MoveSet:
 
     def checked_apply(self, hand: Hand, move: Move) -> None:
         call(self, self._what("apply"), self.apply, hand, move)
+        json_state(self, self._what("apply"), hand.extensions.get(self.name), "left its state not JSON")
 
     def checked_finish(self, state: Mapping[str, Any], result: HandResult, rules: Rules) -> HandResult:
         from ..rulebook.scoring import HandResult
@@ -169,6 +173,8 @@ class MoveSet:
         out = call(self, self._what("finish"), self.finish, state, result, rules)
         if not isinstance(out, HandResult) or type(out.points) is not int or out.points < 0:
             raise breach(self, self._what("finish"), out, "a gincli.HandResult with whole points")
+        if out.fields:  # written in score results and transcripts
+            json_state(self, self._what("finish"), out.fields, "returned a result whose fields are not JSON")
         return out
 
     def checked_from_record(self, record: Mapping[str, Any], pos: Position, rules: Rules) -> dict[str, Any]:
@@ -184,4 +190,6 @@ class MoveSet:
         out = call(self, self._what("score_record"), self.score_record, state, record, pos, variant, rules)
         if out is not None and (not isinstance(out, HandResult) or type(out.points) is not int or out.points < 0):
             raise breach(self, self._what("score_record"), out, "None or a gincli.HandResult with whole points")
+        if out is not None and out.fields:
+            json_state(self, self._what("score_record"), out.fields, "returned a result whose fields are not JSON")
         return out

@@ -163,8 +163,8 @@ class MatchWork:
     def __call__(self, indices: list[int]) -> list[Any] | ChunkFault:
         outcomes: list[Any] = []
         for o in self.stream(indices):
-            if isinstance(o, ChunkFault):
-                return o
+            if isinstance(o, ChunkFault):  # the sessions played before it are kept: it comes last
+                return [*outcomes, o] if outcomes else o
             outcomes.append(o)
         return outcomes
 
@@ -342,9 +342,11 @@ class BackendRun:
                         raise PluginError(f"plugin \"{self.plugin}\": {what} stopped before sessions "
                                           f"{sent[0][at]} and on were played") from None
                     return
-                if isinstance(got, ChunkFault):
-                    where = f" (on {got.host})" if got.host and got.host != here else ""
-                    raise BackendFault(got.message + where, got.exit_code)
+                fault = None
+                if isinstance(got, list) and len(got) > 1 and isinstance(got[-1], ChunkFault):
+                    got, fault = got[:-1], got[-1]  # work(chunk): the sessions played, then why it stopped
+                elif isinstance(got, ChunkFault):
+                    raise self._fault(got, here)
                 if not sent:
                     raise PluginError(f"plugin \"{self.plugin}\": {what}'s map() yielded a result for no chunk it "
                                       "had taken (one result for each chunk, in the order taken)")
@@ -357,6 +359,8 @@ class BackendRun:
                 while sent and at >= len(sent[0]):
                     at -= len(sent.popleft())
                 yield got
+                if fault is not None:
+                    raise self._fault(fault, here)
         finally:
             close = getattr(stream, "close", None)
             if close is not None:
@@ -364,6 +368,11 @@ class BackendRun:
                     close()
                 except Exception:
                     pass
+
+    @staticmethod
+    def _fault(got: ChunkFault, here: str) -> BackendFault:
+        where = f" (on {got.host})" if got.host and got.host != here else ""
+        return BackendFault(got.message + where, got.exit_code)
 
     @staticmethod
     def _next(got: list[Any], sent: deque[list[int]], at: int, kind: type) -> bool:

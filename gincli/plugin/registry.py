@@ -76,6 +76,12 @@ BUILTIN_COMMANDS = ("score", "deal", "validate", "variants", "match", "tournamen
                     "config",
                     "completion")
 
+#: The words ``gin play`` reads itself, at every turn: a move set's ``keys`` may not take
+#: them (nor a card, ``7h``, or a number, a card's position on screen). docs/plugins.md lists them.
+PLAY_KEYS = {"?": "help", "help": "help", "h": "hint", "hint": "hint", "u": "undo", "undo": "undo", "q": "quit",
+             "quit": "quit", "exit": "quit", "d": "take", "t": "take", "take": "take", "p": "pass", "pass": "pass",
+             "s": "stock", "stock": "stock", "k": "knock", "knock": "knock", "gin": "knock"}
+
 #: Where plugins come from, in order of precedence (``PluginInfo.origin``).
 ORIGINS = ("--plugins-dir", "GINCLI_PLUGINS_DIR", "user config", "package", "built-in")
 
@@ -121,7 +127,7 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
         except pluggy.PluginValidationError as exc:
             if pm.is_registered(obj):
                 pm.unregister(obj)
-            problems.append(f"plugin \"{name}\" ({source}) was not loaded: {exc}")
+            problems.append(f"plugin \"{name}\" ({source}) was not loaded: {_invalid_hooks(pm, obj, exc)}")
             return
         except ValueError as exc:  # pluggy refuses a second plugin object
             problems.append(f"plugin \"{name}\" ({source}) was not loaded: {exc}")
@@ -184,6 +190,35 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
         problems.append(f"--disable-plugin {quote(name)} names no plugin (the plugins are "
                         f"{', '.join(sorted(seen))})")
     return pm, infos, problems
+
+
+def _invalid_hooks(pm: pluggy.PluginManager, plugin: object, exc: Exception) -> str:
+    """Why pluggy refused a plugin's hooks, in gincli's words: a hook that does not
+    exist, or a parameter a hook does not have (pluggy calls hooks by keyword)."""
+    hooks = sorted(n for n, f in vars(hookspecs).items() if n.startswith("gincli_") and inspect.isfunction(f))
+    for attr in dir(plugin):
+        try:
+            opts = pm.parse_hookimpl_opts(plugin, attr)
+        except Exception:
+            continue
+        if opts is None:
+            continue
+        hook = opts.get("specname") or attr
+        spec = getattr(hookspecs, hook, None)
+        if spec is None or not inspect.isfunction(spec):
+            return (f"{hook} is not one of gincli's hooks ({', '.join(hooks)}; docs/plugins.md has each), so gincli "
+                    "would never call it")
+        allowed = list(inspect.signature(spec).parameters)
+        try:
+            given = list(inspect.signature(getattr(plugin, attr)).parameters)
+        except (TypeError, ValueError):
+            continue
+        wrong = [p for p in given if p not in allowed]
+        if wrong:
+            return (f"its {hook} takes {', '.join(quote(p) for p in wrong)}, which the hook does not have: its "
+                    f"parameters are {', '.join(allowed)} (gincli calls hooks by keyword, so a hook implementation "
+                    "names each parameter as the hook does, or leaves it out)")
+    return " ".join(str(exc).replace("\\n", " ").split())
 
 
 def _unmarked(plugin: object, name: str, hooks: list[str]) -> list[str]:
@@ -314,11 +349,14 @@ class Registry:
         #: Built-ins' items another plugin replaced, on purpose: (kind, name) -> the built-in plugin.
         self.replaced: dict[tuple[str, str], str] = {}
         self._origin = {info.name: info for info in plugins}
+        #: Variants left out for their options, by name: why, said again when one is asked for.
+        self._refused: dict[str, str] = {}
         for kind, (hook, types) in KINDS.items():
             self._call_hook(pm, plugins, hook,
                             lambda name, kind=kind, types=types: self._registrar(kind, types, name, pending))
             if kind == "bot":  # commands after the things they may use
                 self._call_hook(pm, plugins, "gincli_register_commands", self._command_registrar)
+        self._settle_keys()
         self._add_user_variants(pending)  # files never take a name in use: they come after every plugin
         self._add_user_bots()
         self._bind(pending)
@@ -370,12 +408,17 @@ class Registry:
             except TypeError as exc:
                 self.problems.append(f"plugin \"{plugin}\": {exc}; it was left out")
                 return
+            if kind == "move set":
+                self._check_keys(plugin, item)
             self.owner[(kind, name)] = plugin
             if isinstance(item, PendingVariant):
                 pending.append((plugin, item))
             else:
                 try:
                     item.plugin = plugin  # for sentences that name the plugin at fault
+                    info = self._origin.get(plugin)
+                    if getattr(item, "source", None) == "built-in" and info is not None and not info.builtin:
+                        item.source = f"plugin {plugin} ({info.source})"  # the class's default says built-in
                 except (AttributeError, TypeError):
                     pass
                 table[name] = item
@@ -455,15 +498,18 @@ class Registry:
     def _check_code_variants(self) -> None:
         """A variant made in code with a default for something that is not an
         option: said, since that default would be ignored."""
-        for name, variant in self.variants.items():
+        for name, variant in list(self.variants.items()):
             plugin = self.owner.get(("variant", name))
             if plugin is None or not isinstance(getattr(variant, "defaults", None), dict):
                 continue
             specs = self.all_option_specs(variant)
-            for key in variant.defaults:
-                if key not in specs:
-                    self.problems.append(f"plugin \"{plugin}\": the variant {name} has a default for {quote(key)}, "
-                                         "which is not an option; it is ignored")
+            unknown = [key for key in variant.defaults if key not in specs]
+            if unknown:  # as a variant file's unknown option: never played without it
+                del self.variants[name]
+                self._refused[name] = (f"plugin \"{plugin}\": the variant {name} has a default for "
+                                       f"{quote(unknown[0])}, which is not an option (the options are "
+                                       f"{', '.join(sorted(specs))}), so the variant was left out")
+                self.problems.append(self._refused[name])
 
     def _check_moveset(self, ms: MoveSet) -> None:
         """A move set's actions and options may not take those of the rule book or
@@ -493,6 +539,63 @@ class Registry:
             if opt.name in options:
                 raise TypeError(f"{what} adds the option {quote(opt.name)}, which is {options[opt.name]}'s")
 
+    def _check_keys(self, plugin: str, ms: MoveSet) -> None:
+        """A move set's ``keys`` (short commands in ``gin play``): each an action of its own
+        and a lower-case word that ``gin play`` does not read itself, as a card, a position
+        or another move set's; a key that is not is left out with a warning (the action's
+        name still works)."""
+        import re
+
+        keys = ms.keys
+        if not isinstance(keys, Mapping):
+            self.problems.append(f"plugin \"{plugin}\": the move set {ms.name}'s keys must be a mapping of its "
+                                 f"actions to short commands, not {quote(repr(keys))}; they were left out")
+            ms.keys = {}
+            return
+        card = re.compile(r"(10|[2-9tjqka])\s*[shdc♠♥♦♣]")
+        kept = {}
+        for action, key in keys.items():
+            if action not in ms.actions:
+                why = f"{quote(action)} is not one of its actions ({', '.join(ms.actions) or 'it has none'})"
+            elif not isinstance(key, str) or not key or key != key.strip().lower() or len(key.split()) != 1:
+                why = f"the key {quote(key)} for {action} is not one lower-case word"
+            elif key in PLAY_KEYS:
+                why = f"the key {quote(key)} for {action} is gin play's own ({PLAY_KEYS[key]})"
+            elif key.isdigit() or card.fullmatch(key):
+                why = f"the key {quote(key)} for {action} reads as a card or a card's position in gin play"
+            else:
+                kept[action] = key
+                continue
+            self.problems.append(f"plugin \"{plugin}\": the move set {ms.name}'s keys: {why}, so it was left out "
+                                 f"(gin play keeps {', '.join(sorted(k for k in PLAY_KEYS if len(k) == 1))}, "
+                                 f"its words, cards and numbers for itself)")
+        if len(kept) != len(keys):
+            ms.keys = kept
+
+    def _settle_keys(self) -> None:
+        """Two move sets may not give one key (or a key another's action): the built-ins'
+        keys stay, then the first plugin's in order of precedence; a later one's is left
+        out with a warning naming it."""
+        owners = {name: self.owner.get(("move set", name), "?") for name in self.movesets}
+        builtin = {info.name for info in self.plugins if info.builtin}
+        order = sorted(self.movesets.values(), key=lambda ms: owners[ms.name] not in builtin)  # stable
+        taken: dict[str, str] = {}
+        for ms in order:
+            taken.update({a: f"the move set {ms.name}'s action" for a in ms.actions})
+        for ms in order:
+            kept = {}
+            for action, key in ms.keys.items():
+                other = taken.get(key)
+                if other is not None and other != f"the move set {ms.name}'s action":
+                    self.problems.append(f"plugin \"{owners[ms.name]}\": the move set {ms.name}'s key {quote(key)} "
+                                         f"for {action} is {other}, so it was left out (the action's name still "
+                                         "works in gin play)")
+                    continue
+                kept[action] = key
+                taken[key] = f"the move set {ms.name}'s key for {action}"
+            if len(kept) != len(ms.keys):
+                ms.keys = kept
+
     def _bind(self, pending: list[tuple[str, PendingVariant]]) -> None:
         """Give each variant file its base, once every plugin has registered."""
         waiting = list(pending)
@@ -506,6 +609,7 @@ class Registry:
                         self.variants[pv.name] = self.bind_variant(pv)
                     except ConfigError as exc:
                         self.problems.append(str(exc))
+                        self._refused[pv.name] = str(exc)
             if not progress:
                 for _, pv in waiting:
                     self.problems.append(f"variant file {pv.source}: unknown base variant \"{pv.base}\"; "
@@ -590,6 +694,8 @@ class Registry:
             self.variants[name] = variant
             self.variants.setdefault(variant.name, variant)  # transcripts name it by its name
             return variant
+        if name in self._refused:
+            raise UsageError(self._refused[name])
         named = sorted(n for n in self.variants if not n.endswith(".toml") and "/" not in n)
         raise UsageError(f"unknown variant {quote(name)}; the variants are {', '.join(named)}")
 

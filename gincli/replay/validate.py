@@ -159,6 +159,10 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
     report.variant, report.scoring, report.players = variant.name, system.name, players
     try:
         session = open_session(system, players, rules)
+    except PluginFault as exc:
+        report.valid = False
+        report.errors.append(Fault(None, None, "plugin-fault", exc.message))
+        return report
     except ValueError as exc:
         report.valid = False
         report.errors.append(Fault(None, None, "transcript-options", str(exc)))
@@ -168,6 +172,8 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         seating = _first_seating(doc, session, players)
     except Stop as stop:
         seating, fault = None, stop.fault
+    except PluginFault as exc:
+        seating, fault = None, Fault(None, None, "plugin-fault", exc.message)
     last = len(hands) - 1
     for hi, raw in enumerate(hands if fault is None else []):
         try:
@@ -221,9 +227,13 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         except PluginFault as exc:
             fault = Fault(hi, None, "plugin-fault", exc.message)
             break
-    report.result = session.result()  # once: a session's result grows with its hands
+    try:
+        report.result = session.result()  # once: a session's result grows with its hands
+        if fault is None:
+            report.complete = _settled(session, hands, report)
+    except PluginFault as exc:  # the session's own answers, after its hands: its fault, said whole
+        fault = fault or Fault(None, None, "plugin-fault", exc.message)
     if fault is None:
-        report.complete = _settled(session, hands, report)
         claimed = doc.get("result")
         if claimed is not None:
             try:

@@ -111,6 +111,8 @@ def parse_assignments(items: Iterable[str]) -> dict[str, Any]:
 PLAY_OPTIONS: tuple[Option, ...] = (
     Option("knock_limit", 10, "most deadwood a player may knock with; \"upcard\": the first upcard's value, an ace meaning gin only",
            "knock-limit"),
+    Option("knock_limit_cap", OFF, "the most the knock limit may be (with knock_limit = \"upcard\": the upcard's "
+           "value, capped); \"off\": no cap", "int-or-off"),
     Option("gin_bonus", 25, "bonus for going gin"),
     Option("undercut_bonus", 25, "bonus to the defender for an undercut (a tie is an undercut)"),
     Option("big_gin_bonus", OFF, "bonus for big gin (all eleven cards melded); \"off\" forbids big gin",

@@ -405,7 +405,7 @@ def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Varia
 
 
 def _limit_reason(variant: Variant, rules: Rules, upcard: int | None) -> str:
-    if rules["knock_limit"] == "upcard" and upcard is not None:
+    if rules["knock_limit"] == "upcard" and upcard is not None and upcard % 13 == 0:
         return f"the first upcard {card_str(upcard)} is an ace"
     return f"the variant {variant.name} allows no knock with deadwood"
 

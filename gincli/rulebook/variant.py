@@ -20,7 +20,7 @@ from .cards import CARD_VALUES
 from ..base.contract import call, truth, whole
 from ..base.config import read_toml
 from ..base.errors import ConfigError, quote
-from .rules import PLAY_OPTIONS, Option, Rules
+from .rules import OFF, PLAY_OPTIONS, Option, Rules
 
 #: The keys a variant file may have at its top level.
 VARIANT_FILE_KEYS = ("name", "base", "description", "options")
@@ -72,14 +72,15 @@ class Variant:
         """The most deadwood a player may knock with in a hand; 0 means gin only.
 
         ``"upcard"`` (Oklahoma): the first upcard's value, face cards 10; an ace
-        means nobody may knock with deadwood.
+        means nobody may knock with deadwood. ``knock_limit_cap``, when not off,
+        is the most it may be (a house rule: Oklahoma, but never above 7).
         """
         limit = rules["knock_limit"]
         if limit == "upcard":
             if upcard is None:
                 raise ValueError("upcard needed")
-            return 0 if upcard % 13 == 0 else CARD_VALUES[upcard]
-        return limit
+            return _capped(0 if upcard % 13 == 0 else CARD_VALUES[upcard], rules)
+        return _capped(limit, rules)
 
     # -- the same, checked: what the engine and the scorer call. A plugin's
     # -- override is plugin code: what it returns is checked where it crosses.
@@ -111,6 +112,12 @@ class Variant:
         if rules["spade_doubles"] and upcard is not None and upcard // 13 == 0:
             return 2
         return 1
+
+
+def _capped(limit: int, rules: Rules) -> int:
+    """A knock limit under the option ``knock_limit_cap`` (off: as it is)."""
+    cap = rules.get("knock_limit_cap", OFF)
+    return limit if cap == OFF else min(limit, cap)
 
 
 def read_variant_file(path: Path) -> dict[str, Any]:

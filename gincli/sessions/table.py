@@ -18,6 +18,7 @@ from typing import Any
 from ..hand.bots import BotError
 from ..rulebook.cards import CARD_NAMES
 from ..hand.engine import MAX_HAND_MOVES, Hand, IllegalMove, Move, cut_cards, shuffled_deck
+from ..base.contract import PluginFault
 from ..base.errors import GinError, debug_enabled, quote, shorten
 from ..formats.transcripts import transcript
 from ..rulebook.rng import SplitMix64
@@ -221,17 +222,26 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
     the transcript, gincli's field ``"capped": true``). With ``record=False`` no
     transcript is built (faster, for matches that keep none).
     ``on_hand(hand, result, session)`` is called after each hand."""
-    table = Table(players, variant, rules, system, seed, dealer=dealer, record=record)
-    while not table.finished:
-        if len(table.results) >= max_hands:
-            table.capped = True
-            break
-        hand = table.deal()
-        play_hand(hand, choose)
-        result = table.end_hand(hand)
-        if on_hand is not None:
-            on_hand(hand, result, table.session)
-    settled = table.session.result()  # plugin code, checked: once a session
+    at = "the start"  # where a plugin's fault stops it, for the sentence that says so
+    try:
+        table = Table(players, variant, rules, system, seed, dealer=dealer, record=record)
+        while not table.finished:
+            if len(table.results) >= max_hands:
+                table.capped = True
+                break
+            at = f"hand {len(table.results) + 1}"
+            hand = table.deal()
+            play_hand(hand, choose)
+            result = table.end_hand(hand)
+            if on_hand is not None:
+                on_hand(hand, result, table.session)
+            at = f"the end of hand {len(table.results)}"
+        at = "the end"
+        settled = table.session.result()  # plugin code, checked: once a session
+    except PluginFault as exc:
+        if id is None:
+            raise
+        raise PluginFault(f"{exc.message} (at {at} of session {id})") from None
     doc = table.transcript(id=id, options=options, settled=settled) if record else {}
     return SessionRecord(doc, table.results, settled, table.capped, table.pairs, table.stalled)
 

@@ -154,7 +154,7 @@ class Doubling(MoveSet):
             raise RecordError(f"\"multiplier\" {m} is past max_multiplier {state['max_multiplier']}")
         state["multiplier"] = m
         outcome = record.get("outcome")
-        if outcome is not None and outcome != "declined":
+        if outcome is not None and outcome != "declined" and not any(outcome in ms.outcomes for ms in rules.movesets):
             raise RecordError("\"outcome\" in a hand record may only be \"declined\" (a declined double); the "
                               "other outcomes come from the cards")
         offerer = record.get("offerer")
