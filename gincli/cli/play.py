@@ -497,7 +497,10 @@ class Game:
     # -- the transcript --
 
     def save(self) -> None:
-        doc = self.table.transcript(id=self.file.path.stem, options=self.options, current=True)
+        table = self.table
+        doc = table.transcript(id=self.file.path.stem, options=self.options, current=True,
+                               plugins=self.registry.transcript_plugins(table.variant, table.system, table.rules,
+                                                                        self.options))
         if self.play_field is not None:  # who played it and with what: for --resume, and gin report
             doc["play"] = self.play_field
         self.file.save(doc)
@@ -806,7 +809,7 @@ def play(
             except ValueError as exc:
                 raise UsageError(f"cannot go on with {path}: {exc}") from None
         play_field = {"human": me, "bots": dict(zip(names, specs)), "dealer": dealer}
-        game = Game(table, me, bots, screen, file, registry, dict(rules), seed ^ 0x5EED, dict(zip(names, specs)),
+        game = Game(table, me, bots, screen, file, registry, registry.transcript_options(v, rules), seed ^ 0x5EED, dict(zip(names, specs)),
                     play_field)
         quit = False
         try:

@@ -411,7 +411,7 @@ def _begin(doc: dict[str, Any], test: Sprt | None, source: str,
                          f"play in {source}")
     spec = MatchSpec(tuple(bots), tuple(names), unit, 0, seed, header["variant"], header["scoring"],
                      _overrides(header, registry), duplicate)
-    history = History(spec, test, None, header["options"])
+    history = History(spec, test, None, _rules(header, registry))
     history.written_by = doc.get("gincli") if isinstance(doc.get("gincli"), str) else None
     return history, header, None
 
@@ -427,6 +427,18 @@ def _played(doc: dict[str, Any]) -> dict[str, Any] | None:
         return None
     return {"bots": [bots.get(p, p) if p != play.get("human") else "you" for p in players], "names": players,
             "seed": doc.get("seed") if type(doc.get("seed")) is int else 0, "duplicate": False, "unit": "hands" if doc.get("scoring") == "hand" else "games"}
+
+
+def _rules(header: dict[str, Any], registry: Any) -> dict[str, Any]:
+    """The rules of a match in full, as its summary gives them: the transcript's
+    options over the defaults of its variant and scoring system (a transcript
+    leaves out the options of move sets that are off, at their defaults); the
+    options alone when these are not loaded here."""
+    try:
+        return dict(registry.rules(registry.variant(header["variant"], files=False),
+                                   registry.scoring(header["scoring"]), header["options"], where="options"))
+    except (GinError, ValueError):
+        return dict(header["options"])
 
 
 def _overrides(header: dict[str, Any], registry: Any) -> dict[str, Any]:
