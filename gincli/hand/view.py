@@ -104,7 +104,7 @@ class PlayerView:
                     from ..base.contract import PluginFault, plugin_of
 
                     raise PluginFault(f"plugin \"{plugin_of(ms)}\": the move set {ms.name}'s forbids() forbade "
-                                      f"every move {self.me} may make now; a hand must go on")
+                                      f"every move {self.me} may make now, but a hand must go on")
                 standard = allowed
         return standard + extra
 
