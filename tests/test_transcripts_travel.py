@@ -155,6 +155,11 @@ def test_a_match_file_written_with_every_option_resumes(tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["players"] == json.loads(expected.stdout)["players"]
     assert old.read_text().splitlines()[2:] == full.read_text().splitlines()[2:]
+    # gin report reads the file, its sessions written both ways, as the match that wrote them
+    reported = gin("report", str(old), "--output", str(tmp_path / "old.html"), "-f", "json", tmp_path=tmp_path)
+    assert reported.returncode == 0, reported.stderr
+    again = gin("report", str(full), "--output", str(tmp_path / "full.html"), "-f", "json", tmp_path=tmp_path)
+    assert json.loads(reported.stdout) == json.loads(again.stdout)
     # ... but not a file whose rules differ, written either way
     for options in ({**everything, "first_knock_turn": 4}, {**docs[0]["options"], "first_knock_turn": 4}):
         other = tmp_path / "other.jsonl"
@@ -166,3 +171,19 @@ def test_a_match_file_written_with_every_option_resumes(tmp_path):
     refused = gin(*args, "--option", "first_knock_turn=4", "--transcripts", str(other), "--resume",
                   tmp_path=tmp_path)
     assert refused.returncode == 2 and "first_knock_turn" in refused.stderr, refused.stderr
+
+
+def test_a_tournament_file_written_with_every_option_resumes(tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    args = ["tournament", "--bots", "simple,random,expert", "--games", "2", "--seed", "4", "-q", "-f", "json"]
+    expected = gin(*args, "--transcripts", str(whole), tmp_path=tmp_path)
+    assert expected.returncode == 0, expected.stderr
+    docs = [json.loads(line) for line in whole.read_text().splitlines()]
+    everything = {**docs[0]["options"], "doubling": False, "max_multiplier": "off", "decline_bonus": 10,
+                  "slow_knock": False, "first_knock_turn": 3}
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps({**d, "options": everything}) + "\n" for d in docs[:3]))
+    resumed = gin(*args, "--transcripts", str(old), "--resume", tmp_path=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout) == json.loads(expected.stdout)
+    assert old.read_text().splitlines()[3:] == whole.read_text().splitlines()[3:]

@@ -340,7 +340,8 @@ def _standard_text(view: PlayerView) -> str:
     if view.taken >= 0:
         text = f"discard any card but {card_markup(view.taken)}"
     if len(discards) < view.hand.bit_count() - (view.taken >= 0):  # a move set forbids some
-        text = "discard " + ", ".join(card_markup(c) for c in discards if c is not None)
+        text = ("discard " + ", ".join(card_markup(c) for c in discards if c is not None)) if discards else \
+            "no discard now"
     knocks = [m.card for m in legal if m.action == "knock" and m.card is not None]
     if knocks:
         text += "; knock discarding " + ", ".join(card_markup(c) for c in knocks) + " (k CARD)"
@@ -809,8 +810,8 @@ def play(
             except ValueError as exc:
                 raise UsageError(f"cannot go on with {path}: {exc}") from None
         play_field = {"human": me, "bots": dict(zip(names, specs)), "dealer": dealer}
-        game = Game(table, me, bots, screen, file, registry, registry.transcript_options(v, rules), seed ^ 0x5EED, dict(zip(names, specs)),
-                    play_field)
+        game = Game(table, me, bots, screen, file, registry, registry.transcript_options(v, rules), seed ^ 0x5EED,
+                    dict(zip(names, specs)), play_field)
         quit = False
         try:
             game.run()

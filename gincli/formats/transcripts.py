@@ -1,13 +1,14 @@
 """Transcripts (FORMATS.md "Transcript"): building and writing them.
 
 gincli writes a transcript with ``format``, ``id`` (when given), ``variant``,
-``scoring``, ``options`` (the rules: every option's value, but those of a
-move set that is off and at their defaults), ``players`` and ``hands`` (each with ``dealer``, ``deck``, ``deal``, ``moves``
-and, once finished, ``result``), then the session ``result`` once settled. Its
-own additions: ``plugins`` (the plugins, but the built-ins, that provide
-what its rules need: a machine without one says which), ``seed`` (the seed that dealt it), ``cut`` (the cards cut for
-the first deal), ``capped`` (a session stopped by the hand cap) and, from
-``gin match``, ``match`` (what defines the match: bots, names, seed,
+``scoring``, ``options`` (the rules: every option's value, but those of a move
+set that is off and at their defaults), ``players`` and ``hands`` (each with
+``dealer``, ``deck``, ``deal``, ``moves`` and, once finished, ``result``), then
+the session ``result`` once settled. Its own additions: ``plugins`` (the
+plugins, but the built-ins, that provide what its rules need: a machine
+without one says which), ``seed`` (the seed that dealt it), ``cut`` (the cards
+cut for the first deal), ``capped`` (a session stopped by the hand cap) and,
+from ``gin match``, ``match`` (what defines the match: bots, names, seed,
 duplicate, unit).
 """
 
