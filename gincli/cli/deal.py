@@ -74,7 +74,9 @@ def deal(
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     hand = table.deal()
-    doc = table.transcript(id=id, options=dict(rules), current=True)
+    written = registry.transcript_options(v, rules)
+    doc = table.transcript(id=id, options=written, current=True,
+                           plugins=registry.transcript_plugins(v, system, rules, written))
     if format is DealFormat.json:
         write_data(dumps(doc) + "\n", json=True)
     elif format is DealFormat.toml:

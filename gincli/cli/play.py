@@ -327,23 +327,45 @@ def legal_text(view: PlayerView) -> str:
 
 def _standard_text(view: PlayerView) -> str:
     top = card_markup(view.discard_top) if view.discard_top is not None else ""
-    if view.phase == OFFER:
-        return f"take the upcard {top} (d), or pass (p)"
-    if view.phase == DRAW:
-        if view.must_draw_stock:
-            return "draw from the stock (s)"
-        return f"draw from the stock (s), or take {top} from the discard pile (d)"
+    legal = view.legal()  # what the rules allow, a move set's restrictions included
+    if view.phase in (OFFER, DRAW):
+        texts = {"stock": "draw from the stock (s)", "discard": f"take {top} from the discard pile (d)"}
+        if view.phase == OFFER:
+            texts = {"discard": f"take the upcard {top} (d)", "pass": "pass (p)"}
+        order = ("discard", "pass") if view.phase == OFFER else ("stock", "discard")
+        sources = {m.source or m.action for m in legal if m.action in ("draw", "pass")}
+        return ", or ".join(texts[k] for k in order if k in sources)
+    discards = [m.card for m in legal if m.action == "discard"]
     text = "discard any card (its name or position)"
     if view.taken >= 0:
         text = f"discard any card but {card_markup(view.taken)}"
-    knocks = [m.card for m in view.legal() if m.action == "knock" and m.card is not None]
+    if len(discards) < view.hand.bit_count() - (view.taken >= 0):  # a move set forbids some
+        text = ("discard " + ", ".join(card_markup(c) for c in discards if c is not None)) if discards else \
+            "no discard now"
+    knocks = [m.card for m in legal if m.action == "knock" and m.card is not None]
     if knocks:
         text += "; knock discarding " + ", ".join(card_markup(c) for c in knocks) + " (k CARD)"
-    if view.big_gin and view.melds.deadwood(view.hand) == 0:
+    if view.knock(None) in legal:
         text += "; big gin (k)"
     if not knocks and view.phase == DISCARD:
-        text += f"; knocking needs {view.knock_limit or 'no'} deadwood or less"
+        from .screens import best_discard
+
+        best = best_discard(view)
+        if best is not None and best[0] <= view.knock_limit and not view.allows(view.knock(best[1])):
+            text += "; no knocking now (a rule of " + ", ".join(_forbidding(view, view.knock(best[1]))) + ")"
+        else:
+            text += f"; knocking needs {view.knock_limit or 'no'} deadwood or less"
     return text
+
+
+def _forbidding(view: PlayerView, move: Move) -> list[str]:
+    """The move sets in play that forbid ``move`` now, each with its reason."""
+    out = []
+    for ms in _movesets(view):
+        rule = ms.checked_forbids(view, move) if ms.restricts else None
+        if rule is not None:
+            out.append(f"{ms.name}: {ms.rule_ids[rule]}")
+    return out
 
 
 # -- telling what happened --------------------------------------------------------------------
@@ -476,7 +498,10 @@ class Game:
     # -- the transcript --
 
     def save(self) -> None:
-        doc = self.table.transcript(id=self.file.path.stem, options=self.options, current=True)
+        table = self.table
+        doc = table.transcript(id=self.file.path.stem, options=self.options, current=True,
+                               plugins=self.registry.transcript_plugins(table.variant, table.system, table.rules,
+                                                                        self.options))
         if self.play_field is not None:  # who played it and with what: for --resume, and gin report
             doc["play"] = self.play_field
         self.file.save(doc)
@@ -785,8 +810,8 @@ def play(
             except ValueError as exc:
                 raise UsageError(f"cannot go on with {path}: {exc}") from None
         play_field = {"human": me, "bots": dict(zip(names, specs)), "dealer": dealer}
-        game = Game(table, me, bots, screen, file, registry, dict(rules), seed ^ 0x5EED, dict(zip(names, specs)),
-                    play_field)
+        game = Game(table, me, bots, screen, file, registry, registry.transcript_options(v, rules), seed ^ 0x5EED,
+                    dict(zip(names, specs)), play_field)
         quit = False
         try:
             game.run()

@@ -21,7 +21,8 @@ def describe(registry: Any) -> dict[str, Any]:
     """Everything ``gin plugins --format json`` prints."""
     registered: dict[str, dict[str, list[str]]] = {}
     for (kind, name), plugin in registry.owner.items():
-        registered.setdefault(plugin, {}).setdefault(kind.replace(" ", "_") + "s", []).append(name)
+        plural = kind if kind.endswith("s") else kind + "s"  # "meld rules" is plural already
+        registered.setdefault(plugin, {}).setdefault(plural.replace(" ", "_"), []).append(name)
     replaced: dict[str, list[str]] = {}
     for (kind, name), builtin in registry.replaced.items():
         replaced.setdefault(registry.owner[(kind, name)], []).append(f"the {kind} {name} of {builtin}")

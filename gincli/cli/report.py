@@ -411,8 +411,12 @@ def _begin(doc: dict[str, Any], test: Sprt | None, source: str,
                          f"play in {source}")
     spec = MatchSpec(tuple(bots), tuple(names), unit, 0, seed, header["variant"], header["scoring"],
                      _overrides(header, registry), duplicate)
-    history = History(spec, test, None, header["options"])
+    rules = _rules(header, registry)
+    history = History(spec, test, None, rules)
     history.written_by = doc.get("gincli") if isinstance(doc.get("gincli"), str) else None
+    written = _written(header, registry)
+    if written is not None:  # the sessions that follow compare by their rules in full, however written
+        header = {**header, "options": rules, "written": written}
     return history, header, None
 
 
@@ -427,6 +431,30 @@ def _played(doc: dict[str, Any]) -> dict[str, Any] | None:
         return None
     return {"bots": [bots.get(p, p) if p != play.get("human") else "you" for p in players], "names": players,
             "seed": doc.get("seed") if type(doc.get("seed")) is int else 0, "duplicate": False, "unit": "hands" if doc.get("scoring") == "hand" else "games"}
+
+
+def _rules(header: dict[str, Any], registry: Any) -> dict[str, Any]:
+    """The rules of a match in full, as its summary gives them: the transcript's
+    options over the defaults of its variant and scoring system (a transcript
+    leaves out the options of move sets that are off, at their defaults); the
+    options alone when these are not loaded here."""
+    try:
+        return dict(registry.rules(registry.variant(header["variant"], files=False),
+                                   registry.scoring(header["scoring"]), header["options"], where="options"))
+    except (GinError, ValueError):
+        return dict(header["options"])
+
+
+def _written(header: dict[str, Any], registry: Any) -> dict[str, Any] | None:
+    """What gincli writes now of the rules of a transcript's options (None when its
+    variant or scoring system is not loaded here): a file written before gincli
+    left out the options of move sets that are off, then resumed, holds both."""
+    try:
+        variant = registry.variant(header["variant"], files=False)
+        rules = registry.rules(variant, registry.scoring(header["scoring"]), header["options"], where="options")
+    except (GinError, ValueError):
+        return None
+    return registry.transcript_options(variant, rules)
 
 
 def _overrides(header: dict[str, Any], registry: Any) -> dict[str, Any]:

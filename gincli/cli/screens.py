@@ -155,7 +155,7 @@ def render_table(view: PlayerView, info: TableInfo, width: int) -> tuple[Any, li
     grid.add_row("", numbers)
     status = f"deadwood {dw}" + (f" with {held} cards" if held == 11 else "")
     best = best_discard(view)
-    if best is not None and best[0] <= view.knock_limit:
+    if best is not None and best[0] <= view.knock_limit and view.allows(view.knock(best[1])):
         status += " · you can " + ("go gin" if best[0] == 0 else "knock") + " (k)"
     grid.add_row("", Text(status, style="cyan"))
     grid.add_row("", "")

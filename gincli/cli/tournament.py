@@ -134,7 +134,8 @@ def tournament(
         open_session(system, players[:2], rules)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules)}
+    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules),
+              "written": registry.transcript_options(the_variant, rules)}  # what the transcripts hold of them
     try:
         test = parse_sprt(sprt) if sprt else None
     except ValueError as exc:

@@ -211,8 +211,8 @@ def _where(fault: Any) -> str:
         parts.append(f"hand {fault.hand + 1}")
     if fault.move is not None:
         parts.append(f"move {fault.move + 1}")
-    if not parts and fault.rule == "claimed-session-result":
-        return ""  # the message names the session's result itself
+    if not parts and fault.rule in ("claimed-session-result", "plugin-missing"):
+        return ""  # the message names the session's result, or the transcript, itself
     return ", ".join(parts) or "the transcript"
 
 

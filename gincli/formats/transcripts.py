@@ -1,12 +1,14 @@
 """Transcripts (FORMATS.md "Transcript"): building and writing them.
 
 gincli writes a transcript with ``format``, ``id`` (when given), ``variant``,
-``scoring``, ``options`` (every option's value: the rules in full),
-``players`` and ``hands`` (each with ``dealer``, ``deck``, ``deal``, ``moves``
-and, once finished, ``result``), then the session ``result`` once settled. Its
-own additions: ``seed`` (the seed that dealt it), ``cut`` (the cards cut for
-the first deal), ``capped`` (a session stopped by the hand cap) and, from
-``gin match``, ``match`` (what defines the match: bots, names, seed,
+``scoring``, ``options`` (the rules: every option's value, but those of a move
+set that is off and at their defaults), ``players`` and ``hands`` (each with
+``dealer``, ``deck``, ``deal``, ``moves`` and, once finished, ``result``), then
+the session ``result`` once settled. Its own additions: ``plugins`` (the
+plugins, but the built-ins, that provide what its rules need: a machine
+without one says which), ``seed`` (the seed that dealt it), ``cut`` (the cards
+cut for the first deal), ``capped`` (a session stopped by the hand cap) and,
+from ``gin match``, ``match`` (what defines the match: bots, names, seed,
 duplicate, unit).
 """
 
@@ -25,7 +27,7 @@ TRANSCRIPT_FORMAT = "gincli-transcript/1"
 def transcript(players: Sequence[str], variant: str, scoring: str, hands: list[dict[str, Any]], *,
                options: Mapping[str, Any] | None = None, id: Any = None, seed: int | None = None,
                cut: Mapping[str, int] | None = None, result: Mapping[str, Any] | None = None,
-               capped: bool = False) -> dict[str, Any]:
+               capped: bool = False, plugins: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A transcript document, fields in the order FORMATS.md lists them, then
     gincli's ``capped`` when the session was stopped by the hand cap, and
     ``gincli``: the version of gincli that wrote it (results are traceable)."""
@@ -36,6 +38,8 @@ def transcript(players: Sequence[str], variant: str, scoring: str, hands: list[d
     doc["scoring"] = scoring
     if options:
         doc["options"] = dict(options)
+    if plugins:
+        doc["plugins"] = {name: dict(entry) for name, entry in plugins.items()}
     doc["players"] = list(players)
     if seed is not None:
         doc["seed"] = seed

@@ -54,6 +54,15 @@ class Bot:
         ``view.discard(card)`` or ``view.knock(card)``)."""
         raise NotImplementedError
 
+    def allowed(self, view: PlayerView, move: Move) -> Move:
+        """``move``, when no move set in play forbids it (``view.allows``); else one
+        of ``view.legal()``, drawn with ``self.rng``: for a bot that decides
+        without ``legal()``, so that it never plays a move a move set takes out."""
+        if view.allows(move):
+            return move
+        legal = view.legal()
+        return legal[self.rng.below(len(legal))] if len(legal) > 1 else legal[0]
+
     def hand_over(self, view: PlayerView, result: dict) -> None:
         """Told at the end of each hand: the final public view and the hand's
         score result (FORMATS.md). Optional."""

@@ -157,6 +157,8 @@ class Hand:
         #: Each move set's public state in this hand, by its name.
         self.extensions: dict[str, dict[str, Any]] = {ms.name: ms.checked_start(rules) for ms in self.movesets}
         self._moveset_of = {action: ms for ms in self.movesets for action in ms.actions}
+        self._restricting = tuple(ms for ms in self.movesets if ms.restricts)  # MoveSet.forbids
+        self._listening = tuple(ms for ms in self.movesets if ms.listens)  # MoveSet.played
 
     # -- facts -----------------------------------------------------------------------
 
@@ -242,6 +244,7 @@ class Hand:
         if owner is not None:  # a plugin's move: its move set plays it
             owner.checked_apply(self, move)
             self.moves.append(move)
+            self._played(move)
             return
         if action not in _ACTIONS:
             actions = ", ".join(ACTIONS + tuple(self._moveset_of))
@@ -251,6 +254,12 @@ class Hand:
         if player != self.to_act:
             raise IllegalMove("out-of-turn", f"{player} moved out of turn: it is {self.to_act}'s turn to "
                                              f"{self.expecting()}")
+        if self._restricting and phase != SPREAD:  # what a move set's rules take out (MoveSet.forbids)
+            view = self.view(player)
+            for ms in self._restricting:
+                rule = ms.checked_forbids(view, move)
+                if rule is not None:
+                    raise ms.refusal(move, rule)
         if phase == OFFER:
             self._offer(move)
         elif phase == DRAW:
@@ -271,6 +280,12 @@ class Hand:
                 raise IllegalMove("spread-expected", f"after the knock, {player} may only spread and lay off")
             self._spread(move)
         self.moves.append(move)
+        self._played(move)
+
+    def _played(self, move: Move) -> None:
+        """Tell the move sets that listen of a move the hand has played (MoveSet.played)."""
+        for ms in self._listening:
+            ms.checked_played(self, move)
 
     def _offer(self, move: Move) -> None:
         player = move.player
@@ -435,6 +450,12 @@ class Hand:
         """Play a move the rules forbid as if it were allowed, as far as it makes
         sense (``gin validate`` follows a transcript past its first fault only to
         tell whether it reaches its end). False when it makes no sense."""
+        if not self._force(move):
+            return False
+        self._played(move)
+        return True
+
+    def _force(self, move: Move) -> bool:
         player, action = move.player, move.action
         if player not in self.hands or self.phase == OVER:
             return False

@@ -14,6 +14,11 @@ through the ``gincli_register_moves`` hook like any plugin's. A move set says
 - what its moves do (:meth:`apply`, on the hand: its state, whose turn it is,
   and possibly the end of the hand with :meth:`Hand.end <gincli.hand.engine.Hand.end>`),
   and what it forbids of the standard moves meanwhile (:meth:`check`);
+- which standard moves its rules take out of what a player may do
+  (:meth:`forbids`: consulted by ``legal()``, the external protocol's ``legal``,
+  ``gin play``'s prompt and hints, the built-in bots, and enforced on every move);
+- each move once it is played, standard or its own (:meth:`played`), so that its
+  state follows the hand and never has to be guessed;
 - how a finished hand's result changes (:meth:`finish`: points, and fields of
   its own written in score results and transcripts);
 - how hand records (``gin score``) carry it (:meth:`from_record`,
@@ -35,7 +40,7 @@ from ..rulebook.rules import Option, Rules
 
 if TYPE_CHECKING:
     from .engine import Hand
-    from .moves import Move
+    from .moves import IllegalMove, Move
     from ..rulebook.scoring import HandResult, Position
     from ..rulebook.variant import Variant
     from .view import PlayerView
@@ -91,6 +96,19 @@ class MoveSet:
     def check(self, hand: Hand, move: Move) -> None:
         """Called before every standard move; raise :class:`~gincli.hand.moves.IllegalMove`
         to forbid it (while an answer is due)."""
+
+    def forbids(self, view: PlayerView, move: Move) -> str | None:
+        """Whether its rules take the standard move ``move`` (a pass, draw, discard or
+        knock of ``view.me``, at their turn) out of what ``view.me`` may do now: one
+        of its :attr:`rule_ids`, saying why, or None to allow it (the rule book's
+        own rules are checked apart). ``view.legal()`` never offers a move it
+        forbids, and the hand refuses one with that rule id. It may not forbid
+        every move a player has."""
+        return None
+
+    def played(self, hand: Hand, move: Move) -> None:
+        """Told of every move once the hand has played it (a standard move or one of
+        its own): change its state, ``hand.extensions[self.name]``, in place."""
 
     def apply(self, hand: Hand, move: Move) -> None:
         """Play one of its moves on ``hand`` (its state is ``hand.extensions[self.name]``);
@@ -166,6 +184,39 @@ class MoveSet:
     def checked_apply(self, hand: Hand, move: Move) -> None:
         call(self, self._what("apply"), self.apply, hand, move)
         json_state(self, self._what("apply"), hand.extensions.get(self.name), "left its state not JSON")
+
+    @property
+    def restricts(self) -> bool:
+        """Whether it overrides :meth:`forbids` (else nothing need ask it)."""
+        return type(self).forbids is not MoveSet.forbids
+
+    @property
+    def listens(self) -> bool:
+        """Whether it overrides :meth:`played`."""
+        return type(self).played is not MoveSet.played
+
+    def checked_forbids(self, view: PlayerView, move: Move) -> str | None:
+        rule = call(self, self._what("forbids"), self.forbids, view, move)
+        if rule is not None and (not isinstance(rule, str) or rule not in self.rule_ids):
+            ids = ", ".join(self.rule_ids) or "none declared"
+            raise breach(self, self._what("forbids"), rule, f"None or one of its rule_ids ({ids})")
+        return rule
+
+    def refusal(self, move: Move, rule: str) -> IllegalMove:
+        """The error for a standard move its :meth:`forbids` refused (rule id ``rule``)."""
+        from .moves import IllegalMove
+
+        return IllegalMove(rule, f"{move.player} may not {move.action} now: the move set {self.name} forbids "
+                                 f"{self.rule_ids[rule]}")
+
+    def checked_played(self, hand: Hand, move: Move) -> None:
+        out = call(self, self._what("played"), self.played, hand, move)
+        if out is not None:
+            raise breach(self, self._what("played"), out,
+                         f"None (it changes its state, hand.extensions[\"{self.name}\"], in place)")
+        if not isinstance(hand.extensions.get(self.name), dict):
+            raise breach(self, self._what("played"), hand.extensions.get(self.name),
+                         "a state that stays a dict (hand.extensions[name])")
 
     def checked_finish(self, state: Mapping[str, Any], result: HandResult, rules: Rules) -> HandResult:
         from ..rulebook.scoring import HandResult

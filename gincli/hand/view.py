@@ -96,14 +96,34 @@ class PlayerView:
 
     def legal(self) -> list[Move]:
         """Every legal move (knocks included only where the deadwood allows), the
-        moves of the move sets in play included; while one of them waits for
-        this player's answer, only its moves."""
+        moves of the move sets in play included, and none that one of them
+        forbids (``MoveSet.forbids``); while one of them waits for this player's
+        answer, only its moves."""
         extra: list[Move] = []
-        for ms in getattr(self.rules, "movesets", ()):
+        movesets = getattr(self.rules, "movesets", ())
+        for ms in movesets:
             if ms.checked_answer_due(self):
                 return ms.checked_legal(self)
             extra += ms.checked_legal(self)
-        return self._standard() + extra
+        standard = self._standard()
+        for ms in movesets:
+            if ms.restricts and standard:
+                allowed = [m for m in standard if ms.checked_forbids(self, m) is None]
+                if not allowed and not extra and self.phase in ("offer", "draw", "discard"):
+                    from ..base.contract import PluginFault, plugin_of
+
+                    raise PluginFault(f"plugin \"{plugin_of(ms)}\": the move set {ms.name}'s forbids() forbade "
+                                      f"every move {self.me} may make now, but a hand must go on")
+                standard = allowed
+        return standard + extra
+
+    def allows(self, move: Move) -> bool:
+        """Whether no move set in play forbids the standard move ``move`` now
+        (``MoveSet.forbids``; the rule book's own rules are not asked)."""
+        for ms in getattr(self.rules, "movesets", ()):
+            if ms.restricts and ms.checked_forbids(self, move) is not None:
+                return False
+        return True
 
     def _standard(self) -> list[Move]:
         deadwood = self.melds.deadwood

@@ -169,8 +169,11 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
             if bot.seat in hand.players:
                 bot.hand_over(hand.view(bot.seat), result.to_dict())
 
-    rec = play_session(seats, variant, rules, system, choose, seed, id=spec.session_id(index), options=dict(rules),
-                       max_hands=spec.max_hands, record=record, on_hand=on_hand if notify else None)
+    options = registry.transcript_options(variant, rules) if record else None
+    plugins = registry.transcript_plugins(variant, system, rules, options) if options is not None else None
+    rec = play_session(seats, variant, rules, system, choose, seed, id=spec.session_id(index), options=options,
+                       plugins=plugins, max_hands=spec.max_hands, record=record,
+                       on_hand=on_hand if notify else None)
     for bot in bots.values():
         bot.close()
     programs = identities(bots)
@@ -536,6 +539,18 @@ def _cut_short(raw: bytes, spec: MatchSpec, index: int) -> bool:
     return bool(line) and (line.startswith(head) or head.startswith(line))
 
 
+def _completed(options: Any, header: Mapping[str, Any]) -> Any:
+    """A transcript's ``options`` with what gincli leaves out of them (the options
+    of move sets that are off, at their defaults: ``header["written"]`` holds what
+    this run writes) taken from this run's rules, ``header["options"]``: so that
+    a file written before gincli left them out, and one written since, both
+    compare equal to this run's rules when they are the same."""
+    written, full = header.get("written"), header.get("options")
+    if not isinstance(options, dict) or not isinstance(written, Mapping) or not isinstance(full, Mapping):
+        return options
+    return {**{k: v for k, v in full.items() if k not in written}, **options}
+
+
 def differences(doc: dict[str, Any], spec: MatchSpec, index: int, header: Mapping[str, Any]) -> str:
     """What tells a transcript from session ``index`` of this match, in words
     ("options differ (gin_bonus: 50 there, 25 here)"), or ``""``."""
@@ -546,10 +561,11 @@ def differences(doc: dict[str, Any], spec: MatchSpec, index: int, header: Mappin
     match = doc.get("match")
     if not isinstance(match, dict):
         return "\"match\" field is missing (it was not written by gin match)"
-    expected = {**spec.match_field(), **header, "players": list(spec.seats(index)),
-                "session seed": spec.seed_of(index)}
-    found = {**match, "variant": doc.get("variant"), "scoring": doc.get("scoring"), "options": doc.get("options"),
-             "players": doc.get("players"), "session seed": doc.get("seed")}
+    expected = {**spec.match_field(), **{k: v for k, v in header.items() if k != "written"},
+                "players": list(spec.seats(index)), "session seed": spec.seed_of(index)}
+    found = {**match, "variant": doc.get("variant"), "scoring": doc.get("scoring"),
+             "options": _completed(doc.get("options"), header), "players": doc.get("players"),
+             "session seed": doc.get("seed")}
     keys = [k for k in expected if found.get(k) != expected[k]]
     if not keys:
         return ""

@@ -842,6 +842,88 @@ class Registry:
                              "(they say what a meld is): turn one off")
         return on[0].solver(values) if on else None
 
+    # -- what a transcript writes of its rules ---------------------------------------------
+
+    def transcript_options(self, variant: Variant, rules: Rules) -> dict[str, Any]:
+        """The ``options`` a transcript writes (docs/formats.md): every option of
+        the rule book, the variant and the scoring system, and those of each move
+        set that is on; an option of a move set that is off only when it differs
+        from the variant's default. A transcript of plain play then holds nothing
+        of a move set that happens to be installed."""
+        on = {ms.name for ms in rules.movesets} | {self._meld_rules_on(rules)}
+        owned = {o.name: ms.name for ms in (*self.movesets.values(), *self.meld_rules.values()) for o in ms.options}
+        own = variant.options
+        defaults: dict[str, Any] | None = None
+        out: dict[str, Any] = {}
+        for key, value in rules.items():
+            owner = owned.get(key)
+            if owner is not None and owner not in on and key not in own:
+                if defaults is None:
+                    defaults = self.variant_defaults(variant)
+                if key in defaults and defaults[key] == value:
+                    continue
+            out[key] = value
+        return out
+
+    def transcript_plugins(self, variant: Variant, system: ScoringSystem, rules: Rules,
+                           options: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """The ``plugins`` a transcript writes (docs/formats.md): each plugin, but
+        gincli's built-ins, that provides what its rules need (the variant, the
+        scoring system, a move set that is on, an option written in
+        ``options``), by name, with its package and version when known and what it
+        provides: so that a machine without it can say which plugin is missing."""
+        out: dict[str, dict[str, Any]] = {}
+
+        def need(kind: str, name: str, field: str, item: str | None = None) -> dict[str, Any] | None:
+            plugin = self.owner.get((kind, name))
+            info = self._origin.get(plugin) if plugin is not None else None
+            if info is None or info.builtin:
+                return None
+            entry = out.get(info.name)
+            if entry is None:
+                entry = out[info.name] = _plugin_identity(info, self.pm.get_plugin(info.name))
+            if field in ("variant", "scoring"):
+                entry[field] = name
+            else:
+                entry.setdefault(field, [])
+                if (item or name) not in entry[field]:
+                    entry[field].append(item or name)
+            return entry
+
+        need("variant", variant.name, "variant")
+        need("scoring system", system.name, "scoring")
+        for ms in rules.movesets:
+            need("move set", ms.name, "movesets")
+        melds = self._meld_rules_on(rules)
+        if melds is not None:
+            need("meld rules", melds, "meld_rules")
+        rule_book = {o.name for o in PLAY_OPTIONS}
+        extra = {o.name for o in getattr(variant, "extra_options", ())}
+        for key in options:
+            if key in rule_book:
+                continue
+            if key in extra:
+                need("variant", variant.name, "options", key)
+            elif any(o.name == key for o in system.options):
+                need("scoring system", system.name, "options", key)
+            else:
+                ms = next((m for m in self.movesets.values() if any(o.name == key for o in m.options)), None)
+                if ms is not None:
+                    need("move set", ms.name, "movesets")
+                    need("move set", ms.name, "options", key)
+                mr = next((m for m in self.meld_rules.values() if any(o.name == key for o in m.options)), None)
+                if mr is not None:
+                    need("meld rules", mr.name, "meld_rules")
+                    need("meld rules", mr.name, "options", key)
+        return out
+
+    def _meld_rules_on(self, rules: Rules) -> str | None:
+        """The name of the meld rules these rules play with, if a plugin's are on."""
+        solver = getattr(rules, "melds", None)
+        if solver is None or getattr(solver, "standard", True):
+            return None
+        return solver.name if solver.name in self.meld_rules else None
+
     def _enabled(self, ms: MoveSet | MeldRules, values: Rules, kind: str = "move set") -> bool:
         try:
             on = ms.enabled(values)
@@ -852,6 +934,25 @@ class Registry:
             raise PluginError(f"plugin \"{self.owner.get((kind, ms.name), '?')}\": its {kind} {ms.name} "
                               f"answered enabled() with {quote(on)}, not true or false")
         return on
+
+
+def _plugin_identity(info: PluginInfo, module: Any) -> dict[str, Any]:
+    """A plugin as a transcript names it: its package and version, when known."""
+    entry: dict[str, Any] = {}
+    if info.origin == "package" and info.source.startswith("package "):
+        from importlib.metadata import PackageNotFoundError, version
+
+        package = info.source[len("package "):]
+        entry["package"] = package
+        try:
+            entry["version"] = version(package)
+        except (PackageNotFoundError, ValueError):
+            pass
+    if "version" not in entry:
+        found = getattr(module, "__version__", None)
+        if isinstance(found, str) and found:
+            entry["version"] = found[:40]
+    return entry
 
 
 def load_registry(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),

@@ -34,6 +34,8 @@ from ..rulebook.variant import Variant
 RULES: dict[str, str] = {
     "transcript-format": "the transcript is not a gincli-transcript/1 document (its format, players or hands field)",
     "transcript-options": "the transcript's variant, scoring system or options are unknown or wrong",
+    "plugin-missing": "the transcript needs a plugin (its \"plugins\" field names it) that does not provide here "
+                      "what it needs: the variant, scoring system, move set or option",
     "unknown-player": "a name that is not one of the players (of the session, or of the hand)",
     "wrong-dealer": "a hand dealt by the wrong player (two players: next_dealer, and the same dealer after a dead hand; more: the scoring system's rule)",
     "missing-deal": "a hand with neither deck nor deal",
@@ -352,6 +354,9 @@ def _header(doc: Any, registry: Registry,
     options = doc.get("options", {})
     if not isinstance(vname, str) or not isinstance(sname, str) or not isinstance(options, dict):
         raise bad("transcript-options", "\"variant\" and \"scoring\" must be names and \"options\" an object")
+    missing = missing_plugin(doc.get("plugins"), registry, vname, sname, options)
+    if missing:
+        raise bad("plugin-missing", missing)
     try:
         variant = _variant(registry, vname, options)
         system = registry.scoring(sname)
@@ -363,6 +368,61 @@ def _header(doc: Any, registry: Registry,
         raise bad("transcript-format", f"the scoring system {system.name} takes {takes} players, not "
                                        f"{len(players)}")
     return tuple(players), variant, system, rules, hands
+
+
+def missing_plugin(plugins: Any, registry: Registry, variant: str, scoring: str, options: Mapping[str, Any]) -> str:
+    """What a transcript's ``plugins`` field (docs/formats.md) says is missing
+    here, in one sentence: the first plugin named there whose variant, scoring
+    system, move set or option this machine does not have; ``""`` when nothing
+    is missing (from that plugin or any other). A ``plugins`` field that is not
+    an object of objects says so."""
+    if plugins is None:
+        return ""
+    if not isinstance(plugins, dict) or not all(isinstance(e, dict) for e in plugins.values()):
+        return "\"plugins\" must be an object: for each plugin the transcript needs, what it provides"
+    known = set(registry.all_option_specs(registry.variants.get(variant) or Variant("?")))
+    system = registry.scoring_systems.get(scoring)
+    if system is not None:
+        known |= {o.name for o in system.options}
+    loaded = {info.name for info in registry.plugins}
+    for name, entry in plugins.items():
+        lacking = []
+        if entry.get("variant") == variant and variant not in registry.variants:
+            lacking.append(f"variant {quote(variant)}")
+        if entry.get("scoring") == scoring and scoring not in registry.scoring_systems:
+            lacking.append(f"scoring system {quote(scoring)}")
+        sets = entry.get("movesets")
+        sets = [ms for ms in (sets if isinstance(sets, list) else []) if isinstance(ms, str)
+                and ms not in registry.movesets]
+        if sets:
+            lacking.append(f"move set{'s' if len(sets) > 1 else ''} {_and(sets)}")
+        meld = entry.get("meld_rules")
+        meld = [m for m in (meld if isinstance(meld, list) else []) if isinstance(m, str)
+                and m not in registry.meld_rules]
+        if meld:
+            lacking.append(f"meld rules {_and(meld)}")
+        opts = entry.get("options")
+        opts = [o for o in (opts if isinstance(opts, list) else []) if isinstance(o, str) and o in options
+                and o not in known]
+        if opts:
+            lacking.append(f"option{'s' if len(opts) > 1 else ''} {_and(opts)}")
+        if not lacking:
+            continue
+        version = entry.get("version")
+        who = f"the plugin {quote(name)}" + (f" {version}" if isinstance(version, str) and version else "")
+        package = entry.get("package")
+        if isinstance(package, str) and package and package != name:
+            who += f" (package {package})"
+        if name in loaded:
+            return (f"this transcript needs {who} ({', '.join(lacking)}), but the plugin {quote(name)} installed "
+                    "here does not provide that (another version?)")
+        return f"this transcript needs {who} ({', '.join(lacking)}), which is not installed"
+    return ""
+
+
+def _and(names: list[str]) -> str:
+    quoted = [quote(n) for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def read_header(doc: Any, registry: Registry,

@@ -161,7 +161,8 @@ class Table:
         return d
 
     def transcript(self, *, id: Any = None, options: dict[str, Any] | None = None,
-                   current: bool = False, settled: dict[str, Any] | None = None) -> dict[str, Any]:
+                   current: bool = False, settled: dict[str, Any] | None = None,
+                   plugins: dict[str, Any] | None = None) -> dict[str, Any]:
         """The transcript so far: the finished hands (and, with ``current``, the
         hand being played, its moves so far), and the session's result once
         settled (``settled``, when the caller has it already)."""
@@ -172,7 +173,7 @@ class Table:
         if self.finished:
             result = _claim(settled if settled is not None else self.session.result())
         return transcript(self.players, self.variant.name, self.system.name, hands, options=options, id=id,
-                          seed=self.seed, cut=self.cut, result=result, capped=self.capped)
+                          seed=self.seed, cut=self.cut, result=result, capped=self.capped, plugins=plugins)
 
 
 def take_turn(hand: Hand, choose: Chooser) -> None:
@@ -215,7 +216,8 @@ def play_hand(hand: Hand, choose: Chooser) -> HandResult:
 
 def play_session(players: Sequence[str], variant: Variant, rules: Rules, system: ScoringSystem,
                  choose: Chooser, seed: int, *, dealer: str | None = None, id: Any = None,
-                 options: dict[str, Any] | None = None, max_hands: int = 10_000, record: bool = True,
+                 options: dict[str, Any] | None = None, plugins: dict[str, Any] | None = None,
+                 max_hands: int = 10_000, record: bool = True,
                  on_hand: Callable[[Hand, HandResult, Any], None] | None = None) -> SessionRecord:
     """Play one session to its end (``hand`` scoring: one hand), or until
     ``max_hands`` hands are played: the record is then ``capped`` (and so is
@@ -242,7 +244,7 @@ def play_session(players: Sequence[str], variant: Variant, rules: Rules, system:
         if id is None:
             raise
         raise PluginFault(f"{exc.message} (at {at} of session {id})") from None
-    doc = table.transcript(id=id, options=options, settled=settled) if record else {}
+    doc = table.transcript(id=id, options=options, settled=settled, plugins=plugins) if record else {}
     return SessionRecord(doc, table.results, settled, table.capped, table.pairs, table.stalled)
 
 

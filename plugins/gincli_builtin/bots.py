@@ -44,6 +44,9 @@ class SimpleBot(Bot):
                    "least deadwood, knocks as soon as it can.")
 
     def choose(self, view: PlayerView) -> Move:
+        return self.allowed(view, self._choose(view))  # never a move a move set forbids
+
+    def _choose(self, view: PlayerView) -> Move:
         hand = view.hand
         answer = answer_due(view)
         if answer is not None:  # under doubling: never offers, always accepts
@@ -55,7 +58,7 @@ class SimpleBot(Bot):
                 return view.take()
             return view.pass_() if view.phase == "offer" else view.draw_stock()
         deadwood = melds.deadwood
-        if view.big_gin and deadwood(hand) == 0:
+        if view.big_gin and deadwood(hand) == 0 and view.allows(view.knock(None)):
             return view.knock(None)
         best = 1 << 30
         choices: list[int] = []
@@ -73,7 +76,8 @@ class SimpleBot(Bot):
             elif dw == best:
                 choices.append(c)
         card = choices[self.rng.below(len(choices))] if len(choices) > 1 else choices[0]
-        return view.knock(card) if best <= view.knock_limit else view.discard(card)
+        knocks = best <= view.knock_limit and view.allows(view.knock(card))  # as soon as the rules let it
+        return view.knock(card) if knocks else view.discard(card)
 
 
 @hookimpl(trylast=True)

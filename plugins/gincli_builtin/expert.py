@@ -178,8 +178,8 @@ class ExpertBot(Bot):
         if stake is not None:
             return stake
         if view.phase == "discard":
-            return self._discard(view, k)
-        return self._draw(view, k)
+            return self.allowed(view, self._discard(view, k))
+        return self.allowed(view, self._draw(view, k))  # never a move a move set forbids
 
     # -- the stake (doubling) -----------------------------------------------------------------
 
@@ -340,7 +340,7 @@ class ExpertBot(Bot):
 
     def _discard(self, view: PlayerView, k: _Knowledge) -> Move:
         hand = view.hand
-        if view.big_gin and k.t.deadwood(hand) == 0:
+        if view.big_gin and k.t.deadwood(hand) == 0 and view.allows(view.knock(None)):
             return view.knock(None)
         options = []
         for c in cards_of(hand):
@@ -351,10 +351,11 @@ class ExpertBot(Bot):
         least = min(o[0] for o in options)
         if least == 0:
             gin = next(c for dw, c, _ in options if dw == 0)
-            return view.knock(gin)
-        if least <= view.knock_limit:
+            if view.allows(view.knock(gin)):
+                return view.knock(gin)
+        elif least <= view.knock_limit:
             card = self.knock_card(options, least, k)
-            if self.should_knock(view, hand & ~(1 << card), least, k):
+            if view.allows(view.knock(card)) and self.should_knock(view, hand & ~(1 << card), least, k):
                 return view.knock(card)
         return view.discard(self.discard_card(options, least, k))
 
