@@ -340,8 +340,10 @@ def test_every_transcript_names_its_match_and_carries_the_rules_it_needs(run, tm
     assert [d["match"] for d in docs] == [{"bots": ["simple", "random"], "names": ["simple", "random"], "seed": 3,
                                             "duplicate": False, "unit": "games"}] * 4
     rules = registry.rules(registry.variant("standard"), registry.scoring("game"), {"gin_bonus": 30})
-    doubling = ("doubling", "max_multiplier", "decline_bonus")  # a move set that is off, at its defaults
-    assert all(d["options"] == {k: v for k, v in rules.items() if k not in doubling} for d in docs)
+    # a move set and meld rules that are off, at their defaults
+    off = ("doubling", "max_multiplier", "decline_bonus", "corner_runs", "ace_value", "layoff_on_gin",
+           "knock_limit_cap")  # and gincli's own addition to the rule book, at its default
+    assert all(d["options"] == {k: v for k, v in rules.items() if k not in off} for d in docs)
     assert all("plugins" not in d for d in docs)  # the built-ins only
 
 

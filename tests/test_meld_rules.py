@@ -374,3 +374,17 @@ def test_the_hand_screen_shows_corner_melds_in_sequence():
     groups, dw = hand_order(mask("Ks As 2s 2h 3h 4h 5c 5d 5s 9c"), CORNER)
     assert ["Ks", "As", "2s"] in [[CARD_NAMES[c] for c in g] for g in groups]
     assert dw == 9
+
+
+def test_transcripts_carry_the_corner_options_only_where_they_are_played(run):
+    plain = json_lines(run("match", "--bots", "simple,simple", "--games", "1", "--seed", "1", "-q", "--workers", "1",
+                           "--transcripts", "-").stdout)[0]
+    assert not {"corner_runs", "ace_value", "layoff_on_gin"} & set(plain["options"])
+    corner = json_lines(run("match", "--bots", "simple,simple", "--games", "1", "--seed", "1", "-q", "--workers",
+                            "1", "--variant", "round-the-corner", "--transcripts", "-").stdout)[0]
+    assert {k: corner["options"][k] for k in ("corner_runs", "ace_value", "layoff_on_gin")} == {
+        "corner_runs": True, "ace_value": 15, "layoff_on_gin": True}
+    assert "plugins" not in corner  # a built-in's: every gincli has it
+    on_standard = json_lines(run("match", "--bots", "simple,simple", "--games", "1", "--seed", "1", "-q", "--workers",
+                                 "1", "-o", "corner_runs=true", "--transcripts", "-").stdout)[0]
+    assert on_standard["options"]["corner_runs"] is True and on_standard["variant"] == "standard"

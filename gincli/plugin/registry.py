@@ -71,6 +71,10 @@ KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
     "match backend": ("gincli_register_match_backends", (MatchBackend,)),
 }
 
+#: Options of play that are gincli's additions to the rule book (RULES.md names none of them),
+#: with their defaults: a transcript writes one only when it is not at its default.
+GINCLI_OPTIONS: dict[str, Any] = {"knock_limit_cap": "off"}
+
 #: gincli's own commands: a plugin may not take their names.
 BUILTIN_COMMANDS = ("score", "deal", "validate", "variants", "match", "tournament", "bots", "report", "play", "plugins",
                     "config",
@@ -856,6 +860,8 @@ class Registry:
         defaults: dict[str, Any] | None = None
         out: dict[str, Any] = {}
         for key, value in rules.items():
+            if key in GINCLI_OPTIONS and value == GINCLI_OPTIONS[key]:
+                continue  # gincli's own addition to the rule book, at its default: other programs need not know it
             owner = owned.get(key)
             if owner is not None and owner not in on and key not in own:
                 if defaults is None:

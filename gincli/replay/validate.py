@@ -23,7 +23,7 @@ from ..base.contract import PluginFault
 from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
 from ..formats.transcripts import TRANSCRIPT_FORMAT
 from ..base.errors import GinError, RecordError, UsageError, plural, quote
-from ..plugin.registry import Registry
+from ..plugin.registry import GINCLI_OPTIONS, Registry
 from ..rulebook.rules import PLAY_OPTIONS, Rules
 from ..rulebook.scoring import HandResult
 from ..sessions.systems import CheckedSession, ScoringSystem, Seating, open_session
@@ -443,7 +443,7 @@ def _variant(registry: Registry, name: str, options: Mapping[str, Any]) -> Varia
     try:
         return registry.variant(name, files=False)
     except UsageError:
-        if all(o.name in options for o in PLAY_OPTIONS):
+        if all(o.name in options or o.name in GINCLI_OPTIONS for o in PLAY_OPTIONS):  # gincli's own: their defaults
             return Variant(name, "known from the transcript's options", {}, source="the transcript")
         raise
 
