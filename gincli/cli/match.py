@@ -15,8 +15,8 @@ from typing import Annotated, Any
 import typer
 
 from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork, backend_named, backend_options
-from ..base.errors import GinError, MachineError, UsageError, os_reason, quote
-from ..matches.runner import MatchSpec, Tally, open_transcripts, recorded_seed
+from ..base.errors import GinError, MachineError, UsageError, clip, os_reason, quote
+from ..matches.runner import DEFAULT_MAX_FORFEITS, MatchSpec, Tally, open_transcripts, recorded_seed
 from ..base.jsonio import dumps
 from ..matches.parallel import chunked
 from ..sessions.systems import open_session
@@ -27,7 +27,7 @@ from .summary import capped_note, render_summary
 from . import rows
 from .render import OutputFormat, RowsFormat, emit, write_data, stderr_console, listing, plural, progress_bar, safe, show, write_json
 from . import complete
-from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotsFileOpt, DuplicateOpt, ForceOpt, FormatOpt,
+from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt, DuplicateOpt, ForceOpt, FormatOpt,
                       GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
                       PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
                       TimeLimitOpt, bot_names, check_seats, from_config, overrides_from, random_seed, split_bots,
@@ -44,7 +44,9 @@ BOTS_HELP = ("List the bots: those plugins register, with their parameters (gin 
 
 def register(app: typer.Typer) -> None:
     app.command("match", help=HELP)(guard(match))
-    app.command("bots", help=BOTS_HELP)(guard(bots))
+    group = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+    group.callback(invoke_without_command=True, help=BOTS_HELP)(guard(bots))
+    app.add_typer(group, name="bots")
 
 
 def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
@@ -83,6 +85,8 @@ def match(
     start_time_limit: StartTimeLimitOpt = 30.0,
     bots_file: BotsFileOpt = None,
     bot_log: BotLogOpt = None,
+    bot_trace: BotTraceOpt = None,
+    max_forfeits: MaxForfeitsOpt = DEFAULT_MAX_FORFEITS,
     names: PlayersOpt = None,
     report: ReportOpt = None,
     force: ForceOpt = False,
@@ -135,7 +139,7 @@ def match(
         raise UsageError("--duplicate plays deals in pairs: give an even number")
     spec = MatchSpec(tuple(specs), player_names(specs, names), unit, count, seed, variant,
                      "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
-                     time_limit, max_hands, start_time_limit, bot_log)
+                     time_limit, max_hands, start_time_limit, bot_log, bot_trace, max_forfeits)
     system = registry.scoring(spec.scoring)
     check_seats(system, len(specs), "--bots", "bots")
     if len(specs) > 2 and (sprt or duplicate):
@@ -170,7 +174,7 @@ def match(
             fh, earlier = open_transcripts(transcripts, spec, header, resume)
             out = _FileTranscripts(fh, transcripts)
             for o in earlier:
-                tally.add(o)
+                tally.add(o, check=False)  # done already: not stopped again for what the bot did then
             done = len(earlier)
     except BaseException:
         run.stop()
@@ -194,6 +198,8 @@ def match(
                           unit="items", status=functools.partial(scoreline, tally)) as advance:
             advance(done)
             refused = stream_sessions(run, work, tally, done, out, each, advance)
+    except UsageError as exc:
+        raise stopped_bot(exc, transcripts, "match") from None
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -248,6 +254,19 @@ def match(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
+def stopped_bot(exc: UsageError, transcripts: str | None, what: str) -> UsageError:
+    """A match stopped by a bot (its forfeits in a row, its failed starts):
+    the same sentence, saying where the sessions played so far are kept and
+    how to go on once the bot is fixed."""
+    from ..matches.external import BotStartFailure
+    from ..matches.runner import ForfeitStop
+
+    if not isinstance(exc, (ForfeitStop, BotStartFailure)) or not transcripts or transcripts == "-":
+        return exc
+    return type(exc)(f"{exc.message}; the sessions played are in {transcripts}: fix the bot, then go on with "
+                     f"gin {what} ... --transcripts {transcripts} --resume")
+
+
 def stream_sessions(run: BackendRun, work: MatchWork, tally: Tally, start: int, out: Any,
                     each: Callable[[Any], None] | None, advance: Callable[[int], None]) -> MachineError | None:
     """Play a match's sessions from ``start`` through the backend (``gin match``,
@@ -268,9 +287,11 @@ def stream_sessions(run: BackendRun, work: MatchWork, tally: Tally, start: int, 
                         out.write(o.transcript.encode() + b"\n")
                     except MachineError as exc:
                         return exc
-                tally.add(o)
-                if each is not None:
-                    each(o)
+                try:
+                    tally.add(o)  # may stop the match: a bot that forfeits hand after hand
+                finally:
+                    if each is not None:
+                        each(o)
                 if tally.decided():
                     break
             advance(tally.sessions)
@@ -361,6 +382,10 @@ def bots(
     bots_file: BotsFileOpt = None,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
+    if ctx.invoked_subcommand is not None:  # gin bots check: its own options
+        ctx.obj = ctx.find_root().obj
+        ctx.meta["gin bots"] = bots_file
+        return
     registry = bots_registry(ctx, bots_file)
     data = {"bots": [{"name": n, "description": b.description, "plugin": registry.owner.get(("bot", n)),
                       "parameters": [{"name": o.name, "default": o.default, "allowed": o.allowed(),
@@ -383,3 +408,4 @@ def bots(
         return listing("Bots", "bot", rows, "description", "parameters", "from", markup=("parameters",))
 
     emit(format, data, render)
+
