@@ -42,10 +42,16 @@ BOTS_HELP = ("List the bots: those plugins register, with their parameters (gin 
              "named external bots of bots files, and exec:COMMAND.")
 
 
+CHECK_HELP = ("Run an external bot through the protocol's situations (the handshake, every phase of a hand, the "
+              "wall, big gin, doubling, hand_over, a new session, bye, a restart) and report each check: pass or "
+              "fail, the exact exchange and the fix. Exit 0 only if every check passes (1 if one fails).")
+
+
 def register(app: typer.Typer) -> None:
     app.command("match", help=HELP)(guard(match))
     group = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
     group.callback(invoke_without_command=True, help=BOTS_HELP)(guard(bots))
+    group.command("check", help=CHECK_HELP)(guard(check))
     app.add_typer(group, name="bots")
 
 
@@ -409,3 +415,71 @@ def bots(
 
     emit(format, data, render)
 
+
+def check(
+    ctx: typer.Context,
+    bot: Annotated[str, typer.Argument(metavar="BOT", autocompletion=complete.bots,
+                                       help="exec:COMMAND, or a named bot of a bots file (name:key=value sets a "
+                                            "parameter).")],
+    variant: MatchVariantOpt = "standard",
+    option: OptionOpt = None,
+    time_limit: TimeLimitOpt = 5.0,
+    start_time_limit: StartTimeLimitOpt = 30.0,
+    bots_file: BotsFileOpt = None,
+    format: FormatOpt = OutputFormat.text,
+    quiet: QuietOpt = False,
+) -> None:
+    from ..matches.external import is_external
+    from ..matches.external.check import CHECKS, run_checks
+
+    registry = bots_registry(ctx, bots_file or ctx.meta.get("gin bots"))
+    factory = registry.bot(bot)
+    if not is_external(factory):
+        raise UsageError(f"{quote(bot)} is a bot of gincli or of a plugin, which runs in gincli's own process: gin "
+                         "bots check runs external bots (exec:COMMAND, or a named bot of a bots file)")
+    system = registry.scoring("hand")
+    overrides = overrides_from(option)
+    try:
+        the_variant = registry.variant(variant)
+        registry.rules(the_variant, system, overrides)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+    def rules_for(extra: dict[str, Any]) -> Any:
+        return registry.rules(the_variant, system, {**overrides, **extra})
+
+    spec = factory.external
+    started = time.perf_counter()
+    checks = []
+    with progress_bar(f"checking {safe(spec.label)}", CHECKS, enabled=not quiet, unit="items") as advance:
+        for c in run_checks(spec, the_variant, rules_for, time_limit, start_time_limit):
+            checks.append(c)
+            advance(len(checks))
+    failed = [c for c in checks if not c.passed]
+    data = {"bot": bot, "command": list(spec.argv), "protocol": "gincli-bot/2", "passed": not failed,
+            "checks": [dict(c.to_dict(), number=i + 1) for i, c in enumerate(checks)],
+            "summary": {"checks": len(checks), "passed": len(checks) - len(failed), "failed": len(failed)},
+            "seconds": round(time.perf_counter() - started, 2)}
+    emit(format, data, render_checks)
+    if failed:
+        raise typer.Exit(1)
+
+
+def render_checks(data: dict[str, Any]) -> Any:
+    """The checks for people: one line each, and for a failed one its exchange and the fix."""
+    from rich.text import Text
+
+    out = Text()
+    for c in data["checks"]:
+        mark = "✓" if c["passed"] else "✗"
+        out.append(f"{mark} {c['number']}. {c['name']}", style="green" if c["passed"] else "bold red")
+        out.append(f": {c['situation']}\n" if c["passed"] else f": {c['problem']}\n")
+        if not c["passed"]:
+            out.append(f"    situation: {c['situation']}\n")
+            for line in c["exchange"][-12:]:
+                out.append(f"    {line['direction']} {safe(clip(line['line'], 300), markup=False)}\n")
+            out.append(f"    fix: {c['fix']}\n", style="yellow")
+    s = data["summary"]
+    verdict = "every check passed" if data["passed"] else f"{s['failed']} failed"
+    out.append(f"{s['passed']} of {s['checks']} checks passed ({verdict}) in {data['seconds']:.1f} s")
+    return out

@@ -220,7 +220,6 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
                 reply = self._request({"type": "decide", "view": view_to_json(view, options=False),
                                        "legal": legal_json(legal)}, self.time_limit)
             except BotError as exc:
-                program.note(f"{view.me} forfeits the hand: {exc.reason}")
                 if not answered:
                     self._failed_start(exc)
                 raise
@@ -232,11 +231,9 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
                 move = Move.from_dict(reply)
             except IllegalMove as exc:
                 program.kill()
-                program.note(f"{view.me} forfeits the hand: its move cannot be read: {exc.message}")
                 raise BotError(f"replied with a move that cannot be read: {exc.message}") from None
             if move.player != view.me:
                 program.kill()
-                program.note(f"{view.me} forfeits the hand: it replied for {move.player}")
                 raise BotError(f"replied for {quote(move.player)}, not its own seat {quote(view.me)}")
             return move
 
@@ -253,6 +250,9 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
 
         def hand_over(self, view: PlayerView, result: dict) -> None:
             self.program.context = f"{self.session_name} hand {view.hand_number + 1}"
+            forfeit = result.get("forfeit")
+            if forfeit and forfeit.get("player") == view.me:  # what the trace reads back: why the hand was lost
+                self.program.note(f"{view.me} forfeits the hand: {forfeit.get('reason', '')}")
             if self.greeted and self.program.alive():
                 try:
                     self.program.send({"type": "hand_over", "view": view_to_json(view), "result": result})
