@@ -465,6 +465,10 @@ def check(
         raise typer.Exit(1)
 
 
+#: The lines of a failed check's exchange shown to people: its last ones, where it failed.
+SHOWN = 4
+
+
 def render_checks(data: dict[str, Any]) -> Any:
     """The checks for people: one line each, and for a failed one its exchange and the fix."""
     from rich.text import Text
@@ -476,10 +480,14 @@ def render_checks(data: dict[str, Any]) -> Any:
         out.append(f": {c['situation']}\n" if c["passed"] else f": {c['problem']}\n")
         if not c["passed"]:
             out.append(f"    situation: {c['situation']}\n")
-            for line in c["exchange"][-12:]:
-                out.append(f"    {line['direction']} {safe(clip(line['line'], 300), markup=False)}\n")
+            shown = c["exchange"][-SHOWN:]
+            if len(c["exchange"]) > SHOWN:
+                out.append(f"    ({plural(len(c['exchange']) - SHOWN, 'line')} before: --format json gives "
+                           "every line)\n")
+            for line in shown:
+                out.append(f"    {line['direction']} {safe(clip(line['line'], 160), markup=False)}\n")
             out.append(f"    fix: {c['fix']}\n", style="yellow")
     s = data["summary"]
     verdict = "every check passed" if data["passed"] else f"{s['failed']} failed"
-    out.append(f"{s['passed']} of {s['checks']} checks passed ({verdict}) in {data['seconds']:.1f} s")
+    out.append(f"{s['passed']} of {s['checks']} checks passed ({verdict})")
     return out

@@ -27,7 +27,7 @@ from ...hand.engine import Hand, shuffled_deck
 from ...hand.moves import IllegalMove, Move
 from ...rulebook.cards import CARD_NAMES
 from ...rulebook.rng import SplitMix64
-from .process import EXIT_GRACE, Program
+from .process import EXIT_GRACE, Program, encode
 from .protocol import PROTOCOL, ExternalSpec, inexact_integer, legal_json, view_to_json
 
 #: The seat the checked bot plays, and its opponent.
@@ -89,10 +89,8 @@ class Checker:
         self.check.exchange.append(("!", text))
 
     def send(self, message: dict[str, Any]) -> None:
-        from .process import _encode
-
         assert self.check is not None
-        self.check.exchange.append((">", _encode(message)))
+        self.check.exchange.append((">", encode(message).decode()))
         try:
             self.program.send(message)
         except BotError as exc:
@@ -186,9 +184,22 @@ class Checker:
         try:
             hand.apply(move)
         except IllegalMove as exc:
+            fix = RULE_FIXES.get(exc.rule) or why or "reply with one of the moves of legal"
             raise Failed(f"it made an illegal move ({exc.rule}): {exc.message}",
-                         (why or "reply with one of the moves of legal") + "; here: " + _legal_text(legal)) from None
+                         fix + "; here: " + _legal_text(legal)) from None
         return move
+
+
+#: The fix of the illegal moves a bot's author makes most, by the rule they break.
+RULE_FIXES = {
+    "discard-drawn-upcard": "a card taken from the pile this turn (view.taken) may not be discarded",
+    "draw-from-wall": "the last two cards of the stock are never drawn: when legal has no draw from the stock, "
+                      "take the discard or knock",
+    "first-turn-order": "the first upcard is taken or passed first; after both pass, the non-dealer draws from "
+                        "the stock (view.must_draw_stock)",
+    "discard-not-held": "discard a card of view.hand",
+    "answer-expected": "while an offer to double waits, only accept or decline are legal",
+}
 
 
 def _legal_text(legal: list[Move]) -> str:

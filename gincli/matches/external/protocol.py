@@ -40,13 +40,31 @@ DEFAULT_START_TIME_LIMIT = 30.0
 START_FAILURES = 3
 
 
+#: The names of a suit's cards held, by suit and the suit's 13 bits of a mask (filled as met).
+_SUIT_NAMES: tuple[dict[int, list[str]], ...] = ({}, {}, {}, {})
+
+
+def mask_names(mask: int) -> list[str]:
+    """The names of the cards of a mask, in deck order (as ``cards_of``), a suit at a time."""
+    out: list[str] = []
+    for s in (0, 1, 2, 3):
+        bits = (mask >> (13 * s)) & 0x1FFF
+        if bits:
+            table = _SUIT_NAMES[s]
+            found = table.get(bits)
+            if found is None:
+                found = table[bits] = [CARD_NAMES[c] for c in cards_of(bits << (13 * s))]
+            out += found
+    return out
+
+
 def view_to_json(view: PlayerView, options: bool = True) -> dict[str, Any]:
     """A view as the protocol sends it: cards by name. A ``decide`` leaves out
     ``options`` (``options=False``): they come once, in ``hello``."""
     names = CARD_NAMES
     out = {
         "me": view.me, "opponent": view.opponent, "dealer": view.dealer, "phase": view.phase,
-        "hand": [names[c] for c in cards_of(view.hand)], "upcard": names[view.upcard],
+        "hand": mask_names(view.hand), "upcard": names[view.upcard],
         "discard_pile": [names[c] for c in view.discard_pile], "stock_count": view.stock_count,
         "passes": list(view.passes), "my_took": [names[c] for c in view.my_took],
         "opponent_took": [names[c] for c in view.opponent_took],
@@ -158,8 +176,8 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
             """Send a request with a new id and return the reply that echoes it."""
             program = self.program
             program.request_id += 1
-            rid = program.request_id
-            program.send({**message, "id": rid})
+            rid = message["id"] = program.request_id  # each message is built for this request alone
+            program.send(message)
             while True:
                 raw = program.line(limit)
                 if not raw.strip():
