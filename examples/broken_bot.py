@@ -18,7 +18,8 @@ def main():
     for line in sys.stdin:
         message = json.loads(line)
         kind = message.get("type")
-        if kind == "hello":
+        if kind == "hello":  # a new session: what it logs goes to standard error (gin match --bot-log DIR)
+            print(f"broken 0.1: a new session, seed {message['seed']}", file=sys.stderr, flush=True)
             reply = {"type": "ready", "name": "broken", "version": "0.1"}
         elif kind == "decide":
             view = message["view"]

@@ -25,7 +25,7 @@ from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
 from .render import data as stdout
 from .summary import capped_note, render_summary
 from . import rows
-from .render import OutputFormat, RowsFormat, emit, write_data, stderr_console, listing, plural, progress_bar, safe, show, write_json
+from .render import OutputFormat, RowsFormat, emit, write_data, stderr_console, stdout_console, listing, plural, progress_bar, safe, show, write_json
 from . import complete
 from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt, DuplicateOpt, ForceOpt, FormatOpt,
                       GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
@@ -42,14 +42,16 @@ BOTS_HELP = ("List the bots: those plugins register, with their parameters (gin 
              "named external bots of bots files, and exec:COMMAND.")
 
 
-CHECK_HELP = ("Run an external bot through the protocol's situations (the handshake, every phase of a hand, the "
-              "wall, big gin, doubling, hand_over, a new session, bye, a restart) and report each check: pass or "
-              "fail, the exact exchange and the fix. Exit 0 only if every check passes (1 if one fails).")
+CHECK_HELP = ("Check an external bot against the protocol. It is run through the protocol's situations (the "
+              "handshake, every phase of a hand, the wall, big gin, doubling, hand_over, a new session, bye, a "
+              "restart), and each check is reported: pass or fail, the exact exchange and the fix. Exit 0 only if "
+              "every check passes (1 if one fails).")
 
 
 def register(app: typer.Typer) -> None:
     app.command("match", help=HELP)(guard(match))
-    group = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+    group = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+                        subcommand_metavar="[check BOT]")
     group.callback(invoke_without_command=True, help=BOTS_HELP)(guard(bots))
     group.command("check", help=CHECK_HELP)(guard(check))
     app.add_typer(group, name="bots")
@@ -460,7 +462,12 @@ def check(
             "checks": [dict(c.to_dict(), number=i + 1) for i, c in enumerate(checks)],
             "summary": {"checks": len(checks), "passed": len(checks) - len(failed), "failed": len(failed)},
             "seconds": round(time.perf_counter() - started, 2)}
-    emit(format, data, render_checks)
+    if format == "json":
+        write_json(data)
+    elif stdout_console().is_terminal:
+        show(render_checks(data))
+    else:  # a line each, never wrapped, for grep
+        write_data(render_checks(data).plain + "\n")
     if failed:
         raise typer.Exit(1)
 
@@ -476,10 +483,10 @@ def render_checks(data: dict[str, Any]) -> Any:
     out = Text()
     for c in data["checks"]:
         mark = "✓" if c["passed"] else "✗"
-        out.append(f"{mark} {c['number']}. {c['name']}", style="green" if c["passed"] else "bold red")
-        out.append(f": {c['situation']}\n" if c["passed"] else f": {c['problem']}\n")
+        out.append(f"{mark} {c['number']}. {c['name']}\n", style="green" if c["passed"] else "bold red")
         if not c["passed"]:
             out.append(f"    situation: {c['situation']}\n")
+            out.append(f"    problem: {safe(c['problem'], markup=False)}\n")
             shown = c["exchange"][-SHOWN:]
             if len(c["exchange"]) > SHOWN:
                 out.append(f"    ({plural(len(c['exchange']) - SHOWN, 'line')} before: --format json gives "
