@@ -252,3 +252,14 @@ def test_gin_bots_check_refuses_what_it_cannot_check(tmp_path):
     res = gin("bots", "check", "exec:no-such-program-xyz", "--format", "json")
     assert res.returncode in (1, 2) and "Traceback" not in res.stderr
     assert gin("bots", "--format", "json").returncode == 0  # gin bots alone still lists them
+
+
+@pytest.mark.parametrize("option", ["--bot-log", "--bot-trace"])
+def test_a_folder_that_cannot_be_written_is_one_sentence(tmp_path, option):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    res = gin("match", "--bots", f"exec:{PY} {ROOT / 'examples' / 'bot.py'},simple", "--hands", "2", "--workers", "1",
+              "-q", option, str(blocker / "logs"))
+    assert res.returncode == 2 and res.stderr.startswith("gin: error: cannot write the bot ") \
+        and "a part of the path is not a folder" in res.stderr, res.stderr
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
