@@ -180,12 +180,13 @@ def test_a_plugin_bot_takes_parameters(tmp_path):
 
 def test_forfeits_are_grouped_by_reason_with_counts_and_where_each_began(tmp_path):
     bot = write(tmp_path, "flaky.py", script_bot("if n in (2, 9, 16): sys.exit(1)"))
-    s, _, _ = play(tmp_path, exe(bot), hands=10)
+    s, _, _ = play(tmp_path, exe(bot), "--max-forfeits", "0", hands=10)  # it forfeits every hand: never stopped
     groups = s["forfeit_reasons"]
     assert sum(g["count"] for g in groups) == s["players"][0]["forfeits"] >= 2
-    for g in groups:
-        assert {"player", "reason", "count", "first_session", "first_hand"} <= set(g)
-    text = gin("match", "--bots", f"{exe(bot)},simple", "--hands", "10", "--workers", "1", "--seed", "1").stdout
+    for g in groups:  # indices from 0, named so
+        assert {"player", "reason", "count", "first_session_index", "first_hand_index"} <= set(g)
+    text = gin("match", "--bots", f"{exe(bot)},simple", "--hands", "10", "--workers", "1", "--seed", "1",
+               "--max-forfeits", "0").stdout
     assert "forfeit: external, " in text and "times (first in session" in text
 
 

@@ -98,10 +98,15 @@ def test_a_bot_that_cannot_start_is_quoted_from_its_stderr_with_or_without_bot_l
     res = gin("match", "--bots", f'exec:python3 -c "{code}",simple', "--hands", "20", "--workers", "1", "-q", *extra)
     assert res.returncode == 2 and "failed to start 3 times in a row" in res.stderr, res.stderr
     assert "its standard error ends: no model file here" in res.stderr and "wrote nothing" not in res.stderr
-    if bot_log:  # every byte, each restart appending to the same file
-        (log,) = logs.glob("*.log")
+    if bot_log:  # every line, each restart appending to the same file, marked with its session and hand
+        (log,) = logs.glob("external.*.log")  # a file for the seat and the process
         lines = log.read_text().splitlines()  # three starts at least (sessions under way may try once more)
-        assert len(lines) >= 3 and set(lines) == {"no model file here"}
+        said = [line for line in lines if "== gincli starts" not in line]
+        assert len(said) >= 3 and said[0] == "[session 1 hand 1] no model file here"
+        assert {line.partition("] ")[2] for line in said} == {"no model file here"}
+        assert lines[0] == f'[session 1 hand 1] == gincli starts `exec:python3 -c "{code}"` =='
+        assert [line.partition("]")[0] for line in said[:3]] == ["[session 1 hand 1", "[session 2 hand 1",
+                                                                   "[session 3 hand 1"]
 
 
 # -- the program itself ----------------------------------------------------------------------------------

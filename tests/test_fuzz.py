@@ -270,8 +270,8 @@ def test_the_match_summary_shows_any_names_and_reasons_as_text(a, b, reasons):
     assume(a != b)
     tally = Tally(MatchSpec((a, b), (a, b), "games", 2, 1, a, "game"))
     for i, reason in enumerate(reasons):
-        tally.reasons[(a, reason)] = {"player": a, "reason": reason, "count": i + 1, "first_session": i,
-                                      "first_hand": 0}
+        tally.reasons[(a, reason)] = {"player": a, "reason": reason, "count": i + 1, "first_session_index": i,
+                                      "first_hand_index": 0}
     assert printable(rendered(render_summary(tally.summary())))
 
 

@@ -15,8 +15,8 @@ from typing import Annotated, Any
 import typer
 
 from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork, backend_named, backend_options
-from ..base.errors import GinError, MachineError, UsageError, os_reason, quote
-from ..matches.runner import MatchSpec, Tally, open_transcripts, recorded_seed
+from ..base.errors import GinError, MachineError, UsageError, clip, os_reason, quote
+from ..matches.runner import DEFAULT_MAX_FORFEITS, MatchSpec, Tally, open_transcripts, recorded_seed
 from ..base.jsonio import dumps
 from ..matches.parallel import chunked
 from ..sessions.systems import open_session
@@ -25,9 +25,9 @@ from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
 from .render import data as stdout
 from .summary import capped_note, render_summary
 from . import rows
-from .render import OutputFormat, RowsFormat, emit, write_data, stderr_console, listing, plural, progress_bar, safe, show, write_json
+from .render import OutputFormat, RowsFormat, emit, write_data, stderr_console, stdout_console, listing, plural, progress_bar, safe, show, write_json
 from . import complete
-from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotsFileOpt, DuplicateOpt, ForceOpt, FormatOpt,
+from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt, DuplicateOpt, ForceOpt, FormatOpt,
                       GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
                       PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
                       TimeLimitOpt, bot_names, check_seats, from_config, overrides_from, random_seed, split_bots,
@@ -42,9 +42,19 @@ BOTS_HELP = ("List the bots: those plugins register, with their parameters (gin 
              "named external bots of bots files, and exec:COMMAND.")
 
 
+CHECK_HELP = ("Check an external bot against the protocol. It is run through the protocol's situations (the "
+              "handshake, every phase of a hand, the wall, big gin, doubling, hand_over, a new session, bye, a "
+              "restart), and each check is reported: pass or fail, the exact exchange and the fix. Exit 0 only if "
+              "every check passes (1 if one fails).")
+
+
 def register(app: typer.Typer) -> None:
     app.command("match", help=HELP)(guard(match))
-    app.command("bots", help=BOTS_HELP)(guard(bots))
+    group = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+                        subcommand_metavar="[check BOT]")
+    group.callback(invoke_without_command=True, help=BOTS_HELP)(guard(bots))
+    group.command("check", help=CHECK_HELP)(guard(check))
+    app.add_typer(group, name="bots")
 
 
 def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
@@ -83,6 +93,8 @@ def match(
     start_time_limit: StartTimeLimitOpt = 30.0,
     bots_file: BotsFileOpt = None,
     bot_log: BotLogOpt = None,
+    bot_trace: BotTraceOpt = None,
+    max_forfeits: MaxForfeitsOpt = DEFAULT_MAX_FORFEITS,
     names: PlayersOpt = None,
     report: ReportOpt = None,
     force: ForceOpt = False,
@@ -135,7 +147,7 @@ def match(
         raise UsageError("--duplicate plays deals in pairs: give an even number")
     spec = MatchSpec(tuple(specs), player_names(specs, names), unit, count, seed, variant,
                      "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
-                     time_limit, max_hands, start_time_limit, bot_log)
+                     time_limit, max_hands, start_time_limit, bot_log, bot_trace, max_forfeits)
     system = registry.scoring(spec.scoring)
     check_seats(system, len(specs), "--bots", "bots")
     if len(specs) > 2 and (sprt or duplicate):
@@ -171,7 +183,7 @@ def match(
             fh, earlier = open_transcripts(transcripts, spec, header, resume)
             out = _FileTranscripts(fh, transcripts)
             for o in earlier:
-                tally.add(o)
+                tally.add(o, check=False)  # done already: not stopped again for what the bot did then
             done = len(earlier)
     except BaseException:
         run.stop()
@@ -195,6 +207,8 @@ def match(
                           unit="items", status=functools.partial(scoreline, tally)) as advance:
             advance(done)
             refused = stream_sessions(run, work, tally, done, out, each, advance)
+    except UsageError as exc:
+        raise stopped_bot(exc, transcripts, "match") from None
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -249,6 +263,19 @@ def match(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
+def stopped_bot(exc: UsageError, transcripts: str | None, what: str) -> UsageError:
+    """A match stopped by a bot (its forfeits in a row, its failed starts):
+    the same sentence, saying where the sessions played so far are kept and
+    how to go on once the bot is fixed."""
+    from ..matches.external import BotStartFailure
+    from ..matches.runner import ForfeitStop
+
+    if not isinstance(exc, (ForfeitStop, BotStartFailure)) or not transcripts or transcripts == "-":
+        return exc
+    return type(exc)(f"{exc.message}; the sessions played are in {transcripts}: fix the bot, then go on with "
+                     f"gin {what} ... --transcripts {transcripts} --resume")
+
+
 def stream_sessions(run: BackendRun, work: MatchWork, tally: Tally, start: int, out: Any,
                     each: Callable[[Any], None] | None, advance: Callable[[int], None]) -> MachineError | None:
     """Play a match's sessions from ``start`` through the backend (``gin match``,
@@ -269,9 +296,11 @@ def stream_sessions(run: BackendRun, work: MatchWork, tally: Tally, start: int, 
                         out.write(o.transcript.encode() + b"\n")
                     except MachineError as exc:
                         return exc
-                tally.add(o)
-                if each is not None:
-                    each(o)
+                try:
+                    tally.add(o)  # may stop the match: a bot that forfeits hand after hand
+                finally:
+                    if each is not None:
+                        each(o)
                 if tally.decided():
                     break
             advance(tally.sessions)
@@ -362,6 +391,10 @@ def bots(
     bots_file: BotsFileOpt = None,
     format: FormatOpt = OutputFormat.text,
 ) -> None:
+    if ctx.invoked_subcommand is not None:  # gin bots check: its own options
+        ctx.obj = ctx.find_root().obj
+        ctx.meta["gin bots"] = bots_file
+        return
     registry = bots_registry(ctx, bots_file)
     data = {"bots": [{"name": n, "description": b.description, "plugin": registry.owner.get(("bot", n)),
                       "parameters": [{"name": o.name, "default": o.default, "allowed": o.allowed(),
@@ -384,3 +417,85 @@ def bots(
         return listing("Bots", "bot", rows, "description", "parameters", "from", markup=("parameters",))
 
     emit(format, data, render)
+
+
+def check(
+    ctx: typer.Context,
+    bot: Annotated[str, typer.Argument(metavar="BOT", autocompletion=complete.bots,
+                                       help="exec:COMMAND, or a named bot of a bots file (name:key=value sets a "
+                                            "parameter).")],
+    variant: MatchVariantOpt = "standard",
+    option: OptionOpt = None,
+    time_limit: TimeLimitOpt = 5.0,
+    start_time_limit: StartTimeLimitOpt = 30.0,
+    bots_file: BotsFileOpt = None,
+    format: FormatOpt = OutputFormat.text,
+    quiet: QuietOpt = False,
+) -> None:
+    from ..matches.external import is_external
+    from ..matches.external.check import CHECKS, run_checks
+
+    registry = bots_registry(ctx, bots_file or ctx.meta.get("gin bots"))
+    factory = registry.bot(bot)
+    if not is_external(factory):
+        raise UsageError(f"{quote(bot)} is a bot of gincli or of a plugin, which runs in gincli's own process: gin "
+                         "bots check runs external bots (exec:COMMAND, or a named bot of a bots file)")
+    system = registry.scoring("hand")
+    overrides = overrides_from(option)
+    try:
+        the_variant = registry.variant(variant)
+        registry.rules(the_variant, system, overrides)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+    def rules_for(extra: dict[str, Any]) -> Any:
+        return registry.rules(the_variant, system, {**overrides, **extra})
+
+    spec = factory.external
+    started = time.perf_counter()
+    checks = []
+    with progress_bar(f"checking {safe(spec.label)}", CHECKS, enabled=not quiet, unit="items") as advance:
+        for c in run_checks(spec, the_variant, rules_for, time_limit, start_time_limit):
+            checks.append(c)
+            advance(len(checks))
+    failed = [c for c in checks if not c.passed]
+    data = {"bot": bot, "command": list(spec.argv), "protocol": "gincli-bot/2", "passed": not failed,
+            "checks": [dict(c.to_dict(), number=i + 1) for i, c in enumerate(checks)],
+            "summary": {"checks": len(checks), "passed": len(checks) - len(failed), "failed": len(failed)},
+            "seconds": round(time.perf_counter() - started, 2)}
+    if format == "json":
+        write_json(data)
+    elif stdout_console().is_terminal:
+        show(render_checks(data))
+    else:  # a line each, never wrapped, for grep
+        write_data(render_checks(data).plain + "\n")
+    if failed:
+        raise typer.Exit(1)
+
+
+#: The lines of a failed check's exchange shown to people: its last ones, where it failed.
+SHOWN = 4
+
+
+def render_checks(data: dict[str, Any]) -> Any:
+    """The checks for people: one line each, and for a failed one its exchange and the fix."""
+    from rich.text import Text
+
+    out = Text()
+    for c in data["checks"]:
+        mark = "✓" if c["passed"] else "✗"
+        out.append(f"{mark} {c['number']}. {c['name']}\n", style="green" if c["passed"] else "bold red")
+        if not c["passed"]:
+            out.append(f"    situation: {c['situation']}\n")
+            out.append(f"    problem: {safe(c['problem'], markup=False)}\n")
+            shown = c["exchange"][-SHOWN:]
+            if len(c["exchange"]) > SHOWN:
+                out.append(f"    ({plural(len(c['exchange']) - SHOWN, 'line')} before: --format json gives "
+                           "every line)\n")
+            for line in shown:
+                out.append(f"    {line['direction']} {safe(clip(line['line'], 160), markup=False)}\n")
+            out.append(f"    fix: {c['fix']}\n", style="yellow")
+    s = data["summary"]
+    verdict = "every check passed" if data["passed"] else f"{s['failed']} failed"
+    out.append(f"{s['passed']} of {s['checks']} checks passed ({verdict})")
+    return out

@@ -72,7 +72,29 @@ StartTimeLimitOpt = Annotated[float, typer.Option(
 BotsFileOpt = Annotated[str | None, typer.Option(
     "--bots-file", metavar="FILE", help="Named external bots (TOML); also bots.toml in the config folder.")]
 BotLogOpt = Annotated[str | None, typer.Option(
-    "--bot-log", metavar="DIR", help="Keep each external bot's standard error in DIR.")]
+    "--bot-log", metavar="DIR",
+    help="Keep each external bot's standard error in DIR: a file per seat and process, each line marked with its "
+         "session and hand.")]
+BotTraceOpt = Annotated[str | None, typer.Option(
+    "--bot-trace", metavar="DIR",
+    help="Keep every line sent to each external bot and every line it answered in DIR, timestamped, with the "
+         "session and hand.")]
+
+
+def max_forfeits_value(value: Any) -> int:
+    """``--max-forfeits N``: a whole number, 0 or more (0: never stop)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise typer.BadParameter(f"{quote(value)} is not a whole number of hands") from None
+    if number < 0:
+        raise typer.BadParameter(f"{number} is below 0 (0 never stops the match)")
+    return number
+
+
+MaxForfeitsOpt = Annotated[int, typer.Option(
+    "--max-forfeits", parser=max_forfeits_value, metavar="N",
+    help="Stop the match (exit 2) once a bot forfeits N hands in a row, quoting the last reasons; 0: never.")]
 
 
 def check_seats(system: Any, given: int, option: str, what: str, others: int = 0) -> None:

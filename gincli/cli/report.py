@@ -79,8 +79,8 @@ class History(Tally):
         self._net_total = dict.fromkeys(spec.names, 0.0)
         self.ends: dict[str, Counter[str]] = {n: Counter() for n in spec.names}
 
-    def add(self, out: SessionOutcome) -> None:
-        super().add(out)
+    def add(self, out: SessionOutcome, check: bool = True) -> None:
+        super().add(out, check)
         for x in self.samples[len(self.rate):]:
             self._running.add(x)
             e = self._running.estimate()
@@ -493,7 +493,7 @@ def _add(h: History, doc: dict[str, Any], header: dict[str, Any], csv: bool = Fa
         plausible = False
     if not plausible:
         return f"session s{index} holds results that gin match does not write (gin validate says where)"
-    h.add(out)
+    h.add(out, check=False)  # a file read, not a match played: nothing to stop
     if csv:
         write_data(rows.lines([rows.outcome_row(h.spec, out)]))
     return None

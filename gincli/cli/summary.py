@@ -103,8 +103,8 @@ def render_summary(s: dict[str, Any]) -> Any:
                          " (answers to an earlier request: passed over)")
     for g in s["forfeit_reasons"]:
         times = plural(g['count'], 'time')
-        lines.append(f"forfeit: {g['player']}, {times} (first in session {g['first_session'] + 1}, hand "
-                     f"{g['first_hand'] + 1}): {g['reason']}")
+        lines.append(f"forfeit: {g['player']}, {times} (first in session {g['first_session_index'] + 1}, hand "
+                     f"{g['first_hand_index'] + 1}): {g['reason']}")
     if s["capped_sessions"]:
         lines.append(capped_note(s))
     if s.get("stalled_hands"):

@@ -15,14 +15,14 @@ import typer
 
 from ..base.errors import MachineError, UsageError, quote
 from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork, backend_named, backend_options
-from ..matches.runner import Tally
+from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
 from ..matches.stats import parse_sprt
 from ..matches.tournament import PairingResult, TournamentSpec, pairing_done, read_tournament
 from ..sessions.systems import open_session
 from . import rows
 from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
-from .match import _FileTranscripts, player_names, scoreline, stream_sessions
-from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotsFileOpt, DuplicateOpt, ForceOpt,
+from .match import _FileTranscripts, player_names, scoreline, stopped_bot, stream_sessions
+from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt, DuplicateOpt, ForceOpt,
                       GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
                       PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
                       TimeLimitOpt, check_seats, from_config, overrides_from, random_seed, split_bots)
@@ -69,6 +69,8 @@ def tournament(
     start_time_limit: StartTimeLimitOpt = 30.0,
     bots_file: BotsFileOpt = None,
     bot_log: BotLogOpt = None,
+    bot_trace: BotTraceOpt = None,
+    max_forfeits: MaxForfeitsOpt = DEFAULT_MAX_FORFEITS,
     names: PlayersOpt = None,
     report: ReportOpt = None,
     force: ForceOpt = False,
@@ -125,7 +127,7 @@ def tournament(
         raise UsageError("--duplicate plays deals in pairs: give an even number")
     tour = TournamentSpec(tuple(specs), players, unit, count, seed, variant,
                           "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
-                          time_limit, max_hands, start_time_limit, bot_log, gauntlet)
+                          time_limit, max_hands, start_time_limit, bot_log, gauntlet, bot_trace, max_forfeits)
     system = registry.scoring(tour.scoring)
     check_seats(system, 2, "a pairing", "bots")  # every pairing is a two-player match
     try:
@@ -174,6 +176,8 @@ def tournament(
                 if refused is not None:
                     break
                 advance((k + 1) * count)
+    except UsageError as exc:
+        raise stopped_bot(exc, transcripts, "tournament") from None
     except KeyboardInterrupt:
         interrupted = True
     finally:

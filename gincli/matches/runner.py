@@ -12,14 +12,16 @@ summary are the same whatever ``--workers`` is. With ``duplicate``, sessions
 
 from __future__ import annotations
 
+import collections
 import os
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO
 
+from ..base.errors import UsageError, clip
 from ..hand.bots import Bot
-from .external import configure, identities
+from .external import configure, identities, is_external
 from .external.protocol import START_FAILURES, start_failure
 from ..hand.engine import Hand
 from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
@@ -30,6 +32,14 @@ from ..base.jsonio import dumps, loads
 from .stats import Z95, Estimate, Running, Sprt, los, normalized_elo, pair_counts, wdl
 from ..sessions.table import play_session
 from ..formats.transcripts import TRANSCRIPT_FORMAT
+
+
+#: Hands a player may forfeit in a row before the match stops (--max-forfeits).
+DEFAULT_MAX_FORFEITS = 10
+
+
+class ForfeitStop(UsageError):
+    """A bot forfeited ``--max-forfeits`` hands in a row: the match stops (exit 2)."""
 
 
 def session_seed(seed: int, index: int) -> int:
@@ -55,6 +65,9 @@ class MatchSpec:
     max_hands: int = 10_000  # a session still unsettled after this many hands stops (capped)
     start_time_limit: float = 30.0  # for an external bot to answer its handshake
     bot_log: str | None = None  # a folder to keep each external bot's standard error in
+    bot_trace: str | None = None  # a folder to keep each external bot's exchanges in
+    #: Hands a player forfeits in a row that stop the match (0: never).
+    max_forfeits: int = DEFAULT_MAX_FORFEITS
     #: In a tournament (:mod:`.tournament`): the pairing this match is, and the tournament's own field.
     pairing: int | None = None
     tournament: dict[str, Any] | None = None
@@ -71,6 +84,10 @@ class MatchSpec:
 
     def session_id(self, index: int) -> str:
         return f"s{index}" if self.pairing is None else f"p{self.pairing}s{index}"
+
+    def session_name(self, index: int) -> str:
+        """Session ``index`` for people, numbered from 1 (``session 3``, ``pairing 2 session 3``)."""
+        return f"session {index + 1}" if self.pairing is None else f"pairing {self.pairing + 1} session {index + 1}"
 
     def match_field(self) -> dict[str, Any]:
         """gincli's ``match`` field of every transcript the match writes: what,
@@ -155,9 +172,11 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     bots: dict[str, Bot] = {}
     for name in seats:
         factory = registry.bot(spec.bots[spec.names.index(name)])
-        configure(factory, spec.time_limit, spec.start_time_limit, spec.bot_log)
+        configure(factory, spec.time_limit, spec.start_time_limit, spec.bot_log, spec.bot_trace)
         bots[name] = factory(SplitMix64(seed).derive(1 + spec.names.index(name)), name)
         bots[name].players = tuple(seats)
+        if is_external(factory):
+            bots[name].session_name = spec.session_name(index)
     notify = [b for b in bots.values() if type(b).hand_over is not Bot.hand_over]
 
     def choose(hand: Hand) -> Any:
@@ -226,13 +245,36 @@ class Tally:
         self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
         self.capped = 0  # sessions stopped by the hand cap, unsettled
         self._failed: dict[str, int] = {}
+        self._stderr: dict[str, list[str]] = {}  # the last lines a failing start wrote, by player, in this run
+        #: Hands each player forfeited in a row: how many, and the last three (session, hand, reason).
+        self._forfeits: dict[str, list[Any]] = {}
         self.stalled = 0  # hands stopped at the engine's move cap  # sessions in a row in which an external bot failed to start
 
     @property
     def two_players(self) -> bool:
         return len(self.spec.names) == 2
 
-    def add(self, out: SessionOutcome) -> None:
+    def add(self, out: SessionOutcome, check: bool = True) -> None:
+        """Count a session. ``check``: stop the match (:class:`ForfeitStop`,
+        :class:`BotStartFailure`) when a bot forfeited ``max_forfeits`` hands
+        in a row or failed to start too often, once the session is counted; a
+        resumed file's sessions are counted without (they are done: the bot
+        may be fixed since, and the hands in a row are counted afresh)."""
+        if check:
+            reasons = {h: r for _, r, h in out.forfeits}
+            for hi, (_, _, _, forfeiter, pair) in enumerate(out.hands):
+                for name in pair:
+                    if name == forfeiter:
+                        run = self._forfeits.setdefault(name, [0, collections.deque(maxlen=3)])
+                        run[0] += 1
+                        run[1].append((out.index, hi, reasons.get(hi, "")))
+                    else:
+                        self._forfeits.pop(name, None)
+        self._add(out, check)
+        if check:
+            self._check_forfeits()
+
+    def _add(self, out: SessionOutcome, check: bool) -> None:
         first = self.spec.names[0]
         unit_scores = []
         margins = []
@@ -257,7 +299,8 @@ class Tally:
             margins.append(float(points if winner == first else -points))
         for player, reason, hand in out.forfeits:
             group = self.reasons.setdefault((player, reason), {"player": player, "reason": reason, "count": 0,
-                                                               "first_session": out.index, "first_hand": hand})
+                                                               "first_session_index": out.index,
+                                                               "first_hand_index": hand})
             group["count"] += 1
         self.sessions += 1
         self.capped += out.capped
@@ -268,9 +311,14 @@ class Tally:
             failed = identity.get("failed_starts", 0)
             run = failed if identity.get("answered") else self._failed.get(name, 0) + failed
             self._failed[name] = run
-            if run >= START_FAILURES:
+            if identity.get("stderr"):
+                self._stderr[name] = identity["stderr"]
+            elif not run:
+                self._stderr.pop(name, None)
+            if run >= START_FAILURES and check:
+                # its standard error as the last failing start that wrote any left it (another worker's, maybe)
                 raise start_failure(identity.get("label", name), START_FAILURES, identity.get("failed_start", ""),
-                                    identity.get("stderr", []))
+                                    identity.get("stderr") or self._stderr.get(name, []))
             if name in self.players:
                 p = self.players[name]
                 if identity.get("name") or identity.get("version"):
@@ -279,6 +327,7 @@ class Tally:
         for name, net in out.scores.items():
             if name in self.nets:
                 self.nets[name].append(net)
+
         if self.spec.unit == "games":
             self.games += 1
             for name in out.winners:
@@ -306,6 +355,21 @@ class Tally:
             self.samples.extend(unit_scores)
             for x in unit_scores:
                 self.sums.add(x)
+
+    def _check_forfeits(self) -> None:
+        """:class:`ForfeitStop` when a player forfeited ``max_forfeits`` hands in a row."""
+        limit = self.spec.max_forfeits
+        if not limit:
+            return
+        for name, (count, latest) in self._forfeits.items():
+            if count >= limit:
+                bot = self.spec.bots[self.spec.names.index(name)] if name in self.spec.names else name
+                said: dict[str, list[str]] = {}  # the last reasons, each once, with where it was given
+                for index, hand, reason in latest:
+                    said.setdefault(clip(reason, 200), []).append(f"{self.spec.session_name(index)} hand {hand + 1}")
+                last = "; ".join(f"{', '.join(where)}: {reason}" for reason, where in said.items())
+                raise ForfeitStop(f"{name} ({bot}) forfeited {count} hands in a row, so the match stops "
+                                  f"(--max-forfeits {limit}); the last {len(latest)}: {last}")
 
     def _nets(self, name: str) -> list[float]:
         """Each settled session's net result for ``name``: its score less the
@@ -375,7 +439,8 @@ class Tally:
         from ..base.version import __version__
 
         out.update({
-            "forfeit_reasons": sorted(self.reasons.values(), key=lambda g: (g["first_session"], g["first_hand"])),
+            "forfeit_reasons": sorted(self.reasons.values(),
+                                      key=lambda g: (g["first_session_index"], g["first_hand_index"])),
             "seed": spec.seed, "variant": self.variant, "scoring": spec.scoring, "options": spec.options,
             "rules": dict(self.rules) if self.rules is not None else None,
             "duplicate": spec.duplicate, "bots": list(spec.bots),

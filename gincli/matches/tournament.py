@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ..base.errors import UsageError
-from .runner import MatchSpec, SessionOutcome, Tally, _parse_transcript, differences
+from .runner import DEFAULT_MAX_FORFEITS, MatchSpec, SessionOutcome, Tally, _parse_transcript, differences
 
 
 @dataclass
@@ -38,6 +38,8 @@ class TournamentSpec:
     start_time_limit: float = 30.0
     bot_log: str | None = None
     gauntlet: int | None = None  # the first K bots play the rest; None: a round robin
+    bot_trace: str | None = None
+    max_forfeits: int = DEFAULT_MAX_FORFEITS
 
     def pairings(self) -> list[tuple[int, int]]:
         """The pairings, as indices into the bots, in the order they are played."""
@@ -56,7 +58,8 @@ class TournamentSpec:
         i, j = self.pairings()[k]
         return MatchSpec((self.bots[i], self.bots[j]), (self.names[i], self.names[j]), self.unit, self.count,
                          self.seed, self.variant, self.scoring, self.options, self.duplicate, self.time_limit,
-                         self.max_hands, self.start_time_limit, self.bot_log, pairing=k, tournament=self.field())
+                         self.max_hands, self.start_time_limit, self.bot_log, self.bot_trace, self.max_forfeits,
+                         pairing=k, tournament=self.field())
 
 
 def pairing_done(spec: MatchSpec, tally: Tally) -> bool:
@@ -114,7 +117,7 @@ def read_tournament(fh: IO[bytes], tour: TournamentSpec, header: Mapping[str, An
                              "a file this tournament wrote")
         outcome = SessionOutcome.from_transcript(index, doc)
         found[k].append(outcome)
-        tallies[k].add(outcome)
+        tallies[k].add(outcome, check=False)  # done already: not stopped again for what the bot did then
         keep += len(raw)
         raw = following
     return found, keep

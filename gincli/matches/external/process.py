@@ -4,7 +4,10 @@ with the process that runs it, its output read line by line within a time
 limit (end of output is a crash at once), its standard error read through a
 pipe that a thread drains all the time (a chatty bot never blocks, nothing
 grows on disk): its last lines kept in memory, bounded, to quote when it
-fails, and every byte appended to a file of ``--bot-log DIR`` when asked for.
+fails, and every line appended to a file of ``--bot-log DIR`` when asked for,
+after a marker of the session and hand it came in (:attr:`Program.context`).
+With ``--bot-trace DIR``, every line sent and every line read is written to a
+file of its own, timestamped and marked the same way.
 """
 
 from __future__ import annotations
@@ -13,15 +16,15 @@ import collections
 import json
 import os
 import select
-import selectors
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from ...base.errors import MachineError, os_reason
 from ...hand.bots import BotError
 from ..processes import die_with_parent, prctl
 
@@ -36,6 +39,10 @@ TAIL_LINE = 4096
 #: Once its program is killed, at most this much more of a bot's standard error
 #: is read (what it wrote before it died; a helper that outlived it may go on).
 LAST_WORDS = 4 << 20
+
+
+class BotLogError(MachineError):
+    """The --bot-log or --bot-trace folder cannot be written: the match stops (exit 2)."""
 
 
 class LineBuffer:
@@ -54,8 +61,12 @@ class LineBuffer:
         """Take a chunk; return the next whole line (without its newline), if any.
         ``ValueError`` when a line grows past the limit."""
         self.scanned += len(chunk)
-        start = 0
         end = chunk.find(b"\n")
+        if end == len(chunk) - 1 and not self.parts and not self.lines:  # the common case: one whole line
+            if end > self.limit:
+                raise ValueError(f"replied with more than {self.limit // (1 << 20)} MiB without a newline")
+            return chunk[:end]
+        start = 0
         while end >= 0:
             self._grow(chunk[start:end])
             self.lines.append(b"".join(self.parts))
@@ -143,10 +154,13 @@ class _Drain:
     the tail and, whole, to the log file. The thread owns the pipe and the log
     file and closes them; nothing here takes a lock."""
 
-    def __init__(self, fd: int, tail: StderrTail, log: IO[bytes] | None):
+    def __init__(self, fd: int, tail: StderrTail, log: IO[bytes] | None,
+                 marker: Callable[[], bytes] = lambda: b""):
         self.fd = fd
         self.tail = tail
         self.log = log
+        self.marker = marker  # what each line of the log begins with: where the match is when it is read
+        self.line_start = True  # whether the next byte of the log begins a line
         self.pid = os.getpid()  # a forked child holds copies of these, never their thread
         self.wake = self.waker = -1
         self.thread = threading.Thread(target=self._run, name="gincli-bot-stderr", daemon=True)
@@ -197,7 +211,7 @@ class _Drain:
         self.tail.feed(chunk)
         if self.log is not None:
             try:
-                view = memoryview(chunk)
+                view = memoryview(self._marked(chunk))
                 while view:
                     written = self.log.write(view)
                     if not written:
@@ -205,6 +219,27 @@ class _Drain:
                     view = view[written:]
             except (OSError, ValueError):  # a full disk: the log stops, the draining never does
                 self._close_log()
+
+    def _marked(self, chunk: bytes) -> bytes:
+        """The chunk with the marker before each line it begins."""
+        mark = self.marker()
+        if not mark:
+            return chunk
+        pieces = chunk.split(b"\n")
+        out = []
+        last = len(pieces) - 1
+        for i, piece in enumerate(pieces):
+            if i == last and not piece:
+                break  # the chunk ended with a newline: the next line has not begun
+            if self.line_start:
+                out.append(mark)
+            out.append(piece)
+            if i < last:
+                out.append(b"\n")
+                self.line_start = True
+            else:
+                self.line_start = False
+        return b"".join(out)
 
     def _close_log(self) -> None:
         if self.log is not None:
@@ -256,17 +291,23 @@ class Program:
     """
 
     def __init__(self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
-                 log: Path | None = None, label: str = ""):
+                 log: Path | None = None, label: str = "", trace: Path | None = None):
         self.argv = list(argv)
         self.label = label or " ".join(self.argv)
         self.cwd = cwd
         self.env = dict(env or {})
         self.log = log
+        self.trace_path = trace
+        self.trace: IO[bytes] | None = None  # the --bot-trace file, once opened (it stays open across restarts)
+        #: Where the match is (``session 3 hand 2``): each line of the log and the trace is marked with it.
+        self.context = ""
+        self._mark = (b"", "")  # the log's marker, and the context it was made for
         self.proc: subprocess.Popen[bytes] | None = None
         self.buffer = LineBuffer()
         self.stderr = StderrTail()  # the last lines of its standard error, across restarts
         self.drain: _Drain | None = None  # what reads it, while it runs
-        self.selector: selectors.BaseSelector | None = None
+        self.selector: Any = None  # a select.poll of its output, for its life
+        self.stdin_fd = -1  # its input's descriptor, written directly
         self.wrote = False  # whether it wrote anything on its output since it started
         self.starts = 0
         # What the protocol keeps of the program across sessions:
@@ -281,8 +322,21 @@ class Program:
         prctl()  # looked up here: the child may not allocate between fork and exec
         log = None
         if self.log is not None:
-            self.log.parent.mkdir(parents=True, exist_ok=True)
-            log = open(self.log, "ab", buffering=0)  # unbuffered: every byte there at once
+            try:
+                self.log.parent.mkdir(parents=True, exist_ok=True)
+                log = open(self.log, "ab", buffering=0)  # unbuffered: every byte there at once
+                if self.context:  # in a match: where each start begins
+                    log.write(self.marker() + f"== gincli starts `{self.label}` ==\n".encode(errors="replace"))
+            except OSError as exc:
+                raise BotLogError(f"cannot write the bot log {self.log}: {os_reason(exc)}") from None
+        if self.trace_path is not None and self.trace is None:
+            try:
+                self.trace_path.parent.mkdir(parents=True, exist_ok=True)
+                self.trace = open(self.trace_path, "ab", buffering=0)
+            except OSError as exc:
+                if log is not None:
+                    log.close()
+                raise BotLogError(f"cannot write the bot trace {self.trace_path}: {os_reason(exc)}") from None
         env = {**os.environ, **self.env} if self.env else None
         read, write = os.pipe()  # its standard error: both ends closed when we exec anything else
         try:
@@ -298,7 +352,7 @@ class Program:
         finally:
             os.close(write)  # only the program holds it now: its end is the end of the stream
         try:
-            self.drain = _Drain(read, self.stderr, log)
+            self.drain = _Drain(read, self.stderr, log, self.marker)
         except (RuntimeError, OSError) as exc:  # no thread to be had
             self.kill()
             raise BotError(f"could not read the standard error of `{self.label}`: {exc}") from None
@@ -306,19 +360,63 @@ class Program:
         self.wrote = False
         self.starts += 1
         self.selector = None
+        self.stdin_fd = -1
+        if self.trace is not None:
+            self.note(f"started `{self.label}` (pid {self.proc.pid})")
+
+    def marker(self) -> bytes:
+        """What each line of the bot log begins with: ``[session 3 hand 2] ``."""
+        context = self.context
+        if self._mark[1] != context:
+            self._mark = ((f"[{context}] " if context else "").encode(errors="replace"), context)
+        return self._mark[0]
+
+    def _traced(self, arrow: bytes, line: bytes) -> None:
+        """One line of the trace: a timestamp (UTC), where the match is, ``>``
+        (sent) or ``<`` (read) or ``!`` (what gincli made of it), the line."""
+        assert self.trace is not None
+        now = time.time()
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
+        try:
+            self.trace.write(b"%s [%s] %s %s\n" % (stamp.encode(), self.context.encode(errors="replace"), arrow,
+                                                     line))
+        except (OSError, ValueError):  # a full disk: the trace stops, the match does not
+            self.close_trace()
+
+    def note(self, text: str) -> None:
+        """A line of the trace saying what gincli did or made of a reply (a restart, a fault)."""
+        if self.trace is not None:
+            self._traced(b"!", text.encode(errors="replace"))
+
+    def close_trace(self) -> None:
+        if self.trace is not None:
+            try:
+                self.trace.close()
+            except OSError:
+                pass
+            self.trace = None
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Write one message, one line; :class:`BotError` when the program is gone."""
+        self.send_line(encode(message))
+
+    def send_line(self, data: bytes) -> None:
+        """Write one line (``data``, one JSON object without its newline) straight
+        to the program's input, in one system call as a rule: no buffer, no flush."""
         if self.proc is None or self.proc.stdin is None:
             raise BotError("is not running")
+        if self.trace is not None:
+            self._traced(b">", data)
+        if self.stdin_fd < 0:
+            self.stdin_fd = self.proc.stdin.fileno()
+        view = data + b"\n"
         try:
-            # ASCII escapes: valid UTF-8 whatever the names hold, and json's fastest path
-            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+            while view:
+                view = view[os.write(self.stdin_fd, view):]
+        except OSError:
             code = self.proc.poll()
             self.kill()
             raise BotError(f"exited (status {code})" if code is not None else "closed its input") from None
@@ -328,16 +426,25 @@ class Program:
         its output is a crash at once (it is killed)."""
         assert self.proc is not None and self.proc.stdout is not None
         line = self.buffer.line()
-        if line is not None:
-            return line
+        if line is None:
+            line = self._read(limit)
+        if self.trace is not None:
+            self._traced(b"<", line)
+        return line
+
+    def _read(self, limit: float) -> bytes:
+        assert self.proc is not None and self.proc.stdout is not None
+        line = None
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + limit
         if self.selector is None:  # one for the life of the process: a decision is a few dozen microseconds
-            self.selector = selectors.DefaultSelector()
-            self.selector.register(fd, selectors.EVENT_READ)
+            self.selector = select.poll()
+            self.selector.register(fd, select.POLLIN)
+        poll = self.selector.poll
         while line is None:
             left = deadline - time.monotonic()
-            if left <= 0 or not self.selector.select(left):
+            # in whole milliseconds, rounded up: never a busy wait, never a moment early
+            if left <= 0 or not poll(int(-(-left * 1000 // 1))):
                 silent = not self.wrote
                 self.kill()
                 hint = (" (it wrote nothing at all since it started: does it flush its output after each "
@@ -374,9 +481,8 @@ class Program:
     def kill(self) -> None:
         """Kill the program and whatever it started (its process group); every
         wait has a limit."""
-        if self.selector is not None:
-            self.selector.close()
-            self.selector = None
+        self.selector = None
+        self.stdin_fd = -1
         if self.proc is not None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -408,7 +514,27 @@ class Program:
             except (BotError, subprocess.TimeoutExpired):
                 pass
         self.kill()
+        self.close_trace()
 
+
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+try:  # optional (pip install 'gincli[fast]'): five to ten times json's speed
+    from orjson import dumps as _fast_encode
+except ImportError:  # pragma: no cover
+    _fast_encode = None
+
+
+def encode(message: Any) -> bytes:
+    """A message as one line of JSON (without its newline), compact; with orjson
+    when it is installed (UTF-8 as it is), else json (ASCII escapes). What
+    orjson cannot write (an integer past 64 bits, a key that is not a string, a
+    lone surrogate) goes through json."""
+    if _fast_encode is not None:
+        try:
+            return _fast_encode(message)
+        except TypeError:
+            pass
+    return _encode(message).encode()
 
 #: Running programs of this process, by (command, seat).
 _programs: dict[tuple[Any, ...], Program] = {}

@@ -17,6 +17,7 @@ in a row stops the match with the last lines of its standard error.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -39,13 +40,31 @@ DEFAULT_START_TIME_LIMIT = 30.0
 START_FAILURES = 3
 
 
+#: The names of a suit's cards held, by suit and the suit's 13 bits of a mask (filled as met).
+_SUIT_NAMES: tuple[dict[int, list[str]], ...] = ({}, {}, {}, {})
+
+
+def mask_names(mask: int) -> list[str]:
+    """The names of the cards of a mask, in deck order (as ``cards_of``), a suit at a time."""
+    out: list[str] = []
+    for s in (0, 1, 2, 3):
+        bits = (mask >> (13 * s)) & 0x1FFF
+        if bits:
+            table = _SUIT_NAMES[s]
+            found = table.get(bits)
+            if found is None:
+                found = table[bits] = [CARD_NAMES[c] for c in cards_of(bits << (13 * s))]
+            out += found
+    return out
+
+
 def view_to_json(view: PlayerView, options: bool = True) -> dict[str, Any]:
     """A view as the protocol sends it: cards by name. A ``decide`` leaves out
     ``options`` (``options=False``): they come once, in ``hello``."""
     names = CARD_NAMES
     out = {
         "me": view.me, "opponent": view.opponent, "dealer": view.dealer, "phase": view.phase,
-        "hand": [names[c] for c in cards_of(view.hand)], "upcard": names[view.upcard],
+        "hand": mask_names(view.hand), "upcard": names[view.upcard],
         "discard_pile": [names[c] for c in view.discard_pile], "stock_count": view.stock_count,
         "passes": list(view.passes), "my_took": [names[c] for c in view.my_took],
         "opponent_took": [names[c] for c in view.opponent_took],
@@ -53,7 +72,8 @@ def view_to_json(view: PlayerView, options: bool = True) -> dict[str, Any]:
         "opponent_discards": [names[c] for c in view.opponent_discards],
         "taken": names[view.taken] if view.taken >= 0 else None, "must_draw_stock": view.must_draw_stock,
         "knock_limit": view.knock_limit, "big_gin": view.big_gin,
-        "scores": view.scores, "hand_number": view.hand_number, "extensions": view.extensions,
+        "scores": view.scores, "hand_number": view.hand_number, "hand_index": view.hand_number,
+        "extensions": view.extensions,
     }
     if options:
         out["options"] = dict(view.rules)
@@ -115,6 +135,7 @@ class Settings:
     time_limit: float = DEFAULT_TIME_LIMIT
     start_time_limit: float = DEFAULT_START_TIME_LIMIT
     log_dir: str | None = None
+    trace_dir: str | None = None
 
 
 def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[Bot]:
@@ -127,12 +148,19 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
         external = spec
         options = config  # the command line's limits and bot log, set by gin match and gin play
 
+        #: The session it plays, for people (``session 3``, ``pairing 2 session 3``): the bot log
+        #: and the trace mark each line with it (gin match sets it).
+        session_name = "session 1"
+
         def __init__(self, rng: SplitMix64, seat: str = ""):
             super().__init__(rng, seat)
             opts = type(self).options
-            log = Path(opts.log_dir) / f"{_file_name(seat)}.log" if opts.log_dir else None
-            self.program = program_for((spec.label, spec.argv, seat, opts.log_dir), lambda: Program(
-                spec.argv, cwd=spec.cwd, env=dict(spec.env), log=log, label=spec.label))
+            # A file for each seat and process (a worker's programs write their own).
+            name = f"{_file_name(seat)}.{os.getpid()}"
+            log = Path(opts.log_dir) / f"{name}.log" if opts.log_dir else None
+            trace = Path(opts.trace_dir) / f"{name}.trace" if opts.trace_dir else None
+            self.program = program_for((spec.label, spec.argv, seat, opts.log_dir, opts.trace_dir), lambda: Program(
+                spec.argv, cwd=spec.cwd, env=dict(spec.env), log=log, label=spec.label, trace=trace))
             self.time_limit = spec.time_limit or opts.time_limit
             self.start_time_limit = spec.start_time_limit or opts.start_time_limit
             self.greeted = False
@@ -148,8 +176,8 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
             """Send a request with a new id and return the reply that echoes it."""
             program = self.program
             program.request_id += 1
-            rid = program.request_id
-            program.send({**message, "id": rid})
+            rid = message["id"] = program.request_id  # each message is built for this request alone
+            program.send(message)
             while True:
                 raw = program.line(limit)
                 if not raw.strip():
@@ -184,7 +212,13 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
                 return
             hello = {"type": "hello", "protocol": PROTOCOL, "seat": view.me, "opponent": view.opponent,
                      "players": list(self.players) or [view.me, view.opponent], "options": dict(view.rules),
-                     "seed": self.rng.next64(), "parameters": dict(spec.parameters)}
+                     # 53 bits: every JSON parser (JavaScript's, jq) reads it exactly
+                     "seed": self.rng.next64() >> 11, "parameters": dict(spec.parameters)}
+            inexact = inexact_integer(hello)
+            if inexact:
+                program.kill()
+                raise BotStartFailure(f"cannot send the bot {spec.label} its hello: {inexact} is past 2**53 - 1, "
+                                      "which JSON parsers such as JavaScript's read inexactly (give it as a string)")
             reply = self._request(hello, self.start_time_limit)
             if reply.get("type") != "ready":
                 program.kill()
@@ -195,6 +229,7 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
 
         def choose(self, view: PlayerView) -> Move:
             program = self.program
+            program.context = f"{self.session_name} hand {view.hand_number + 1}"
             answered = False
             try:
                 self._start(view)
@@ -232,6 +267,10 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
                 raise start_failure(spec.label, program.failed_starts, exc.reason, self.stderr)
 
         def hand_over(self, view: PlayerView, result: dict) -> None:
+            self.program.context = f"{self.session_name} hand {view.hand_number + 1}"
+            forfeit = result.get("forfeit")
+            if forfeit and forfeit.get("player") == view.me:  # what the trace reads back: why the hand was lost
+                self.program.note(f"{view.me} forfeits the hand: {forfeit.get('reason', '')}")
             if self.greeted and self.program.alive():
                 try:
                     self.program.send({"type": "hand_over", "view": view_to_json(view), "result": result})
@@ -239,6 +278,29 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
                     pass
 
     return ExternalBot
+
+
+#: The largest integer every JSON parser reads exactly (a double's 53 bits).
+MAX_EXACT = 2**53 - 1
+
+
+def inexact_integer(value: Any, where: str = "") -> str:
+    """The first integer of a message past 53 bits (named by its path), or ``""``."""
+    if isinstance(value, bool):
+        return ""
+    if isinstance(value, int):
+        return f"{where or 'a value'} = {value}" if abs(value) > MAX_EXACT else ""
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    else:
+        return ""
+    for key, item in items:
+        found = inexact_integer(item, f"{where}.{key}" if where else str(key))
+        if found:
+            return found
+    return ""
 
 
 def start_failure(label: str, times: int, reason: str, stderr: list[str]) -> BotStartFailure:
@@ -262,10 +324,11 @@ def is_external(factory: Any) -> bool:
     return isinstance(getattr(factory, "external", None), ExternalSpec)
 
 
-def configure(factory: Any, time_limit: float, start_time_limit: float, log_dir: str | None) -> None:
-    """Give an external bot class the command line's limits and bot log."""
+def configure(factory: Any, time_limit: float, start_time_limit: float, log_dir: str | None,
+              trace_dir: str | None = None) -> None:
+    """Give an external bot class the command line's limits, bot log and trace."""
     if is_external(factory):
-        factory.options = Settings(time_limit, start_time_limit, log_dir)
+        factory.options = Settings(time_limit, start_time_limit, log_dir, trace_dir)
 
 
 def identities(bots: Mapping[str, Bot]) -> dict[str, dict[str, Any]]:
