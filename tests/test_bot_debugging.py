@@ -263,3 +263,20 @@ def test_a_folder_that_cannot_be_written_is_one_sentence(tmp_path, option):
     assert res.returncode == 2 and res.stderr.startswith("gin: error: cannot write the bot ") \
         and "a part of the path is not a folder" in res.stderr, res.stderr
     assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
+
+
+def test_gin_play_keeps_a_trace_of_its_external_bot_too(tmp_path):
+    """``gin play --bot-trace DIR``: the exchanges with the external opponent, as in gin match."""
+    import subprocess
+
+    trace = tmp_path / "trace"
+    proc = subprocess.run([str(Path(sys.executable).with_name("gin")), "play", "--bot",
+                           f"exec:{sys.executable} {ROOT / 'examples' / 'bot.py'}", "--seed", "2", "--name", "ann",
+                           "--bot-trace", str(trace), "--transcript", str(tmp_path / "p.json")],
+                          input="p\nq\n", capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert "Traceback" not in proc.stderr
+    files = list(trace.glob("*.trace"))
+    assert len(files) == 1, proc.stderr
+    lines = files[0].read_text().splitlines()
+    assert any('> {"type":"hello"' in line for line in lines)
+    assert any(re.search(r'\[session 1 hand 1\] < \{"type": "ready"', line) for line in lines)

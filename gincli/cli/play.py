@@ -27,7 +27,7 @@ from ..base.config import data_dir
 from ..hand.view import PlayerView
 from .base import EXIT_INTERRUPTED, bots_registry, guard
 from . import complete
-from .options import (BotLogOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
+from .options import (BotLogOpt, BotTraceOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
                       check_dealer, check_seats, overrides_from, random_seed, split_bots, utf8_text)
 from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, write_data
 from ..formats.files import lock_beside, unlock_beside
@@ -739,6 +739,7 @@ def play(
     start_time_limit: StartTimeLimitOpt = 30.0,
     bots_file: BotsFileOpt = None,
     bot_log: BotLogOpt = None,
+    bot_trace: BotTraceOpt = None,
     format: Annotated[OutputFormat, typer.Option(
         "--format", "-f", help="text; json also writes a summary of the session on stdout (the table then "
                                "goes to stderr).")] = OutputFormat.text,
@@ -789,7 +790,7 @@ def play(
         bots = {}
         for i, n in enumerate(players[1:], 1):
             factory = factories[n]
-            configure(factory, time_limit, start_time_limit, bot_log)
+            configure(factory, time_limit, start_time_limit, bot_log, bot_trace)
             bots[n] = factory(SplitMix64(seed).derive(1 + i), n)
             bots[n].players = players
         table = Table(players, v, rules, system, seed, dealer=dealer)
