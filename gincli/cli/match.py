@@ -22,6 +22,7 @@ from ..matches.parallel import chunked
 from ..sessions.systems import open_session
 from ..matches.stats import parse_sprt
 from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
+from .matchplan import plan_match, player_names  # noqa: F401 (gin tournament's)
 from .render import data as stdout
 from .summary import capped_note, render_summary
 from . import rows
@@ -45,18 +46,6 @@ BOTS_HELP = ("List the bots: those plugins register, with their parameters (gin 
 def register(app: typer.Typer) -> None:
     app.command("match", help=HELP)(guard(match))
     app.command("bots", help=BOTS_HELP)(guard(bots))
-
-
-def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
-    """The players' names: ``--players``, one a bot, or the bots' own (numbered where
-    two would share one)."""
-    if names is not None:
-        parts = [n.strip() for n in utf8_text(names, "--players").split(",")]
-        if len(parts) != len(specs) or not all(parts) or len(set(parts)) != len(parts):
-            raise UsageError(f"--players takes {len(specs)} different names separated by commas, one for each bot, "
-                             f"not {quote(names)}")
-        return tuple(parts)
-    return tuple(bot_names(specs))
 
 
 def match(
@@ -105,12 +94,6 @@ def match(
     if hands is not None and scoring not in (None, "hand") and from_config(ctx, "scoring"):
         scoring = None  # the config's scoring is for --games; --hands are settled alone
     specs = split_bots(bots_)
-    if len(specs) < 2 or not all(specs):
-        raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_)}")
-    if (hands is None) == (games is None):
-        raise UsageError("give either --hands N or --games N")
-    if hands is not None and scoring not in (None, "hand"):
-        raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
     if resume and not transcripts:
         raise UsageError("--resume needs --transcripts FILE, the file to finish")
     if resume and transcripts == "-":
@@ -120,40 +103,15 @@ def match(
         raise UsageError("--report and --transcripts name the same file: give the page a file of its own")
     s = settings(ctx)
     registry = bots_registry(ctx, bots_file)
-    for b in specs:
-        registry.bot(b)
-    where = backend_named(registry, backend)
-    chosen = backend_options(where, backend_option, address)
-    if seed is None:
-        seed = (recorded_seed(transcripts) if resume and transcripts else None)
-        if seed is None:
-            seed = random_seed()
-    unit = "hands" if hands is not None else "games"
-    count = hands if hands is not None else games
-    assert count is not None
-    if duplicate and count % 2:
-        raise UsageError("--duplicate plays deals in pairs: give an even number")
-    spec = MatchSpec(tuple(specs), player_names(specs, names), unit, count, seed, variant,
-                     "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
-                     time_limit, max_hands, start_time_limit, bot_log)
-    system = registry.scoring(spec.scoring)
-    check_seats(system, len(specs), "--bots", "bots")
-    if len(specs) > 2 and (sprt or duplicate):
-        what = "--sprt" if sprt else "--duplicate"
-        raise UsageError(f"{what} is for two players: the SPRT and duplicate deals compare two bots head to head, "
-                         f"and {len(specs)} play here (the summary gives each player's net result per game)")
-    try:  # check the rules once, up front
-        the_variant = registry.variant(spec.variant)
-        rules = registry.rules(the_variant, system, spec.options)
-        open_session(system, spec.names, rules)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules),
-              "written": registry.transcript_options(the_variant, rules)}  # what the transcripts hold of them
-    try:
-        test = parse_sprt(sprt) if sprt else None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    if seed is None and resume and transcripts:
+        seed = recorded_seed(transcripts)
+    plan = plan_match(registry, specs, bots_, hands=hands, games=games, seed=seed, variant=variant, scoring=scoring,
+                      overrides=overrides_from(option), duplicate=duplicate, sprt=sprt, names=names, backend=backend,
+                      backend_option=backend_option, address=address, time_limit=time_limit, max_hands=max_hands,
+                      start_time_limit=start_time_limit, bot_log=bot_log)
+    spec, the_variant, header, test, where, chosen = (plan.spec, plan.variant, plan.header, plan.test, plan.backend,
+                                                      plan.backend_options)
+    count = spec.count
     if report is not None:
         from .report import History
 
