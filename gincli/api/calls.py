@@ -83,7 +83,7 @@ def score(records: Iterable[Mapping[str, Any]], *, variant: str | None = None, s
     """
     scorer = HandScorer(registry(), variant, scoring, _overrides(options))
     state = {"scorer": scorer, "mode": "json", "colour": False}
-    for chunk in chunked(_items(records, "score"), 16):
+    for chunk in chunked(_items(records, "score"), 1):  # one at a time: a record is read when its result is asked for
         yield from _lines(score_chunk(state, chunk)[0])
 
 
