@@ -2,7 +2,8 @@
 
 For scripts and notebooks (docs/api.md): :func:`score` scores hand records,
 :func:`validate` replays a transcript, :func:`deal` deals one, and
-:func:`play_match` plays a match between bots (names, ``exec:`` programs,
+:func:`play_match` plays a match between bots (and :func:`play_tournament` a
+tournament) (names, ``exec:`` programs,
 :class:`Bot` objects or plain callables ``(view, legal) -> move``), each
 returning what its ``gin`` command writes with ``--format json``;
 :func:`new_hand` deals a :class:`GameHand` to step through move by move.
@@ -39,7 +40,8 @@ _LAZY = {
     "hookimpl": "plugin.hookspecs",
     "variant_from_file": "rulebook.variant",
     "score": "api.calls", "validate": "api.calls", "deal": "api.calls", "play_match": "api.calls",
-    "MatchResult": "api.calls", "Transcripts": "api.calls",
+    "MatchResult": "api.calls", "Transcripts": "api.calls", "play_tournament": "api.calls",
+    "TournamentResult": "api.calls",
     "GameHand": "api.hands", "new_hand": "api.hands",
 }
 
@@ -76,10 +78,12 @@ if TYPE_CHECKING:
     from .rulebook.variant import PendingVariant, Variant, variant_from_file
     from .hand.view import PlayerView
     from .plugin.hookspecs import hookimpl
-    from .api.calls import MatchResult, Transcripts, deal, play_match, score, validate
+    from .api.calls import (MatchResult, TournamentResult, Transcripts, deal, play_match, play_tournament, score,
+                            validate)
     from .api.hands import GameHand, new_hand
 
 
 __all__ = ["BackendError", "MatchBackend", "MatchWork", "Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "MeldRules", "standard_melds", "RecordError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
            "variant_from_file", "__version__",
-           "score", "validate", "deal", "play_match", "MatchResult", "Transcripts", "GameHand", "new_hand"]
+           "score", "validate", "deal", "play_match", "MatchResult", "Transcripts", "GameHand", "new_hand",
+           "play_tournament", "TournamentResult"]

@@ -357,3 +357,34 @@ def test_py_typed_is_shipped():
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert "py.typed" in data["package-data"]["gincli"] and (ROOT / "gincli" / "py.typed").exists()
+
+
+# -- play_tournament ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args,kwargs", [
+    (("--bots", "simple,random,expert", "--hands", "4", "--seed", "7"),
+     {"bots": ["simple", "random", "expert"], "hands": 4, "seed": 7}),
+    (("--bots", "expert,simple,random", "--games", "2", "--seed", "2", "--gauntlet", "1", "--anchor", "simple=1000",
+      "--workers", "2"),
+     {"bots": ["expert", "simple", "random"], "games": 2, "seed": 2, "gauntlet": 1, "anchor": "simple=1000",
+      "workers": 2}),
+])
+def test_play_tournament_returns_what_gin_tournament_writes(run, tmp_path, args, kwargs):
+    path = tmp_path / "t.jsonl"
+    res = run("tournament", *args, "--format", "json", "--quiet", "--transcripts", str(path))
+    assert res.exit_code == 0, res.stderr
+    result = gincli.play_tournament(**kwargs)
+    assert result.summary == json.loads(res.stdout)
+    assert list(result.transcripts) == read_jsonl(path)
+
+
+def test_a_python_bot_plays_a_tournament_and_mistakes_are_the_commands():
+    policy = Policy()
+    result = gincli.play_tournament([policy, "simple", "random"], hands=2, seed=1, workers=1)
+    assert [p["name"] for p in result.summary["players"]].count("Policy") == 1
+    assert policy.model.asked > 0 and len(result.transcripts) == 6
+    with pytest.raises(UsageError, match="two bots play a match"):
+        gincli.play_tournament(["simple", "random"], hands=2)
+    with pytest.raises(UsageError, match="--anchor"):
+        gincli.play_tournament(["simple", "random", "expert"], hands=2, anchor="nobody")

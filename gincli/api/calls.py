@@ -5,6 +5,7 @@ the arguments is the command's :class:`~gincli.base.errors.UsageError`."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -22,7 +23,7 @@ from ..matches.runner import Tally
 from ..plugin.registry import load_registry
 from ..cli.deal import deal_transcript, parse_players
 from ..cli.match import stream_sessions
-from ..cli.matchplan import plan_match
+from ..cli.matchplan import plan_match, plan_tournament
 from ..cli.options import overrides_from
 from ..cli.score import score_chunk
 from ..cli.validate import validate_chunk, validation_defaults
@@ -202,6 +203,26 @@ def _python_bots(reg: Any, bots: Sequence[BotLike]) -> tuple[list[str], list[str
     return specs, labels
 
 
+@contextlib.contextmanager
+def _bots_in(reg: Any, bots: Sequence[BotLike], workers: int | None, backend: str) -> Iterator[tuple[list[str],
+                                                                                                 int | None]]:
+    """The bots as specs, the Python objects among them registered for this run
+    only; and the workers (one, where a Python object cannot go to more)."""
+    if isinstance(bots, str):
+        raise UsageError(f"bots takes a list of bots, not the text {quote(bots)}")
+    specs, labels = _python_bots(reg, list(bots))
+    try:
+        if labels and (backend != DEFAULT_BACKEND or (workers is not None and workers > 1 and not forks())):
+            where = (f"the backend {backend}" if backend != DEFAULT_BACKEND else
+                     "workers on this platform, which are spawned, not forked")
+            raise UsageError(f"a Python bot object plays in this process, not in {where}: give workers=1 (or name "
+                             "a bot of a plugin, or exec:COMMAND)")
+        yield specs, (1 if labels and workers is None and not forks() else workers)
+    finally:
+        for label in labels:
+            reg.drop_bot_object(label)
+
+
 def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int | None = None,
                seed: int | None = None, workers: int | None = None, duplicate: bool = False,
                variant: str = "standard", scoring: str | None = None,
@@ -228,41 +249,80 @@ def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int 
     Returns a :class:`MatchResult`: ``summary`` (``gin match --format json``'s
     dict) and ``transcripts`` (``--transcripts``' sessions; none kept with
     ``transcripts=False``)."""
-    from ..matches.external import close_all
-
-    if isinstance(bots, str):
-        raise UsageError(f"bots takes a list of bots, not the text {quote(bots)}")
     reg = registry()
-    specs, labels = _python_bots(reg, list(bots))
-    try:
-        if labels and (backend != DEFAULT_BACKEND or (workers is not None and workers > 1 and not forks())):
-            where = (f"the backend {backend}" if backend != DEFAULT_BACKEND else
-                     "workers on this platform, which are spawned, not forked")
-            raise UsageError(f"a Python bot object plays in this process, not in {where}: give workers=1 (or name "
-                             "a bot of a plugin, or exec:COMMAND)")
-        if labels and workers is None and not forks():
-            workers = 1
+    with _bots_in(reg, bots, workers, backend) as (specs, workers):
         plan = plan_match(reg, specs, ",".join(specs), hands=hands, games=games, seed=seed, variant=variant,
                           scoring=scoring, overrides=_overrides(options), duplicate=duplicate, sprt=sprt,
                           names=",".join(names) if names is not None else None, backend=backend,
                           backend_option=backend_options, address=address, time_limit=time_limit,
                           max_hands=max_hands, start_time_limit=start_time_limit, bot_log=bot_log)
-        spec = plan.spec
-        tally = Tally(spec, plan.test, plan.variant.name, plan.header["options"])
+        tally = Tally(plan.spec, plan.test, plan.variant.name, plan.header["options"])
         out = _Collected() if transcripts else None
-        run = BackendRun(plan.backend, plan.backend_options, workers)
-        stopped = None
-        try:
-            work = MatchWork.of(spec, out is not None, load_registry, (), (), None, reg)
-            refused = stream_sessions(run, work, tally, 0, out, None, lambda n: None)
-            if refused is not None:
-                raise refused
-        finally:
-            close_all()
-            stopped = run.stop()
-        if stopped:
-            warnings.warn(stopped, stacklevel=2)
-    finally:
-        for label in labels:
-            reg.drop_bot_object(label)
+        _run(reg, plan.backend, plan.backend_options, workers, out,
+             lambda run, work_of: stream_sessions(run, work_of(plan.spec), tally, 0, out, None, lambda n: None))
     return MatchResult(loads(dumps(tally.summary())), Transcripts(out.lines if out is not None else []))
+
+
+def _run(reg: Any, backend: Any, options: dict[str, str], workers: int | None, out: _Collected | None,
+         play: Any) -> None:
+    """Start the backend, ``play(run, work_of)``, then close the external bots
+    and stop the backend, as the commands do; a refused write is raised."""
+    from ..matches.external import close_all
+
+    run = BackendRun(backend, options, workers)
+    try:
+        refused = play(run, lambda spec: MatchWork.of(spec, out is not None, load_registry, (), (), None, reg))
+        if refused is not None:
+            raise refused
+    finally:
+        close_all()
+        stopped = run.stop()
+        if stopped:
+            warnings.warn(stopped, stacklevel=3)
+
+
+class TournamentResult:
+    """What :func:`play_tournament` played: ``summary``, the dict ``gin
+    tournament --format json`` prints for the same arguments (the crosstable,
+    the ratings, each pairing), and ``transcripts`` (every session, each naming
+    its pairing)."""
+
+    def __init__(self, summary: dict[str, Any], transcripts: Transcripts):
+        self.summary = summary
+        self.transcripts = transcripts
+
+    def __repr__(self) -> str:
+        return f"<TournamentResult {len(self.summary.get('pairings', []))} pairings>"
+
+
+def play_tournament(bots: Sequence[BotLike], *, games: int | None = None, hands: int | None = None,
+                    gauntlet: int | None = None, seed: int | None = None, workers: int | None = None,
+                    duplicate: bool = False, variant: str = "standard", scoring: str | None = None,
+                    options: Mapping[str, Any] | Sequence[str] | None = None, sprt: str | None = None,
+                    anchor: str | None = None, backend: str = DEFAULT_BACKEND,
+                    backend_options: Sequence[str] | None = None, address: str | None = None,
+                    names: Sequence[str] | None = None, time_limit: float = 5.0, start_time_limit: float = 30.0,
+                    max_hands: int = 10_000, bot_log: str | None = None,
+                    transcripts: bool = True) -> TournamentResult:
+    """Play a tournament, as ``gin tournament`` does with the same arguments:
+    three bots or more (as :func:`play_match` takes them, Python objects
+    too), every pairing a match of ``games`` or ``hands`` (a round robin, or
+    with ``gauntlet=K`` the first K against the others), the same deals for
+    each; ``anchor="NAME[=ELO]"`` fixes the ratings' scale. Returns a
+    :class:`TournamentResult`."""
+    from ..cli.tournament import play_pairings, tournament_summary
+
+    reg = registry()
+    with _bots_in(reg, bots, workers, backend) as (specs, workers):
+        plan = plan_tournament(reg, specs, ",".join(specs), hands=hands, games=games, gauntlet=gauntlet, seed=seed,
+                               variant=variant, scoring=scoring, overrides=_overrides(options), duplicate=duplicate,
+                               sprt=sprt, names=",".join(names) if names is not None else None, anchor=anchor,
+                               backend=backend, backend_option=backend_options, address=address,
+                               time_limit=time_limit, max_hands=max_hands, start_time_limit=start_time_limit,
+                               bot_log=bot_log)
+        tallies = [Tally(m, plan.test, plan.variant.name, plan.header["options"]) for m in plan.matches]
+        out = _Collected() if transcripts else None
+        _run(reg, plan.backend, plan.backend_options, workers, out,
+             lambda run, work_of: play_pairings(run, plan.matches, tallies, out, lambda n: None, work_of))
+        summary = tournament_summary(plan.tour, plan.header, plan.matches, tallies, *plan.anchor)
+    return TournamentResult(loads(dumps(summary)), Transcripts(out.lines if out is not None else []))
