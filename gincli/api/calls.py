@@ -125,6 +125,7 @@ class Transcripts:
         self._lines = lines
 
     def __len__(self) -> int:
+        """How many sessions were kept."""
         return len(self._lines)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:

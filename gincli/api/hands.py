@@ -33,10 +33,12 @@ class GameHand:
 
     @property
     def players(self) -> tuple[str, ...]:
+        """The two players, in the order they were named."""
         return self.engine.players
 
     @property
     def dealer(self) -> str:
+        """Who dealt (the other, the non-dealer, acts first)."""
         return self.engine.dealer
 
     @property
@@ -51,6 +53,7 @@ class GameHand:
 
     @property
     def over(self) -> bool:
+        """Whether the hand has ended (:attr:`result` then holds its score)."""
         return self.engine.over
 
     def view(self, player: str | None = None) -> dict[str, Any]:

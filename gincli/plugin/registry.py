@@ -741,6 +741,7 @@ class Registry:
         self._bot_cache[label] = factory
 
     def drop_bot_object(self, label: str) -> None:
+        """Forget what :meth:`add_bot_object` made ``label`` name (the match is over)."""
         self._bot_cache.pop(label, None)
 
     def bot(self, spec: str) -> Any:
