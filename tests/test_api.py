@@ -343,8 +343,15 @@ def test_a_copy_is_independent_and_an_illegal_move_changes_nothing():
 def test_the_api_names_are_documented_and_the_old_module_path_keeps_the_function():
     import importlib
 
-    for name in ("score", "validate", "deal", "play_match", "new_hand", "GameHand", "MatchResult", "Transcripts"):
-        assert name in gincli.__all__ and (getattr(gincli, name).__doc__ or "").strip(), name
+    for name in ("score", "validate", "deal", "play_match", "play_tournament", "new_hand", "GameHand",
+                 "MatchResult", "TournamentResult", "Transcripts"):
+        obj = getattr(gincli, name)
+        assert name in gincli.__all__ and (obj.__doc__ or "").strip(), name
+        if isinstance(obj, type):  # and each public member of a class
+            for member, value in vars(obj).items():
+                if not member.startswith("_"):
+                    doc = (value.fget if isinstance(value, property) else value).__doc__
+                    assert (doc or "").strip(), f"{name}.{member}"
     old = importlib.import_module("gincli.validate")  # the module path of an earlier release
     assert old is importlib.import_module("gincli.replay.validate")
     from gincli.validate import Report  # noqa: F401
