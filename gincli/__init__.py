@@ -1,18 +1,24 @@
-"""gincli: a plugin-based command-line toolkit for gin rummy.
+"""gincli: a plugin-based command-line toolkit for gin rummy, and its Python API.
 
-The public API for plugin authors and scripts: ``hookimpl`` marks a plugin's
-hook implementations; :class:`Variant`, :class:`ScoringSystem`,
-:class:`Session`, :class:`MoveSet`, :class:`MeldRules`, :class:`Bot` and :class:`Option` are what
-plugins register or build on; the solver
-and scorer are importable for scripts (``gincli.rulebook.melds.deadwood``,
-``gincli.rulebook.scoring.score_position``).
+For scripts and notebooks (docs/api.md): :func:`score` scores hand records,
+:func:`validate` replays a transcript, :func:`deal` deals one, and
+:func:`play_match` plays a match between bots (and :func:`play_tournament` a
+tournament) (names, ``exec:`` programs,
+:class:`Bot` objects or plain callables ``(view, legal) -> move``), each
+returning what its ``gin`` command writes with ``--format json``;
+:func:`new_hand` deals a :class:`GameHand` to step through move by move.
+
+For plugin authors (docs/plugins.md): ``hookimpl`` marks a plugin's hook
+implementations; :class:`Variant`, :class:`ScoringSystem`, :class:`Session`,
+:class:`MoveSet`, :class:`MeldRules`, :class:`Bot` and :class:`Option` are what
+plugins register or build on.
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # typing is not imported: nothing is, until a name is used (see gincli.entry)
 
-from .base.lazy import alias_modules, lazy_names
+from .base.lazy import alias_modules, keep_names, lazy_names
 from .base.version import __version__
 
 #: The public names, and the module each comes from. They are imported on first
@@ -33,6 +39,10 @@ _LAZY = {
     "BackendError": "matches.backends", "MatchBackend": "matches.backends", "MatchWork": "matches.backends",
     "hookimpl": "plugin.hookspecs",
     "variant_from_file": "rulebook.variant",
+    "score": "api.calls", "validate": "api.calls", "deal": "api.calls", "play_match": "api.calls",
+    "MatchResult": "api.calls", "Transcripts": "api.calls", "play_tournament": "api.calls",
+    "TournamentResult": "api.calls",
+    "GameHand": "api.hands", "new_hand": "api.hands",
 }
 
 
@@ -52,6 +62,7 @@ _MOVED = {
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)
 alias_modules({f"{__name__}.{old}": f"{__name__}.{new}" for old, new in _MOVED.items()})
+keep_names(__name__, frozenset(_LAZY))  # gincli.validate: the function, though the old module path imports too
 
 
 if TYPE_CHECKING:
@@ -67,7 +78,12 @@ if TYPE_CHECKING:
     from .rulebook.variant import PendingVariant, Variant, variant_from_file
     from .hand.view import PlayerView
     from .plugin.hookspecs import hookimpl
+    from .api.calls import (MatchResult, TournamentResult, Transcripts, deal, play_match, play_tournament, score,
+                            validate)
+    from .api.hands import GameHand, new_hand
 
 
 __all__ = ["BackendError", "MatchBackend", "MatchWork", "Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "MeldRules", "standard_melds", "RecordError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
-           "variant_from_file", "__version__"]
+           "variant_from_file", "__version__",
+           "score", "validate", "deal", "play_match", "MatchResult", "Transcripts", "GameHand", "new_hand",
+           "play_tournament", "TournamentResult"]

@@ -169,3 +169,27 @@ def test_the_minimal_bot_of_the_protocol_page_plays(tmp_path):
     assert res.returncode == 0, res.stderr
     summary = json.loads(res.stdout)
     assert summary["players"][0]["forfeits"] == 0 and summary["players"][0]["program"]["name"] == "first-move"
+
+
+PYTHON_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
+
+
+@pytest.mark.parametrize("page", ["api.md"])
+def test_the_python_examples_of_a_page_run(page, tmp_path):
+    """docs/api.md's ```python blocks, in order, in one interpreter, from a fresh
+    folder holding the project's files: each runs, and its asserts hold."""
+    blocks_ = PYTHON_BLOCK.findall((DOCS / page).read_text())
+    assert blocks_, page
+    script = tmp_path / "page.py"
+    script.write_text("\n\n".join(f"# block {i}\n{b}" for i, b in enumerate(blocks_)))
+    work = tmp_path / "work"
+    work.mkdir()
+    for entry in ROOT.iterdir():
+        if not entry.name.startswith("."):
+            (work / entry.name).symlink_to(entry)
+    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"), PYTHONIOENCODING="utf-8")
+    env.pop("GINCLI_DEBUG", None)
+    proc = subprocess.run([sys.executable, str(script)], cwd=work, env=env, capture_output=True, text=True,
+                          timeout=600, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, f"{page}: {proc.stderr[-3000:]}"
+    assert proc.stdout.strip()

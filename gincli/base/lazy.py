@@ -71,3 +71,20 @@ class _Aliases:
 
     def exec_module(self, module: Any) -> None:
         module.__spec__ = self.specs.pop(module.__spec__.name, module.__spec__)
+
+
+def keep_names(package: str, names: frozenset[str] | set[str]) -> None:
+    """Keep each of ``names`` the package's own (a function of its API) when a
+    module of the same old path is imported (``gincli.validate``, the module
+    path of an earlier release, is also :func:`gincli.validate`): the import
+    system then sets the package's attribute to the module, which is left out
+    here; the module still imports (``from gincli.validate import Report``)."""
+    module_type = type(sys)
+
+    class _Package(module_type):  # type: ignore[misc, valid-type]
+        def __setattr__(self, name: str, value: Any) -> None:
+            if name in names and isinstance(value, module_type):
+                return
+            super().__setattr__(name, value)
+
+    sys.modules[package].__class__ = _Package

@@ -60,12 +60,25 @@ def deal(
     = DealFormat.text,
 ) -> None:
     names = parse_players(players)
-    registry = settings(ctx).registry()
+    hand, doc = deal_transcript(settings(ctx).registry(), names, seed=seed, dealer=dealer, variant=variant,
+                                scoring=scoring, overrides=overrides_from(option), id=id)
+    if format is DealFormat.json:
+        write_data(dumps(doc) + "\n", json=True)
+    elif format is DealFormat.toml:
+        write_data(to_toml(doc))
+    else:
+        show(render_deal(hand, doc))
+
+
+def deal_table(registry: Any, names: tuple[str, ...], *, seed: int | None, dealer: str | None, variant: str,
+               scoring: str, overrides: dict[str, Any]) -> tuple[Table, Any, Any, Any]:
+    """A table ready for its first deal, checked as ``gin deal`` checks it
+    (:class:`UsageError` in one sentence): the table, the variant, the scoring
+    system and the rules. Without a seed, a random one."""
     v = registry.variant(variant)
     system = registry.scoring(scoring)
     check_seats(system, len(names), "--players", "names")
     check_dealer(dealer, names)
-    overrides = overrides_from(option)
     if seed is None:
         seed = random_seed()
     try:
@@ -73,16 +86,19 @@ def deal(
         table = Table(names, v, rules, system, seed, dealer=dealer)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    return table, v, system, rules
+
+
+def deal_transcript(registry: Any, names: tuple[str, ...], *, seed: int | None, dealer: str | None, variant: str,
+                    scoring: str, overrides: dict[str, Any], id: Any = None) -> tuple[Hand, dict[str, Any]]:
+    """``gin deal``'s hand and transcript (:func:`gincli.deal` too)."""
+    table, v, system, rules = deal_table(registry, names, seed=seed, dealer=dealer, variant=variant,
+                                         scoring=scoring, overrides=overrides)
     hand = table.deal()
     written = registry.transcript_options(v, rules)
     doc = table.transcript(id=id, options=written, current=True,
                            plugins=registry.transcript_plugins(v, system, rules, written))
-    if format is DealFormat.json:
-        write_data(dumps(doc) + "\n", json=True)
-    elif format is DealFormat.toml:
-        write_data(to_toml(doc))
-    else:
-        show(render_deal(hand, doc))
+    return hand, doc
 
 
 def render_deal(hand: Hand, doc: dict[str, Any]) -> Any:

@@ -14,14 +14,13 @@ from typing import Annotated, Any
 
 import typer
 
-from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork, backend_named, backend_options
+from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
 from ..base.errors import GinError, MachineError, UsageError, clip, os_reason, quote
-from ..matches.runner import DEFAULT_MAX_FORFEITS, MatchSpec, Tally, open_transcripts, recorded_seed
+from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally, open_transcripts, recorded_seed
 from ..base.jsonio import dumps
 from ..matches.parallel import chunked
-from ..sessions.systems import open_session
-from ..matches.stats import parse_sprt
 from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
+from .matchplan import plan_match, player_names  # noqa: F401 (gin tournament's)
 from .render import data as stdout
 from .summary import capped_note, render_summary
 from . import rows
@@ -30,8 +29,7 @@ from . import complete
 from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt, DuplicateOpt, ForceOpt, FormatOpt,
                       GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
                       PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
-                      TimeLimitOpt, bot_names, check_seats, from_config, overrides_from, random_seed, split_bots,
-                      utf8_text)
+                      TimeLimitOpt, from_config, overrides_from, split_bots)
 
 HELP = """Play a match between bots, headless (two; three or four for cutthroat, chouette and partnership): --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
 
@@ -55,18 +53,6 @@ def register(app: typer.Typer) -> None:
     group.callback(invoke_without_command=True, help=BOTS_HELP)(guard(bots))
     group.command("check", help=CHECK_HELP)(guard(check))
     app.add_typer(group, name="bots")
-
-
-def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
-    """The players' names: ``--players``, one a bot, or the bots' own (numbered where
-    two would share one)."""
-    if names is not None:
-        parts = [n.strip() for n in utf8_text(names, "--players").split(",")]
-        if len(parts) != len(specs) or not all(parts) or len(set(parts)) != len(parts):
-            raise UsageError(f"--players takes {len(specs)} different names separated by commas, one for each bot, "
-                             f"not {quote(names)}")
-        return tuple(parts)
-    return tuple(bot_names(specs))
 
 
 def match(
@@ -117,12 +103,6 @@ def match(
     if hands is not None and scoring not in (None, "hand") and from_config(ctx, "scoring"):
         scoring = None  # the config's scoring is for --games; --hands are settled alone
     specs = split_bots(bots_)
-    if len(specs) < 2 or not all(specs):
-        raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_)}")
-    if (hands is None) == (games is None):
-        raise UsageError("give either --hands N or --games N")
-    if hands is not None and scoring not in (None, "hand"):
-        raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
     if resume and not transcripts:
         raise UsageError("--resume needs --transcripts FILE, the file to finish")
     if resume and transcripts == "-":
@@ -132,40 +112,16 @@ def match(
         raise UsageError("--report and --transcripts name the same file: give the page a file of its own")
     s = settings(ctx)
     registry = bots_registry(ctx, bots_file)
-    for b in specs:
-        registry.bot(b)
-    where = backend_named(registry, backend)
-    chosen = backend_options(where, backend_option, address)
-    if seed is None:
-        seed = (recorded_seed(transcripts) if resume and transcripts else None)
-        if seed is None:
-            seed = random_seed()
-    unit = "hands" if hands is not None else "games"
-    count = hands if hands is not None else games
-    assert count is not None
-    if duplicate and count % 2:
-        raise UsageError("--duplicate plays deals in pairs: give an even number")
-    spec = MatchSpec(tuple(specs), player_names(specs, names), unit, count, seed, variant,
-                     "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
-                     time_limit, max_hands, start_time_limit, bot_log, bot_trace, max_forfeits)
-    system = registry.scoring(spec.scoring)
-    check_seats(system, len(specs), "--bots", "bots")
-    if len(specs) > 2 and (sprt or duplicate):
-        what = "--sprt" if sprt else "--duplicate"
-        raise UsageError(f"{what} is for two players: the SPRT and duplicate deals compare two bots head to head, "
-                         f"and {len(specs)} play here (the summary gives each player's net result per game)")
-    try:  # check the rules once, up front
-        the_variant = registry.variant(spec.variant)
-        rules = registry.rules(the_variant, system, spec.options)
-        open_session(system, spec.names, rules)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules),
-              "written": registry.transcript_options(the_variant, rules)}  # what the transcripts hold of them
-    try:
-        test = parse_sprt(sprt) if sprt else None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    if seed is None and resume and transcripts:
+        seed = recorded_seed(transcripts)
+    plan = plan_match(registry, specs, bots_, hands=hands, games=games, seed=seed, variant=variant, scoring=scoring,
+                      overrides=overrides_from(option), duplicate=duplicate, sprt=sprt, names=names, backend=backend,
+                      backend_option=backend_option, address=address, time_limit=time_limit, max_hands=max_hands,
+                      start_time_limit=start_time_limit, bot_log=bot_log, bot_trace=bot_trace,
+                      max_forfeits=max_forfeits)
+    spec, the_variant, header, test, where, chosen = (plan.spec, plan.variant, plan.header, plan.test, plan.backend,
+                                                      plan.backend_options)
+    count = spec.count
     if report is not None:
         from .report import History
 

@@ -201,10 +201,17 @@ def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, sco
 
 
 def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]], dict[str, list[int]]]:
+    """A worker's chunk: :func:`score_chunk` with the worker's state."""
+    return score_chunk(worker_state(), items)
+
+
+def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]],
+                                                                    dict[str, list[int]]]:
     """Score a chunk of records: what to write (JSON lines, CSV rows, or each
     hand for people), outcome counts, failures, for people each failure's
-    sentence with where it goes in the text (an offset), and each player's totals."""
-    state = worker_state()
+    sentence with where it goes in the text (an offset), and each player's totals.
+    ``state``: the scorer, the mode (text, json, csv) and the colour
+    (``gin score``'s workers, and :func:`gincli.score`)."""
     scorer: HandScorer = state["scorer"]
     mode, colour = state["mode"], state["colour"]
     text = mode == "text"

@@ -9,23 +9,24 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
-from ..base.errors import MachineError, UsageError, quote
-from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork, backend_named, backend_options
+from ..base.errors import MachineError, UsageError
+from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
 from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
-from ..matches.stats import parse_sprt
 from ..matches.tournament import PairingResult, TournamentSpec, pairing_done, read_tournament
-from ..sessions.systems import open_session
 from . import rows
 from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
-from .match import _FileTranscripts, player_names, scoreline, stopped_bot, stream_sessions
-from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt, DuplicateOpt, ForceOpt,
+from .match import _FileTranscripts, scoreline, stopped_bot, stream_sessions
+from .matchplan import plan_tournament
+from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt,
+                      DuplicateOpt, ForceOpt,
                       GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
                       PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
-                      TimeLimitOpt, check_seats, from_config, overrides_from, random_seed, split_bots)
+                      TimeLimitOpt, from_config, overrides_from, split_bots)
 from .render import RowsFormat, data, plural, progress_bar, safe, show, write_data, write_json
 from .summary import render_tournament
 
@@ -90,59 +91,27 @@ def tournament(
 
         check_page(report, "--report", force)
     specs = split_bots(bots_)
-    if len(specs) < 3 or not all(specs):
-        hint = "; two bots play a match: gin match" if len(specs) == 2 and all(specs) else ""
-        raise UsageError(f"--bots takes three bots or more, separated by commas, not {quote(bots_)}{hint}")
-    if (hands is None) == (games is None):
-        raise UsageError("give either --hands N or --games N (for each pairing)")
-    if hands is not None and scoring not in (None, "hand"):
-        raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
-    if gauntlet is not None and gauntlet >= len(specs):
-        raise UsageError(f"--gauntlet {gauntlet} leaves no bot to play: it takes 1 to {len(specs) - 1} with "
-                         f"{len(specs)} bots")
     if resume and not transcripts:
         raise UsageError("--resume needs --transcripts FILE, the file to finish")
     if transcripts == "-":
         raise UsageError("--transcripts takes a file: a tournament's summary is its data on standard output")
     if report is not None and transcripts is not None and os.path.abspath(report) == os.path.abspath(transcripts):
         raise UsageError("--report and --transcripts name the same file: give the page a file of its own")
-    players = player_names(specs, names)
-    anchor_name, anchor_elo = _anchor(anchor, players)
     s = settings(ctx)
     registry = bots_registry(ctx, bots_file)
-    for b in specs:
-        registry.bot(b)
-    where = backend_named(registry, backend)
-    chosen = backend_options(where, backend_option, address)
-    if seed is None:
+    if seed is None and resume and transcripts:
         from ..matches.runner import recorded_seed
 
-        seed = (recorded_seed(transcripts) if resume and transcripts else None)
-        if seed is None:
-            seed = random_seed()
-    unit = "hands" if hands is not None else "games"
-    count = hands if hands is not None else games
-    assert count is not None
-    if duplicate and count % 2:
-        raise UsageError("--duplicate plays deals in pairs: give an even number")
-    tour = TournamentSpec(tuple(specs), players, unit, count, seed, variant,
-                          "hand" if unit == "hands" else (scoring or "game"), overrides_from(option), duplicate,
-                          time_limit, max_hands, start_time_limit, bot_log, gauntlet, bot_trace, max_forfeits)
-    system = registry.scoring(tour.scoring)
-    check_seats(system, 2, "a pairing", "bots")  # every pairing is a two-player match
-    try:
-        the_variant = registry.variant(tour.variant)
-        rules = registry.rules(the_variant, system, tour.options)
-        open_session(system, players[:2], rules)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules),
-              "written": registry.transcript_options(the_variant, rules)}  # what the transcripts hold of them
-    try:
-        test = parse_sprt(sprt) if sprt else None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    matches = [tour.match(k) for k in range(len(tour.pairings()))]
+        seed = recorded_seed(transcripts)
+    plan = plan_tournament(registry, specs, bots_, hands=hands, games=games, gauntlet=gauntlet, seed=seed,
+                           variant=variant, scoring=scoring, overrides=overrides_from(option), duplicate=duplicate,
+                           sprt=sprt, names=names, anchor=anchor, backend=backend, backend_option=backend_option,
+                           address=address, time_limit=time_limit, max_hands=max_hands,
+                           start_time_limit=start_time_limit, bot_log=bot_log, bot_trace=bot_trace,
+                           max_forfeits=max_forfeits)
+    tour, matches, the_variant, header, test = plan.tour, plan.matches, plan.variant, plan.header, plan.test
+    (anchor_name, anchor_elo), where, chosen = plan.anchor, plan.backend, plan.backend_options
+    count = tour.count
     tallies = [Tally(m, test, the_variant.name, header["options"]) for m in matches]
     out = None
     run = BackendRun(where, chosen, workers)
@@ -165,17 +134,9 @@ def tournament(
         with progress_bar("tournament", total, enabled=not quiet, unit="items",
                           status=functools.partial(_standing, matches, tallies)) as advance:
             advance(done_before)
-            for k, (spec, tally) in enumerate(zip(matches, tallies)):
-                if pairing_done(spec, tally):
-                    continue
-                work = MatchWork.of(spec, out is not None, load_registry, s.plugin_dirs, s.disabled, bots_file,
-                                    registry)
-                # the bar counts each pairing as its count of sessions, whether or not its SPRT stops it sooner
-                refused = stream_sessions(run, work, tally, tally.sessions, out, None,
-                                          lambda n, k=k: advance(k * count + n))
-                if refused is not None:
-                    break
-                advance((k + 1) * count)
+            refused = play_pairings(run, matches, tallies, out, advance,
+                                    lambda spec: MatchWork.of(spec, out is not None, load_registry, s.plugin_dirs,
+                                                              s.disabled, bots_file, registry))
     except UsageError as exc:
         raise stopped_bot(exc, transcripts, "tournament") from None
     except KeyboardInterrupt:
@@ -228,29 +189,28 @@ def tournament(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
+def play_pairings(run: BackendRun, matches: list[Any], tallies: list[Tally], out: Any,
+                  advance: Callable[[int], None], work_of: Callable[[Any], MatchWork]) -> MachineError | None:
+    """Play each pairing's match in turn, from where its tally stands
+    (``gin tournament``, :func:`gincli.play_tournament`); the progress counts each
+    pairing as its count of sessions, whether or not its SPRT stops it sooner.
+    Returns the write the machine refused (a full disk), which stops it."""
+    for k, (spec, tally) in enumerate(zip(matches, tallies)):
+        if pairing_done(spec, tally):
+            continue
+        count = spec.count
+        refused = stream_sessions(run, work_of(spec), tally, tally.sessions, out, None,
+                                  lambda n, k=k: advance(k * count + n))
+        if refused is not None:
+            return refused
+        advance((k + 1) * count)
+    return None
+
+
 def _stderr() -> Any:
     from .render import stderr_console
 
     return stderr_console()
-
-
-def _anchor(text: str | None, players: tuple[str, ...]) -> tuple[str | None, float]:
-    """``--anchor NAME[=ELO]``: a player, and the rating it is given."""
-    if text is None:
-        return None, 0.0
-    name, eq, value = text.partition("=")
-    name = name.strip()
-    if name not in players:
-        raise UsageError(f"--anchor {quote(name)} is not one of the players ({', '.join(players)})")
-    if not eq:
-        return name, 0.0
-    try:
-        elo = float(value)
-    except ValueError:
-        raise UsageError(f"--anchor takes NAME=ELO with a number, not {quote(text)}") from None
-    if not -10_000 <= elo <= 10_000:
-        raise UsageError(f"--anchor takes an Elo from -10000 to 10000, not {quote(value)}")
-    return name, elo
 
 
 def _open(path: str, tour: TournamentSpec, header: dict[str, Any], resume: bool, tallies: list[Tally]) -> Any:

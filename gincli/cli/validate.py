@@ -64,19 +64,7 @@ def validate_command(
     files = files_given(files, "validate", "transcripts")
     s = settings(ctx)
     registry = s.registry()
-    given = [registry.variant(v) for v in variant or []]  # a bad --variant is a usage error for the whole run
-    first = given[0] if given else None
-    if scoring is not None:
-        registry.scoring(scoring)
-    overrides = overrides_from(option)
-    try:  # a bad --option value is a usage error for the whole run, not one per transcript (a key unknown
-        # here may be an option of the scoring system a transcript names)
-        known = registry.option_specs(first or registry.variant("standard"), registry.scoring(scoring or "game"))
-        resolve(known, overrides if set(overrides) <= set(known) else  # as given: values quoted as typed
-                {k: v for k, v in overrides.items() if k in known})
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    defaults = Defaults(first.name if first is not None else None, scoring, overrides)
+    defaults = validation_defaults(registry, variant, scoring, overrides_from(option))
     counts = {"valid": 0, "invalid": 0, "complete": 0}
     status = EXIT_OK
     gc.freeze()
@@ -115,6 +103,25 @@ def validate_command(
     raise typer.Exit(status)
 
 
+def validation_defaults(registry: Any, variants: list[str] | None, scoring: str | None,
+                        overrides: dict[str, Any]) -> Defaults:
+    """What fills in where transcripts are silent (``--variant``, the first of
+    them; ``--scoring``; ``--option``), checked once for the whole run: a bad
+    one is a :class:`UsageError` (``gin validate``, :func:`gincli.validate`)."""
+    given = [registry.variant(v) for v in variants or []]  # a bad --variant is a usage error for the whole run
+    first = given[0] if given else None
+    if scoring is not None:
+        registry.scoring(scoring)
+    try:  # a bad --option value is a usage error for the whole run, not one per transcript (a key unknown
+        # here may be an option of the scoring system a transcript names)
+        known = registry.option_specs(first or registry.variant("standard"), registry.scoring(scoring or "game"))
+        resolve(known, overrides if set(overrides) <= set(known) else  # as given: values quoted as typed
+                {k: v for k, v in overrides.items() if k in known})
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return Defaults(first.name if first is not None else None, scoring, overrides)
+
+
 def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults, mode: str, invalid_only: bool,
            color: str) -> dict[str, Any]:
     from ..plugin.registry import load_registry
@@ -143,9 +150,15 @@ def _failed(ident: Any, message: str) -> Report:
 
 
 def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int]:
+    """A worker's chunk: :func:`validate_chunk` with the worker's state."""
+    return validate_chunk(worker_state(), items)
+
+
+def validate_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, int, int, int]:
     """Validate a chunk of transcripts: what to write (JSON lines, a report for
-    people, or one line each), and the counts."""
-    state = worker_state()
+    people, or one line each), and the counts. ``state``: the registry, the
+    defaults, the mode, ``invalid_only`` (``gin validate``'s workers, and
+    :func:`gincli.validate`)."""
     mode, invalid_only = state["mode"], state["invalid_only"]
     out = []
     console = stdout_console() if mode in ("text", "brief") else None

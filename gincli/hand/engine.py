@@ -15,6 +15,10 @@ Moves that plugins add (:class:`~gincli.hand.moveset.MoveSet`: doubling's) are
 played by their move set, which keeps its state in ``hand.extensions``, may
 forbid standard moves meanwhile, and changes the result at the end; the
 engine knows nothing of them but that.
+
+Scripts step through a hand with :func:`gincli.new_hand`, whose
+:class:`gincli.GameHand` is this engine's public face (docs/api.md): the same
+:class:`Hand`, its views and legal moves as the bot protocol's dicts.
 """
 
 from __future__ import annotations

@@ -234,6 +234,14 @@ class _RemoteTraceback(Exception):
 
 #: The start method of worker processes; ``None``: fork where there is one, else spawn.
 START_METHOD: str | None = None
+
+
+def forks() -> bool:
+    """Whether worker processes are forked here (and so inherit this process's
+    objects: a Python bot holding a model plays in them); else they are spawned."""
+    import multiprocessing
+
+    return (START_METHOD or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")) == "fork"
 #: After SIGTERM, how long the workers have to end before SIGKILL; after SIGKILL, how long to reap them.
 STOP_WAIT = 1.0  # seconds
 #: At a normal end (the workers' tasks closed), how long they have to close their bots and exit

@@ -735,6 +735,15 @@ class Registry:
             else:
                 self.named_bots[name] = spec
 
+    def add_bot_object(self, label: str, factory: Any) -> None:
+        """Make ``label`` name a bot factory built in this process (a Python bot
+        object of :func:`gincli.play_match`), until :meth:`drop_bot_object`."""
+        self._bot_cache[label] = factory
+
+    def drop_bot_object(self, label: str) -> None:
+        """Forget what :meth:`add_bot_object` made ``label`` name (the match is over)."""
+        self._bot_cache.pop(label, None)
+
     def bot(self, spec: str) -> Any:
         """A bot factory for a spec: a bot's name with any parameters
         (``expert:samples=40:k=v``), a named bot of a bots file (likewise), or

@@ -1,0 +1,329 @@
+"""The commands as functions: :func:`score`, :func:`validate`, :func:`deal`,
+:func:`play_match` (docs/api.md). Each calls the code its command calls and
+returns what the command writes with ``--format json``, as dicts; a mistake in
+the arguments is the command's :class:`~gincli.base.errors.UsageError`."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from ..base.errors import UsageError, quote
+from ..base.jsonio import dumps, loads
+from ..formats.containers import Item
+from ..formats.records import HandScorer
+from ..hand.bots import Bot
+from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
+from ..matches.parallel import chunked, forks
+from ..matches.pybots import bot_factory, label_of
+from ..matches.runner import Tally
+from ..plugin.registry import load_registry
+from ..cli.deal import deal_transcript, parse_players
+from ..cli.match import stream_sessions
+from ..cli.matchplan import plan_match, plan_tournament
+from ..cli.options import overrides_from
+from ..cli.score import score_chunk
+from ..cli.validate import validate_chunk, validation_defaults
+
+_registry: Any = None
+
+
+def registry() -> Any:
+    """The plugins, loaded once a process as ``gin`` loads them (built-ins,
+    installed plugins, ``GINCLI_PLUGINS_DIR``, the configuration folder's);
+    a plugin left out is a warning (:mod:`warnings`), as ``gin`` warns on stderr."""
+    global _registry
+    if _registry is None:
+        _registry = load_registry()
+        for problem in _registry.problems:
+            warnings.warn(problem, stacklevel=3)
+    return _registry
+
+
+def _overrides(options: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
+    """``options``: a mapping of option names to values, or ``--option``'s ``key=value`` strings."""
+    if options is None:
+        return {}
+    if isinstance(options, Mapping):
+        return {str(k).replace("-", "_"): v for k, v in options.items()}
+    if isinstance(options, str):
+        raise UsageError(f"options takes a mapping or a list of key=value strings, not {quote(options)}")
+    return overrides_from(list(options))
+
+
+def _items(records: Iterable[Any], what: str) -> Iterator[Item]:
+    if isinstance(records, (Mapping, str, bytes)):
+        raise UsageError(f"gincli.{what} takes an iterable of records (dicts), not one {type(records).__name__}: "
+                         "put it in a list")
+    for i, record in enumerate(records):
+        if type(record) is dict:
+            yield Item("<records>", i, None, record)
+        else:
+            yield Item("<records>", i, None, None, f"record {i + 1} is not a dict (a JSON object)")
+
+
+def _lines(text: str) -> Iterator[dict[str, Any]]:
+    for line in text.splitlines():
+        yield json.loads(line)
+
+
+def score(records: Iterable[Mapping[str, Any]], *, variant: str | None = None, scoring: str = "game",
+          options: Mapping[str, Any] | Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+    """Score hand records (dicts, FORMATS.md), lazily: for each record, in
+    order, the score result ``gin score --format json`` writes for it, or
+    ``{"id": ..., "error": "..."}`` for a record that cannot be scored.
+
+    ``variant`` (a name or a ``.toml`` file), ``scoring`` and ``options`` are
+    ``--variant``, ``--scoring`` and ``--option``: for records that name none.
+    A bad one is a :class:`~gincli.base.errors.UsageError` at the first result.
+
+    >>> [r["outcome"] for r in gincli.score(records)]  # doctest: +SKIP
+    """
+    scorer = HandScorer(registry(), variant, scoring, _overrides(options))
+    state = {"scorer": scorer, "mode": "json", "colour": False}
+    for chunk in chunked(_items(records, "score"), 1):  # one at a time: a record is read when its result is asked for
+        yield from _lines(score_chunk(state, chunk)[0])
+
+
+def validate(transcript: Mapping[str, Any], *, variant: str | Sequence[str] | None = None,
+             scoring: str | None = None, options: Mapping[str, Any] | Sequence[str] | None = None) -> dict[str, Any]:
+    """Replay a transcript (a dict, FORMATS.md) move by move: the validation
+    report ``gin validate --format json`` writes for it (``valid``,
+    ``complete``, ``errors`` with rule ids, each hand's score, the session's).
+    ``variant``, ``scoring`` and ``options`` fill in what the transcript
+    leaves out, as ``--variant`` (one or several), ``--scoring`` and ``--option`` do."""
+    reg = registry()
+    variants = [variant] if isinstance(variant, str) else list(variant or [])
+    defaults = validation_defaults(reg, variants, scoring, _overrides(options))
+    state = {"registry": reg, "defaults": defaults, "mode": "json", "invalid_only": False}
+    item = (Item("<transcript>", 0, None, transcript) if type(transcript) is dict else
+            Item("<transcript>", 0, None, None, "the transcript is not a dict (a JSON object)"))
+    return next(_lines(validate_chunk(state, [item])[0]))
+
+
+def deal(*, seed: int | None = None, players: Sequence[str] | str = ("ann", "bob"), dealer: str | None = None,
+         variant: str = "standard", scoring: str = "game", options: Mapping[str, Any] | Sequence[str] | None = None,
+         id: Any = None) -> dict[str, Any]:
+    """A seeded deal: the transcript ``gin deal --format json`` writes (the
+    shuffled deck and the deal, ready for moves). Without ``seed``, a random
+    one, recorded in the transcript; without ``dealer``, the players cut for it."""
+    names = parse_players(players if isinstance(players, str) else ",".join(players))
+    _, doc = deal_transcript(registry(), names, seed=seed, dealer=dealer, variant=variant, scoring=scoring,
+                             overrides=_overrides(options), id=id)
+    return loads(dumps(doc))
+
+
+class Transcripts:
+    """The sessions of a match, as the transcripts ``gin match --transcripts``
+    writes (dicts, in session order): iterate them, ``len()``, index them.
+    Each is read from its JSON line when it is asked for."""
+
+    def __init__(self, lines: list[bytes]):
+        self._lines = lines
+
+    def __len__(self) -> int:
+        """How many sessions were kept."""
+        return len(self._lines)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (loads(line) for line in self._lines)
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        return loads(self._lines[index])
+
+    def lines(self) -> Iterator[str]:
+        """Each transcript as its JSON line (what the file holds, without the newline)."""
+        return (line.decode("utf-8").rstrip("\n") for line in self._lines)
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} transcripts>"
+
+
+class MatchResult:
+    """What :func:`play_match` played: ``summary``, the dict ``gin match
+    --format json`` prints for the same arguments, and ``transcripts``
+    (:class:`Transcripts`; empty with ``transcripts=False``)."""
+
+    def __init__(self, summary: dict[str, Any], transcripts: Transcripts):
+        self.summary = summary
+        self.transcripts = transcripts
+
+    @property
+    def win_rate(self) -> dict[str, Any] | None:
+        """Two players: the first one's share of the points (a win 1, a draw ½) with its 95% interval."""
+        return self.summary.get("win_rate")
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return f"<MatchResult {' v '.join(p['name'] for p in s['players'])}: {s['sessions']} sessions>"
+
+
+class _Collected:
+    """Where the backend's transcripts go: kept in memory, a line each."""
+
+    def __init__(self) -> None:
+        self.lines: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.lines.append(data)
+
+
+BotLike = Any  # str | gincli.Bot | Callable[[dict, list[dict]], dict]
+
+
+def _python_bots(reg: Any, bots: Sequence[BotLike]) -> tuple[list[str], list[str]]:
+    """The bots' specs for the plan, each Python object registered under a
+    label of its own; returns the specs and the labels to drop afterwards."""
+    specs: list[str] = []
+    labels: list[str] = []
+    seen: dict[int, int] = {}
+    taken = set(reg.bots) | set(reg.named_bots) | {b for b in bots if isinstance(b, str)}
+    for i, b in enumerate(bots):
+        if isinstance(b, str):
+            specs.append(b)
+            continue
+        if not isinstance(b, Bot) and not callable(b):
+            raise UsageError(f"bot {i + 1} is {quote(b)}: give a bot's name, exec:COMMAND, a gincli.Bot or a "
+                             "callable (view, legal) -> move")
+        if isinstance(b, Bot) and id(b) in seen:
+            raise UsageError(f"bots {seen[id(b)] + 1} and {i + 1} are the same gincli.Bot object, which plays one "
+                             "seat: give each seat its own")
+        seen[id(b)] = i
+        base = label_of(b)
+        label, n = base, 1
+        while label in taken:
+            n += 1
+            label = f"{base}-{n}"
+        taken.add(label)
+        specs.append(label)
+        labels.append(label)
+        reg.add_bot_object(label, bot_factory(b, label))
+    return specs, labels
+
+
+@contextlib.contextmanager
+def _bots_in(reg: Any, bots: Sequence[BotLike], workers: int | None, backend: str) -> Iterator[tuple[list[str],
+                                                                                                 int | None]]:
+    """The bots as specs, the Python objects among them registered for this run
+    only; and the workers (one, where a Python object cannot go to more)."""
+    if isinstance(bots, str):
+        raise UsageError(f"bots takes a list of bots, not the text {quote(bots)}")
+    specs, labels = _python_bots(reg, list(bots))
+    try:
+        if labels and (backend != DEFAULT_BACKEND or (workers is not None and workers > 1 and not forks())):
+            where = (f"the backend {backend}" if backend != DEFAULT_BACKEND else
+                     "workers on this platform, which are spawned, not forked")
+            raise UsageError(f"a Python bot object plays in this process, not in {where}: give workers=1 (or name "
+                             "a bot of a plugin, or exec:COMMAND)")
+        yield specs, (1 if labels and workers is None and not forks() else workers)
+    finally:
+        for label in labels:
+            reg.drop_bot_object(label)
+
+
+def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int | None = None,
+               seed: int | None = None, workers: int | None = None, duplicate: bool = False,
+               variant: str = "standard", scoring: str | None = None,
+               options: Mapping[str, Any] | Sequence[str] | None = None, sprt: str | None = None,
+               backend: str = DEFAULT_BACKEND, backend_options: Sequence[str] | None = None,
+               address: str | None = None, names: Sequence[str] | None = None, time_limit: float = 5.0,
+               start_time_limit: float = 30.0, max_hands: int = 10_000, bot_log: str | None = None,
+               transcripts: bool = True) -> MatchResult:
+    """Play a match, as ``gin match`` does with the same arguments: ``hands=N``
+    (each settled alone) or ``games=N`` (sessions of ``scoring``, game by
+    default), reproducible by ``seed`` whatever ``workers`` and ``backend``
+    are; ``duplicate`` plays every deal twice with the seats swapped;
+    ``sprt="elo0,elo1"`` stops once the test decides.
+
+    ``bots``: two (or as many as the scoring system seats), each a bot's name
+    (``"expert"``, ``"expert:samples=40"``), ``"exec:COMMAND"``, a
+    :class:`gincli.Bot` instance, or a callable ``(view, legal) -> move``
+    taking the protocol's dicts (docs/bot-protocol.md) and returning one of
+    ``legal``. A Python object plays in this process, its state kept; with
+    ``workers`` > 1 in forked workers (each its own copy), which needs a
+    platform that forks and the local backend. A move not in ``legal``, or an
+    exception it raises, forfeits that hand, with the reason.
+
+    Returns a :class:`MatchResult`: ``summary`` (``gin match --format json``'s
+    dict) and ``transcripts`` (``--transcripts``' sessions; none kept with
+    ``transcripts=False``)."""
+    reg = registry()
+    with _bots_in(reg, bots, workers, backend) as (specs, workers):
+        plan = plan_match(reg, specs, ",".join(specs), hands=hands, games=games, seed=seed, variant=variant,
+                          scoring=scoring, overrides=_overrides(options), duplicate=duplicate, sprt=sprt,
+                          names=",".join(names) if names is not None else None, backend=backend,
+                          backend_option=backend_options, address=address, time_limit=time_limit,
+                          max_hands=max_hands, start_time_limit=start_time_limit, bot_log=bot_log)
+        tally = Tally(plan.spec, plan.test, plan.variant.name, plan.header["options"])
+        out = _Collected() if transcripts else None
+        _run(reg, plan.backend, plan.backend_options, workers, out,
+             lambda run, work_of: stream_sessions(run, work_of(plan.spec), tally, 0, out, None, lambda n: None))
+    return MatchResult(loads(dumps(tally.summary())), Transcripts(out.lines if out is not None else []))
+
+
+def _run(reg: Any, backend: Any, options: dict[str, str], workers: int | None, out: _Collected | None,
+         play: Any) -> None:
+    """Start the backend, ``play(run, work_of)``, then close the external bots
+    and stop the backend, as the commands do; a refused write is raised."""
+    from ..matches.external import close_all
+
+    run = BackendRun(backend, options, workers)
+    try:
+        refused = play(run, lambda spec: MatchWork.of(spec, out is not None, load_registry, (), (), None, reg))
+        if refused is not None:
+            raise refused
+    finally:
+        close_all()
+        stopped = run.stop()
+        if stopped:
+            warnings.warn(stopped, stacklevel=3)
+
+
+class TournamentResult:
+    """What :func:`play_tournament` played: ``summary``, the dict ``gin
+    tournament --format json`` prints for the same arguments (the crosstable,
+    the ratings, each pairing), and ``transcripts`` (every session, each naming
+    its pairing)."""
+
+    def __init__(self, summary: dict[str, Any], transcripts: Transcripts):
+        self.summary = summary
+        self.transcripts = transcripts
+
+    def __repr__(self) -> str:
+        return f"<TournamentResult {len(self.summary.get('pairings', []))} pairings>"
+
+
+def play_tournament(bots: Sequence[BotLike], *, games: int | None = None, hands: int | None = None,
+                    gauntlet: int | None = None, seed: int | None = None, workers: int | None = None,
+                    duplicate: bool = False, variant: str = "standard", scoring: str | None = None,
+                    options: Mapping[str, Any] | Sequence[str] | None = None, sprt: str | None = None,
+                    anchor: str | None = None, backend: str = DEFAULT_BACKEND,
+                    backend_options: Sequence[str] | None = None, address: str | None = None,
+                    names: Sequence[str] | None = None, time_limit: float = 5.0, start_time_limit: float = 30.0,
+                    max_hands: int = 10_000, bot_log: str | None = None,
+                    transcripts: bool = True) -> TournamentResult:
+    """Play a tournament, as ``gin tournament`` does with the same arguments:
+    three bots or more (as :func:`play_match` takes them, Python objects
+    too), every pairing a match of ``games`` or ``hands`` (a round robin, or
+    with ``gauntlet=K`` the first K against the others), the same deals for
+    each; ``anchor="NAME[=ELO]"`` fixes the ratings' scale. Returns a
+    :class:`TournamentResult`."""
+    from ..cli.tournament import play_pairings, tournament_summary
+
+    reg = registry()
+    with _bots_in(reg, bots, workers, backend) as (specs, workers):
+        plan = plan_tournament(reg, specs, ",".join(specs), hands=hands, games=games, gauntlet=gauntlet, seed=seed,
+                               variant=variant, scoring=scoring, overrides=_overrides(options), duplicate=duplicate,
+                               sprt=sprt, names=",".join(names) if names is not None else None, anchor=anchor,
+                               backend=backend, backend_option=backend_options, address=address,
+                               time_limit=time_limit, max_hands=max_hands, start_time_limit=start_time_limit,
+                               bot_log=bot_log)
+        tallies = [Tally(m, plan.test, plan.variant.name, plan.header["options"]) for m in plan.matches]
+        out = _Collected() if transcripts else None
+        _run(reg, plan.backend, plan.backend_options, workers, out,
+             lambda run, work_of: play_pairings(run, plan.matches, tallies, out, lambda n: None, work_of))
+        summary = tournament_summary(plan.tour, plan.header, plan.matches, tallies, *plan.anchor)
+    return TournamentResult(loads(dumps(summary)), Transcripts(out.lines if out is not None else []))

@@ -1,0 +1,181 @@
+"""What ``gin match`` and :func:`gincli.play_match` share before the first
+deal: the arguments checked (one sentence for each mistake), the bots looked
+up, the seed chosen, the rules resolved, the backend and its options found.
+No Typer here: the Python API calls it as the command does."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..base.errors import UsageError, quote
+from ..matches.backends import MatchBackend, backend_named, backend_options
+from ..matches.runner import MatchSpec
+from ..matches.stats import Sprt, parse_sprt
+from ..sessions.systems import open_session
+from .options import bot_names, check_seats, random_seed, utf8_text
+
+
+@dataclass
+class MatchPlan:
+    """A match ready to play: its spec, the rules it plays under, what the
+    transcripts' header holds, the SPRT (or None) and the backend."""
+
+    spec: MatchSpec
+    variant: Any
+    system: Any
+    rules: Any
+    header: dict[str, Any]
+    test: Sprt | None
+    backend: MatchBackend
+    backend_options: dict[str, str]
+
+
+def player_names(specs: list[str], names: str | None) -> tuple[str, ...]:
+    """The players' names: ``--players``, one a bot, or the bots' own (numbered where
+    two would share one)."""
+    if names is not None:
+        parts = [n.strip() for n in utf8_text(names, "--players").split(",")]
+        if len(parts) != len(specs) or not all(parts) or len(set(parts)) != len(parts):
+            raise UsageError(f"--players takes {len(specs)} different names separated by commas, one for each bot, "
+                             f"not {quote(names)}")
+        return tuple(parts)
+    return tuple(bot_names(specs))
+
+
+def plan_match(registry: Any, specs: list[str], bots_text: str, *, hands: int | None, games: int | None,
+               seed: int | None, variant: str, scoring: str | None, overrides: dict[str, Any], duplicate: bool,
+               sprt: str | None, names: str | None = None, backend: str = "local",
+               backend_option: Iterable[str] | None = None, address: str | None = None,
+               **spec_fields: Any) -> MatchPlan:
+    """Check a match's arguments as ``gin match`` does and build its plan;
+    :class:`UsageError` (the command's sentence) for the first mistake.
+    ``spec_fields``: the rest of :class:`MatchSpec` (limits, bot logs)."""
+    if len(specs) < 2 or not all(specs):
+        raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_text)}")
+    if (hands is None) == (games is None):
+        raise UsageError("give either --hands N or --games N")
+    if hands is not None and scoring not in (None, "hand"):
+        raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
+    for b in specs:
+        registry.bot(b)
+    where = backend_named(registry, backend)
+    chosen = backend_options(where, backend_option, address)
+    if seed is None:
+        seed = random_seed()
+    unit = "hands" if hands is not None else "games"
+    count = hands if hands is not None else games
+    assert count is not None
+    if duplicate and count % 2:
+        raise UsageError("--duplicate plays deals in pairs: give an even number")
+    spec = MatchSpec(tuple(specs), player_names(specs, names), unit, count, seed, variant,
+                     "hand" if unit == "hands" else (scoring or "game"), overrides, duplicate, **spec_fields)
+    system = registry.scoring(spec.scoring)
+    check_seats(system, len(specs), "--bots", "bots")
+    if len(specs) > 2 and (sprt or duplicate):
+        what = "--sprt" if sprt else "--duplicate"
+        raise UsageError(f"{what} is for two players: the SPRT and duplicate deals compare two bots head to head, "
+                         f"and {len(specs)} play here (the summary gives each player's net result per game)")
+    try:  # check the rules once, up front
+        the_variant = registry.variant(spec.variant)
+        rules = registry.rules(the_variant, system, spec.options)
+        open_session(system, spec.names, rules)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules),
+              "written": registry.transcript_options(the_variant, rules)}  # what the transcripts hold of them
+    try:
+        test = parse_sprt(sprt) if sprt else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return MatchPlan(spec, the_variant, system, rules, header, test, where, chosen)
+
+
+@dataclass
+class TournamentPlan:
+    """A tournament ready to play: its spec, each pairing's match, the rules,
+    the transcripts' header, the SPRT, the anchor of the ratings, the backend."""
+
+    tour: Any  # gincli.matches.tournament.TournamentSpec
+    matches: list[MatchSpec]
+    variant: Any
+    system: Any
+    rules: Any
+    header: dict[str, Any]
+    test: Sprt | None
+    anchor: tuple[str | None, float]
+    backend: MatchBackend
+    backend_options: dict[str, str]
+
+
+def anchor_of(text: str | None, players: tuple[str, ...]) -> tuple[str | None, float]:
+    """``--anchor NAME[=ELO]``: a player, and the rating it is given."""
+    if text is None:
+        return None, 0.0
+    name, eq, value = text.partition("=")
+    name = name.strip()
+    if name not in players:
+        raise UsageError(f"--anchor {quote(name)} is not one of the players ({', '.join(players)})")
+    if not eq:
+        return name, 0.0
+    try:
+        elo = float(value)
+    except ValueError:
+        raise UsageError(f"--anchor takes NAME=ELO with a number, not {quote(text)}") from None
+    if not -10_000 <= elo <= 10_000:
+        raise UsageError(f"--anchor takes an Elo from -10000 to 10000, not {quote(value)}")
+    return name, elo
+
+
+def plan_tournament(registry: Any, specs: list[str], bots_text: str, *, hands: int | None, games: int | None,
+                    gauntlet: int | None, seed: int | None, variant: str, scoring: str | None,
+                    overrides: dict[str, Any], duplicate: bool, sprt: str | None, names: str | None = None,
+                    anchor: str | None = None, backend: str = "local", backend_option: Iterable[str] | None = None,
+                    address: str | None = None, **spec_fields: Any) -> TournamentPlan:
+    """Check a tournament's arguments as ``gin tournament`` does and build its
+    plan; :class:`UsageError` (the command's sentence) for the first mistake."""
+    from ..matches.tournament import TournamentSpec
+
+    if len(specs) < 3 or not all(specs):
+        hint = "; two bots play a match: gin match" if len(specs) == 2 and all(specs) else ""
+        raise UsageError(f"--bots takes three bots or more, separated by commas, not {quote(bots_text)}{hint}")
+    if (hands is None) == (games is None):
+        raise UsageError("give either --hands N or --games N (for each pairing)")
+    if hands is not None and scoring not in (None, "hand"):
+        raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
+    if gauntlet is not None and gauntlet >= len(specs):
+        raise UsageError(f"--gauntlet {gauntlet} leaves no bot to play: it takes 1 to {len(specs) - 1} with "
+                         f"{len(specs)} bots")
+    players = player_names(specs, names)
+    the_anchor = anchor_of(anchor, players)
+    for b in specs:
+        registry.bot(b)
+    where = backend_named(registry, backend)
+    chosen = backend_options(where, backend_option, address)
+    if seed is None:
+        seed = random_seed()
+    unit = "hands" if hands is not None else "games"
+    count = hands if hands is not None else games
+    assert count is not None
+    if duplicate and count % 2:
+        raise UsageError("--duplicate plays deals in pairs: give an even number")
+    tour = TournamentSpec(tuple(specs), players, unit, count, seed, variant,
+                          "hand" if unit == "hands" else (scoring or "game"), overrides, duplicate,
+                          gauntlet=gauntlet, **spec_fields)
+    system = registry.scoring(tour.scoring)
+    check_seats(system, 2, "a pairing", "bots")  # every pairing is a two-player match
+    try:
+        the_variant = registry.variant(tour.variant)
+        rules = registry.rules(the_variant, system, tour.options)
+        open_session(system, players[:2], rules)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules),
+              "written": registry.transcript_options(the_variant, rules)}  # what the transcripts hold of them
+    try:
+        test = parse_sprt(sprt) if sprt else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    matches = [tour.match(k) for k in range(len(tour.pairings()))]
+    return TournamentPlan(tour, matches, the_variant, system, rules, header, test, the_anchor, where, chosen)
