@@ -395,3 +395,16 @@ def test_a_python_bot_plays_a_tournament_and_mistakes_are_the_commands():
         gincli.play_tournament(["simple", "random"], hands=2)
     with pytest.raises(UsageError, match="--anchor"):
         gincli.play_tournament(["simple", "random", "expert"], hands=2, anchor="nobody")
+
+
+def test_a_python_bot_that_forfeits_every_hand_stops_the_match_as_on_the_command_line():
+    import gincli
+    from gincli.base.errors import UsageError
+
+    def hopeless(view, legal):
+        return {"action": "resign"}  # never one of legal
+
+    with pytest.raises(UsageError, match="forfeited 3 hands in a row"):
+        gincli.play_match([hopeless, "simple"], hands=20, seed=1, workers=1, max_forfeits=3)
+    result = gincli.play_match([hopeless, "simple"], hands=4, seed=1, workers=1, max_forfeits=0)
+    assert result.summary["hands"] == 4

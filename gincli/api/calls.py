@@ -19,7 +19,7 @@ from ..hand.bots import Bot
 from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
 from ..matches.parallel import chunked, forks
 from ..matches.pybots import bot_factory, label_of
-from ..matches.runner import Tally
+from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
 from ..plugin.registry import load_registry
 from ..cli.deal import deal_transcript, parse_players
 from ..cli.match import stream_sessions
@@ -231,12 +231,16 @@ def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int 
                backend: str = DEFAULT_BACKEND, backend_options: Sequence[str] | None = None,
                address: str | None = None, names: Sequence[str] | None = None, time_limit: float = 5.0,
                start_time_limit: float = 30.0, max_hands: int = 10_000, bot_log: str | None = None,
+               bot_trace: str | None = None, max_forfeits: int = DEFAULT_MAX_FORFEITS,
                transcripts: bool = True) -> MatchResult:
     """Play a match, as ``gin match`` does with the same arguments: ``hands=N``
     (each settled alone) or ``games=N`` (sessions of ``scoring``, game by
     default), reproducible by ``seed`` whatever ``workers`` and ``backend``
     are; ``duplicate`` plays every deal twice with the seats swapped;
-    ``sprt="elo0,elo1"`` stops once the test decides.
+    ``sprt="elo0,elo1"`` stops once the test decides; ``bot_log`` and
+    ``bot_trace`` name folders for external bots' stderr and exchanges, and
+    ``max_forfeits`` hands forfeited in a row by one bot stop the match
+    (:class:`~gincli.base.errors.UsageError`; 0: never), as on the command line.
 
     ``bots``: two (or as many as the scoring system seats), each a bot's name
     (``"expert"``, ``"expert:samples=40"``), ``"exec:COMMAND"``, a
@@ -256,7 +260,8 @@ def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int 
                           scoring=scoring, overrides=_overrides(options), duplicate=duplicate, sprt=sprt,
                           names=",".join(names) if names is not None else None, backend=backend,
                           backend_option=backend_options, address=address, time_limit=time_limit,
-                          max_hands=max_hands, start_time_limit=start_time_limit, bot_log=bot_log)
+                          max_hands=max_hands, start_time_limit=start_time_limit, bot_log=bot_log,
+                          bot_trace=bot_trace, max_forfeits=max_forfeits)
         tally = Tally(plan.spec, plan.test, plan.variant.name, plan.header["options"])
         out = _Collected() if transcripts else None
         _run(reg, plan.backend, plan.backend_options, workers, out,
