@@ -18,12 +18,19 @@ EXIT_INTERRUPTED = 130
 
 
 def _interrupted(*_: object) -> None:
+    """Ctrl-C while the command line loads: one line, and the process ends at
+    once. Not ``sys.exit``: the signal may land inside a callback of the import
+    system (a module lock's weakref), where a ``SystemExit`` is printed as an
+    ignored exception with its traceback, and loading goes on. Nothing has been
+    written or started yet, so there is nothing to clean up."""
     try:
         sys.stderr.write("gin: interrupted\n")
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
-    sys.exit(EXIT_INTERRUPTED)
+    import os
+
+    os._exit(EXIT_INTERRUPTED)
 
 
 def _starting() -> None:
