@@ -56,39 +56,17 @@ def plan_match(registry: Any, specs: list[str], bots_text: str, *, hands: int | 
         raise UsageError(f"--bots takes bots separated by commas, at least two, not {quote(bots_text)}")
     if (hands is None) == (games is None):
         raise UsageError("give either --hands N or --games N")
-    if hands is not None and scoring not in (None, "hand"):
-        raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
-    for b in specs:
-        registry.bot(b)
-    where = backend_named(registry, backend)
-    chosen = backend_options(where, backend_option, address)
-    if seed is None:
-        seed = random_seed()
-    unit = "hands" if hands is not None else "games"
-    count = hands if hands is not None else games
-    assert count is not None
-    if duplicate and count % 2:
-        raise UsageError("--duplicate plays deals in pairs: give an even number")
-    spec = MatchSpec(tuple(specs), player_names(specs, names), unit, count, seed, variant,
-                     "hand" if unit == "hands" else (scoring or "game"), overrides, duplicate, **spec_fields)
+    where, chosen, seed, unit, count, scoring = _common(registry, specs, hands, games, seed, scoring, duplicate,
+                                                         backend, backend_option, address)
+    spec = MatchSpec(tuple(specs), player_names(specs, names), unit, count, seed, variant, scoring, overrides,
+                     duplicate, **spec_fields)
     system = registry.scoring(spec.scoring)
     check_seats(system, len(specs), "--bots", "bots")
     if len(specs) > 2 and (sprt or duplicate):
         what = "--sprt" if sprt else "--duplicate"
         raise UsageError(f"{what} is for two players: the SPRT and duplicate deals compare two bots head to head, "
                          f"and {len(specs)} play here (the summary gives each player's net result per game)")
-    try:  # check the rules once, up front
-        the_variant = registry.variant(spec.variant)
-        rules = registry.rules(the_variant, system, spec.options)
-        open_session(system, spec.names, rules)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules),
-              "written": registry.transcript_options(the_variant, rules)}  # what the transcripts hold of them
-    try:
-        test = parse_sprt(sprt) if sprt else None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    the_variant, rules, header, test = _rules(registry, spec.variant, system, spec.options, spec.names, sprt)
     return MatchPlan(spec, the_variant, system, rules, header, test, where, chosen)
 
 
@@ -142,13 +120,30 @@ def plan_tournament(registry: Any, specs: list[str], bots_text: str, *, hands: i
         raise UsageError(f"--bots takes three bots or more, separated by commas, not {quote(bots_text)}{hint}")
     if (hands is None) == (games is None):
         raise UsageError("give either --hands N or --games N (for each pairing)")
-    if hands is not None and scoring not in (None, "hand"):
-        raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
     if gauntlet is not None and gauntlet >= len(specs):
         raise UsageError(f"--gauntlet {gauntlet} leaves no bot to play: it takes 1 to {len(specs) - 1} with "
                          f"{len(specs)} bots")
     players = player_names(specs, names)
     the_anchor = anchor_of(anchor, players)
+    where, chosen, seed, unit, count, scoring = _common(registry, specs, hands, games, seed, scoring, duplicate,
+                                                         backend, backend_option, address)
+    tour = TournamentSpec(tuple(specs), players, unit, count, seed, variant, scoring, overrides, duplicate,
+                          gauntlet=gauntlet, **spec_fields)
+    system = registry.scoring(tour.scoring)
+    check_seats(system, 2, "a pairing", "bots")  # every pairing is a two-player match
+    the_variant, rules, header, test = _rules(registry, tour.variant, system, tour.options, players[:2], sprt)
+    matches = [tour.match(k) for k in range(len(tour.pairings()))]
+    return TournamentPlan(tour, matches, the_variant, system, rules, header, test, the_anchor, where, chosen)
+
+
+def _common(registry: Any, specs: list[str], hands: int | None, games: int | None, seed: int | None,
+            scoring: str | None, duplicate: bool, backend: str, backend_option: Iterable[str] | None,
+            address: str | None) -> tuple[Any, dict[str, Any], int, str, int, str]:
+    """What a match and a tournament check alike: ``--hands`` with its scoring,
+    every bot known, the backend and its options, the seed (drawn when not
+    given), the unit and count (even under ``--duplicate``) and the scoring system's name."""
+    if hands is not None and scoring not in (None, "hand"):
+        raise UsageError("--hands plays hands settled alone (scoring hand); use --games N with --scoring")
     for b in specs:
         registry.bot(b)
     where = backend_named(registry, backend)
@@ -160,15 +155,18 @@ def plan_tournament(registry: Any, specs: list[str], bots_text: str, *, hands: i
     assert count is not None
     if duplicate and count % 2:
         raise UsageError("--duplicate plays deals in pairs: give an even number")
-    tour = TournamentSpec(tuple(specs), players, unit, count, seed, variant,
-                          "hand" if unit == "hands" else (scoring or "game"), overrides, duplicate,
-                          gauntlet=gauntlet, **spec_fields)
-    system = registry.scoring(tour.scoring)
-    check_seats(system, 2, "a pairing", "bots")  # every pairing is a two-player match
+    return where, chosen, seed, unit, count, "hand" if unit == "hands" else (scoring or "game")
+
+
+def _rules(registry: Any, variant: str, system: Any, options: dict[str, Any], players: Any,
+           sprt: str | None) -> tuple[Any, Any, dict[str, Any], Any]:
+    """The rules, checked once up front (a session opened on them), the header
+    the transcripts are compared by, and the SPRT: the variant, the rules, the
+    header and the test; :class:`UsageError` for bad rules or a bad ``--sprt``."""
     try:
-        the_variant = registry.variant(tour.variant)
-        rules = registry.rules(the_variant, system, tour.options)
-        open_session(system, players[:2], rules)
+        the_variant = registry.variant(variant)
+        rules = registry.rules(the_variant, system, options)
+        open_session(system, players, rules)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     header = {"variant": the_variant.name, "scoring": system.name, "options": dict(rules),
@@ -177,5 +175,4 @@ def plan_tournament(registry: Any, specs: list[str], bots_text: str, *, hands: i
         test = parse_sprt(sprt) if sprt else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    matches = [tour.match(k) for k in range(len(tour.pairings()))]
-    return TournamentPlan(tour, matches, the_variant, system, rules, header, test, the_anchor, where, chosen)
+    return the_variant, rules, header, test
