@@ -389,3 +389,19 @@ def test_transcripts_carry_the_corner_options_only_where_they_are_played(run):
     on_standard = json_lines(run("match", "--bots", "simple,simple", "--games", "1", "--seed", "1", "-q", "--workers",
                                  "1", "-o", "corner_runs=true", "--transcripts", "-").stdout)[0]
     assert on_standard["options"]["corner_runs"] is True and on_standard["variant"] == "standard"
+
+
+def test_the_rule_books_melds_as_masks_are_the_melds_its_solver_knows():
+    """The two spellings of the rule book's melds agree: ``standard_melds()``
+    (what the hook's data is compared with) is exactly the masks
+    ``melds.is_meld`` accepts among sets and one-suit stretches: 13 ranks ×
+    (1 + 4) sets and 4 suits × 66 runs."""
+    masks = standard_melds()
+    assert len(masks) == len(set(masks)) == 13 * 5 + 4 * sum(14 - n for n in range(3, 14))
+    assert all(melds.is_meld(cards_of(m)) for m in masks)
+    known = set(masks)
+    for s in range(4):  # every stretch of a suit that is a run is listed, and nothing round the corner
+        for bits in range(1, 1 << 13):
+            m = bits << (13 * s)
+            assert (m in known) == (bits.bit_count() >= 3 and melds.is_meld(cards_of(m)))
+
