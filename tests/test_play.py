@@ -193,7 +193,7 @@ def test_quit_and_end_of_input_leave_a_valid_transcript(registry, tmp_path):
 def test_hint_and_help_answer_without_moving(registry, tmp_path):
     res, path = play("--seed", "8", "--bot", "simple", input="h\n?\nq\n", tmp_path=tmp_path)
     out = res.stdout
-    assert "hint: the expert bot would" in out
+    assert "hint: the master bot would" in out
     assert "You may " in out and "k 7h: knock discarding 7h" in out
     moves = json.loads(path.read_text())["hands"][0]["moves"]
     assert not [m for m in moves if m["player"] == "ann"]

@@ -161,6 +161,9 @@ class Command:
 
 
 _CARD = re.compile(r"(10|[2-9tjqka])\s*([shdc♠♥♦♣])", re.I)
+#: The bots whose move a hint gives, the strongest first (the first loaded).
+HINT_BOTS = ("master", "expert")
+
 _WORDS = {"?": "help", "help": "help", "h": "hint", "hint": "hint", "u": "undo", "undo": "undo",
           "q": "quit", "quit": "quit", "exit": "quit"}
 
@@ -605,11 +608,11 @@ class Game:
                 notice = f"[yellow]{safe(exc.message)}[/]"
 
     def hint(self, view: PlayerView) -> str:
-        expert = self.registry.bots.get("expert")
-        if expert is None:
-            return "[yellow]no hint: the expert bot is not loaded[/]"
-        move = expert(SplitMix64(self.hint_rng.next64()), self.me).choose(view)
-        return f"hint: the expert bot would {advice(move, view)}"
+        name = next((n for n in HINT_BOTS if n in self.registry.bots), None)
+        if name is None:
+            return "[yellow]no hint: neither the master bot nor the expert bot is loaded[/]"
+        move = self.registry.bots[name](SplitMix64(self.hint_rng.next64()), self.me).choose(view)
+        return f"hint: the {name} bot would {advice(move, view)}"
 
     def undo(self, hand: Hand) -> None:
         """Take back the player's last move of this hand, with every move after

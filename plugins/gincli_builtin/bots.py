@@ -1,4 +1,4 @@
-"""Built-in plugin: the bots ``random``, ``simple`` and ``expert``.
+"""Built-in plugin: the bots ``random``, ``simple``, ``expert`` and ``master`` (master.py).
 
 ``simple`` is the published baseline of the EAAI gin rummy challenge (Neller,
 2021, SimpleGinRummyPlayer): it takes the face-up card only if the card then
@@ -18,6 +18,7 @@ from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
 
 from .expert import ExpertBot
+from .master import MasterBot
 
 
 def answer_due(view: PlayerView, accept: bool = True) -> Move | None:
@@ -82,5 +83,5 @@ class SimpleBot(Bot):
 
 @hookimpl(trylast=True)
 def gincli_register_bots(register: Callable[[type[Bot]], None]) -> None:
-    for bot in (RandomBot, SimpleBot, ExpertBot):
+    for bot in (RandomBot, SimpleBot, ExpertBot, MasterBot):
         register(bot)

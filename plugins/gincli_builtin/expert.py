@@ -420,7 +420,7 @@ class ExpertBot(Bot):
                 "e_kept": self.expected_after_draw(kept, k), "nd": len(view.opponent_discards), "last": last,
                 "pu": under / n, "md": dsum / n}
 
-    def opponent_hands(self, view: PlayerView, k: _Knowledge) -> list[int]:
+    def opponent_hands(self, view: PlayerView, k: _Knowledge, samples: int | None = None) -> list[int]:
         """The opponent's likely hands: the cards they took and still hold, the
         rest dealt from the unknown cards; then, as many times as they have
         discarded (at most ``EXTRA``, and half the unknown cards left over),
@@ -440,7 +440,7 @@ class ExpertBot(Bot):
         take = need + extra
         out = []
         tries = self.NO_KNOCK
-        for _ in range(self.SAMPLES):
+        for _ in range(self.SAMPLES if samples is None else samples):
             for _ in range(tries):
                 pool = cards[:]
                 bits = 0

@@ -1,0 +1,114 @@
+"""The ``master`` bot: legal under every variant and scoring system (doubling,
+round-the-corner, eaai, three and four players), reproducible by seed, its
+parameter checked; its simulated knocks are settled exactly as the rule book
+settles them; it knocks when a knock wins the game where expert would wait."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from helpers import cards, mask
+
+from gincli.hand.view import PlayerView
+from gincli.matches.runner import MatchSpec, play_match_session
+from gincli.replay.validate import validate
+from gincli.rulebook.cards import cards_of
+from gincli.rulebook.rng import SplitMix64
+from gincli.rulebook.scoring import Position, score_position
+
+
+def make_view(registry, hand: str, *, pile: str, stock: int, scores: dict, opponent_discards: str = "",
+              variant: str = "standard", scoring: str = "game") -> PlayerView:
+    rules = registry.rules(registry.variant(variant), registry.scoring(scoring), {})
+    pile_cards = cards(pile)
+    return PlayerView("ann", "bob", "bob", "discard", mask(hand), pile_cards[0], tuple(pile_cards), stock, (), (), (),
+                      (), tuple(cards(opponent_discards)), -1, False, 10, False, rules, scores, 3, {})
+
+
+def master(seed: int = 1):
+    from gincli_builtin.master import MasterBot
+
+    return MasterBot(SplitMix64(seed), "ann")
+
+
+@pytest.mark.parametrize("variant,scoring", [("standard", "game"), ("oklahoma", "game"), ("gin-only", "hand"),
+                                             ("doubling", "game"), ("round-the-corner", "game"),
+                                             ("standard", "eaai")])
+def test_every_match_is_legal_and_replays_by_seed(registry, variant, scoring):
+    def transcripts(seed: int) -> list[str]:
+        spec = MatchSpec(("master", "expert"), ("master", "expert"), "games", 2, seed, variant, scoring, {}, True)
+        return [play_match_session(spec, i, registry, True).transcript or "" for i in range(2)]
+
+    first = transcripts(7)
+    assert first == transcripts(7)
+    for line in first:
+        doc = json.loads(line)
+        report = validate(doc, registry)
+        assert report.valid, report.errors
+        assert not any(h.get("forfeit") for h in doc["hands"])
+
+
+@pytest.mark.parametrize("bots,scoring", [("master,simple,expert", "cutthroat"),
+                                          ("master,expert,simple,master", "partnership")])
+def test_plays_three_and_four_player_sessions(run, tmp_path, bots, scoring):
+    t = tmp_path / "t.jsonl"
+    res = run("match", "--bots", bots, "--scoring", scoring, "--games", "1", "--seed", "2", "--workers", "1",
+              "-o", "target=40", "-q", "-f", "json", "--transcripts", str(t))
+    assert res.exit_code == 0, res.stderr
+    assert all(p["forfeits"] == 0 for p in json.loads(res.stdout)["players"])
+    checked = run("validate", "-f", "json", str(t))
+    assert checked.exit_code == 0, checked.stdout
+
+
+def test_parameters_are_listed_and_checked(run):
+    res = run("bots", "-f", "json")
+    assert res.exit_code == 0, res.stderr
+    found = next(b for b in json.loads(res.stdout)["bots"] if b["name"] == "master")
+    assert [p["name"] for p in found["parameters"]] == ["samples"]
+    bad = run("match", "--bots", "master:samples=many,simple", "--hands", "1")
+    assert bad.exit_code == 2 and "samples" in bad.stderr and "Traceback" not in bad.stderr
+    ok = run("match", "--bots", "master:samples=4,simple", "--hands", "3", "--seed", "1", "-q",
+             "-f", "json")
+    assert ok.exit_code == 0, ok.stderr
+
+
+@pytest.mark.parametrize("variant", ["standard", "round-the-corner"])
+def test_simulated_knocks_are_settled_as_the_rule_book_does(registry, variant):
+    """The points master counts for a simulated knock or gin are exactly the rule book's
+    (score_position: the knocker's choice of melds, the defender's layoffs, the bonuses)."""
+    from gincli_builtin.expert import tables
+    from gincli_builtin.master import Settlement
+
+    rules = registry.rules(registry.variant(variant), registry.scoring("hand"), {})
+    view = PlayerView("ann", "bob", "bob", "discard", 0, 0, (0,), 20, (), (), (), (), (), -1, False, 10, False,
+                      rules, {}, 1, {})
+    play = Settlement(view, tables(rules.melds))
+    rng = random.Random(5)
+    checked = 0
+    while checked < 400:
+        deck = rng.sample(range(52), 20)
+        k = sum(1 << c for c in deck[:10])
+        d = sum(1 << c for c in deck[10:])
+        dw = rules.melds.deadwood(k)
+        if dw > 10:
+            continue
+        r = score_position(Position(("ann", "bob"), {"ann": k, "bob": d}, "ann", None), registry.variant(variant),
+                           rules)
+        expected = r.points if r.winner == "ann" else -r.points
+        assert play.score(k, dw, d) == expected, (cards_of(k), cards_of(d))
+        checked += 1
+
+
+def test_knocks_when_the_knock_wins_the_game_where_expert_would_wait(registry):
+    from gincli_builtin.expert import ExpertBot
+
+    hand = "7h 7d 7c Jd Qd Kd 8s 9s Ts 9c Kc"  # one loose nine: expert waits for gin early on
+    early = make_view(registry, hand, pile="Kh", opponent_discards="Kh", stock=29, scores={"ann": 0, "bob": 0})
+    assert ExpertBot(SplitMix64(1), "ann").choose(early).action == "discard"
+    assert master().choose(early).action == "discard"
+    close = make_view(registry, hand, pile="Kh", opponent_discards="Kh", stock=29, scores={"ann": 97, "bob": 0})
+    assert ExpertBot(SplitMix64(1), "ann").choose(close).action == "discard"
+    assert master().choose(close).action == "knock"
+
