@@ -243,7 +243,7 @@ def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int 
     (:class:`~gincli.base.errors.UsageError`; 0: never), as on the command line.
 
     ``bots``: two (or as many as the scoring system seats), each a bot's name
-    (``"expert"``, ``"expert:samples=40"``), ``"exec:COMMAND"``, a
+    (``"expert"``, ``"master:samples=40"``), ``"exec:COMMAND"``, a
     :class:`gincli.Bot` instance, or a callable ``(view, legal) -> move``
     taking the protocol's dicts (docs/bot-protocol.md) and returning one of
     ``legal``. A Python object plays in this process, its state kept; with

@@ -35,7 +35,7 @@ class Bot:
     name: str = ""
     description: str = ""
     #: The parameters the bot takes, as ``gincli.Option`` objects: ``gin match
-    #: --bots expert:samples=40`` sets one; ``gin bots`` lists them.
+    #: --bots master:samples=40`` sets one; ``gin bots`` lists them.
     parameters: tuple[Option, ...] = ()
     #: Their values for this bot (the defaults unless the bot's spec set some).
     params: Mapping[str, Any] = {}

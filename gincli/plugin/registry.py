@@ -746,7 +746,7 @@ class Registry:
 
     def bot(self, spec: str) -> Any:
         """A bot factory for a spec: a bot's name with any parameters
-        (``expert:samples=40:k=v``), a named bot of a bots file (likewise), or
+        (``master:samples=40:k=v``), a named bot of a bots file (likewise), or
         ``exec:COMMAND`` for an external program; :class:`UsageError` when it
         cannot be made."""
         found = self._bot_cache.get(spec)
