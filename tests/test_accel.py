@@ -47,13 +47,17 @@ def test_the_accelerator_is_built_where_a_compiler_is():
     assert scoring.ACCELERATED == (os.environ.get("GINCLI_PURE", "") in ("", "0"))
 
 
-def test_gincli_pure_turns_the_accelerator_off():
+def test_gincli_pure_turns_the_accelerator_off(tmp_path):
+    """(In a folder of its own: from a checkout, ``python -c`` would import the
+    checkout's gincli, which an install from it does not build in place.)"""
     code = "from gincli.rulebook import scoring; print(scoring.ACCELERATED, scoring._plain is scoring.plain_pieces)"
     env = dict(os.environ, GINCLI_PURE="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                         cwd=tmp_path).stdout
     assert out.split() == ["False", "True"]
     env["GINCLI_PURE"] = "0"
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                         cwd=tmp_path).stdout
     assert out.split() == [str(compiled is not None), str(compiled is None)]
 
 
@@ -167,9 +171,13 @@ def test_gin_score_writes_the_same_bytes_with_the_accelerator_and_without(args, 
 
     def run(pure: str) -> tuple[bytes, bytes, int]:
         env = dict(os.environ, GINCLI_PURE=pure, NO_COLOR="1")
-        done = subprocess.run([sys.executable, "-m", "gincli", "score", "-q", "--workers", "1", *args, *files], env=env, capture_output=True)
+        done = subprocess.run([sys.executable, "-m", "gincli", "score", "-q", "--workers", "1", *args, *files], env=env, capture_output=True,
+                              cwd=tmp_path)
         return done.stdout, done.stderr, done.returncode
 
     fast, pure = run("0"), run("1")
     assert fast == pure
+    check = "from gincli.rulebook import scoring; print(scoring.ACCELERATED)"
+    assert subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path,
+                          env=dict(os.environ, GINCLI_PURE="0")).stdout.split() == ["True"]  # the gin that ran
     assert fast[0]  # something was written
