@@ -2,7 +2,7 @@
  * standard melds only (RULES.md "Melds and deadwood", "Layoffs").
  *
  * One function, plain(knocker_mask, defender_mask, knock_limit): what
- * gincli/rulebook/scoring.py's _plain_pieces computes in Python, the same
+ * gincli/rulebook/scoring.py's plain_pieces computes in Python, the same
  * choices made in the same order (melds.py's _choices, _best_of, _runs and
  * min_arrangements; layoffs.py's plain_defence, layoff_options and _search),
  * and the same JSON texts (scoring.py's _melds_text, cards.py's json_by_rank).
