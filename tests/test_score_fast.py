@@ -21,8 +21,26 @@ from gincli.rulebook.scoring import _spread_json
 VARIANTS = ("standard", "oklahoma", "gin-only", "doubling", "no-such-variant")
 
 
+@pytest.fixture(scope="module", params=["accelerated", "pure"])
+def solver(request):
+    """The hot path solving with the C accelerator (where it is built) or in pure
+    Python (``scoring.plain_pieces``, as under GINCLI_PURE=1)."""
+    from gincli.rulebook import scoring
+
+    if request.param == "accelerated":
+        if not scoring.ACCELERATED:
+            pytest.skip("the accelerator is not built here (tests/test_accel.py says whether it should be)")
+        yield
+        return
+    saved, scoring._plain = scoring._plain, scoring.plain_pieces
+    try:
+        yield
+    finally:
+        scoring._plain = saved
+
+
 @pytest.fixture(scope="module", params=["orjson", "json"])
-def scorer(registry, request):
+def scorer(registry, solver, request):
     """A scorer whose hot path reads records with orjson (when installed) or json."""
     from gincli.formats import records
 

@@ -18,7 +18,6 @@ from ..formats.records import HandScorer
 from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
 from ..rulebook.scoring import HandResult
 from .base import error, guard, record_failure, settings
-from . import rows
 from .options import (InputFormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       files_given, overrides_from, workers_for)
 from .hands import hand_text
@@ -63,6 +62,8 @@ def score(
     state = {"scorer": scorer, "mode": mode, "colour": colour}
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, mode, colour)
     if mode == "csv":
+        from . import rows  # here: csv, and its module, only for --format csv
+
         write_data(rows.header(rows.HAND))
     total = Totals("all")
     per_file = []
@@ -240,6 +241,8 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
                 if text:
                     block = ("\n" if lines else "") + hand_text(result, colour, scorer.movesets(result))
                 elif mode == "csv":
+                    from . import rows
+
                     block = rows.lines([rows.hand_row(item.where, result.to_dict())])
                 else:
                     block = result.to_json()
@@ -256,6 +259,8 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
             label = f" ({shorten(safe(ident, markup=False))})" if ident is not None else ""
             errors.append((written, f"{item.where}{label}: {message}"))
         elif mode == "csv":
+            from . import rows
+
             lines.append(rows.lines([rows.hand_error_row(item.where, _id_of(item), message)]))
         else:
             lines.append(error_line(_id_of(item), message))

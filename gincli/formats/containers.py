@@ -23,7 +23,6 @@ from itertools import chain
 import os
 import re
 import sys
-import tomllib
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -258,6 +257,8 @@ class Reader:
         marking = Marking()
         try:
             if fmt == "toml":
+                import tomllib  # here: JSON, the common input, never pays for it
+
                 try:
                     doc = tomllib.loads(data.decode("utf-8"), parse_float=marking.toml_float)
                 except UnicodeDecodeError:

@@ -330,26 +330,55 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
         _, _, limit, multiplier = known
         if limit < 0:
             return None
-        candidates = min_arrangements(k_mask)
-        k_dw = candidates[0].deadwood
     else:
         if upcard is None and variant.checked_needs_upcard(rules):
             _remember_limits(variant, rules, upcard, -1, 0)
             return None
-        candidates = min_arrangements(k_mask)
-        k_dw = candidates[0].deadwood
         limit = variant.checked_knock_limit(rules, upcard)
         multiplier = variant.checked_multiplier(rules, upcard)
         _remember_limits(variant, rules, upcard, limit, multiplier)
+    pieces = _plain(k_mask, d_mask, limit)
+    if pieces is None:
+        return None
+    k_dw, d_dw, k_melds, k_dead, d_melds, laid, d_dead = pieces
+    k_name = _encode_str(knocker)
+    if not k_dw:
+        outcome, winner, points = "gin", k_name, (d_dw + rules["gin_bonus"]) * multiplier
+        won = knocker
+    else:
+        outcome, knocker_wins, points = settle(k_dw, d_dw, rules)
+        won = knocker if knocker_wins else defender
+        winner = k_name if knocker_wins else _encode_str(defender)
+        points *= multiplier
+    # _result_json of two _spread_json, in one piece (tests/test_score_fast.py holds them to the same text)
+    ident = _encode_str(id) if type(id) is str else _json_value(id)
+    return (f'{{"id": {ident}, "variant": {_json_value(variant.name)}, "outcome": "{outcome}", "winner": {winner}, '
+            f'"points": {points}, "knocker": {{"name": {k_name}, "melds": [{k_melds}], '
+            f'"deadwood_cards": [{k_dead}], "deadwood": {k_dw}}}, '
+            f'"defender": {{"name": {_encode_str(defender)}, "melds": [{d_melds}], '
+            f'"layoffs": [{laid}], '
+            f'"deadwood_cards": [{d_dead}], "deadwood": {d_dw}}}}}', outcome, won, points,
+            knocker, defender)
+
+
+def plain_pieces(k_mask: int, d_mask: int, limit: int) -> tuple[int, int, str, str, str, str, str] | None:
+    """A knock of ten cards against ten under the standard melds, nothing
+    declared, solved: None when the knocker's deadwood is over ``limit``, else
+    the knocker's deadwood, the defender's, and as the insides of JSON lists the
+    knocker's melds (in written order) and deadwood cards, the defender's melds,
+    layoffs and deadwood cards. The knocker's arrangement is the first of minimum
+    deadwood leaving the defender the most; on gin the defender lays nothing off.
+    The pure-Python reference of the accelerator (``_stdscore.plain``, which
+    tests/test_accel.py holds to the same answers)."""
+    candidates = min_arrangements(k_mask)
+    k_dw = candidates[0].deadwood
     if k_dw > limit:
         return None
-    k_name = _encode_str(knocker)
     if not k_dw:
         arr = candidates[0]
         d_arr = best_arrangement(d_mask)
         d_dw = d_arr.deadwood
-        outcome, winner, points, laid = "gin", k_name, (d_dw + rules["gin_bonus"]) * multiplier, []
-        won = knocker
+        laid: list[int] = []
     else:
         best = None
         for arr in candidates:
@@ -358,19 +387,29 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
                 best = (d_dw, laid, d_arr, arr)
         assert best is not None
         d_dw, laid, d_arr, arr = best
-        outcome, knocker_wins, points = settle(k_dw, d_dw, rules)
-        won = knocker if knocker_wins else defender
-        winner = k_name if knocker_wins else _encode_str(defender)
-        points *= multiplier
-    # _result_json of two _spread_json, in one piece (tests/test_score_fast.py holds them to the same text)
-    ident = _encode_str(id) if type(id) is str else _json_value(id)
-    return (f'{{"id": {ident}, "variant": {_json_value(variant.name)}, "outcome": "{outcome}", "winner": {winner}, '
-            f'"points": {points}, "knocker": {{"name": {k_name}, "melds": [{_melds_text(arr.melds)}], '
-            f'"deadwood_cards": [{json_by_rank(arr.deadwood_mask)}], "deadwood": {k_dw}}}, '
-            f'"defender": {{"name": {_encode_str(defender)}, "melds": [{_melds_text(d_arr.melds)}], '
-            f'"layoffs": [{", ".join([CARD_JSON[c] for c in laid])}], '
-            f'"deadwood_cards": [{json_by_rank(d_arr.deadwood_mask)}], "deadwood": {d_dw}}}}}', outcome, won, points,
-            knocker, defender)
+    return (k_dw, d_dw, _melds_text(arr.melds), json_by_rank(arr.deadwood_mask), _melds_text(d_arr.melds),
+            ", ".join([CARD_JSON[c] for c in laid]), json_by_rank(d_arr.deadwood_mask))
+
+
+def _accelerator() -> Any:
+    """The compiled :func:`plain_pieces` (``gincli.rulebook._stdscore``, built by
+    ``pip install`` where a C compiler is), or None: not built, or
+    ``GINCLI_PURE=1`` in the environment (the pure-Python path, the same answers)."""
+    import os
+
+    if os.environ.get("GINCLI_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from ._stdscore import plain  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return plain
+
+
+#: What :func:`score_plain` solves with: the accelerator, else :func:`plain_pieces`.
+_plain = _accelerator() or plain_pieces
+#: Whether the hot path runs compiled (``gin score`` writes the same either way).
+ACCELERATED = _plain is not plain_pieces
 
 
 def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Variant, rules: Rules,

@@ -1,0 +1,183 @@
+"""The optional C accelerator of ``gin score``'s hot path
+(``gincli/rulebook/_stdscore.c``) against its pure-Python reference
+(``scoring.plain_pieces``) and the brute force of tests/reference.py: the same
+answers, text for text; and ``gin score`` writing the same bytes with it and
+without it (``GINCLI_PURE=1``). tests/test_score_fast.py runs its hot-path tests
+under both too."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+import reference as ref
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT
+from gincli.rulebook import scoring
+from gincli.rulebook.cards import card_str
+
+try:
+    from gincli.rulebook._stdscore import plain as compiled
+except ImportError:  # not built: test_the_accelerator_is_built_where_a_compiler_is says whether it should be
+    compiled = None
+
+needs_compiled = pytest.mark.skipif(compiled is None, reason="the accelerator is not built here")
+
+
+def _compiler() -> str | None:
+    cc = (sysconfig.get_config_var("CC") or "").split()
+    return shutil.which(cc[0]) if cc else None
+
+
+def test_the_accelerator_is_built_where_a_compiler_is():
+    """pip install builds it from source wherever Python's C compiler is (as in CI):
+    then it is the one the hot path runs, unless GINCLI_PURE=1 says otherwise."""
+    if _compiler() is None:
+        assert compiled is None or scoring.ACCELERATED == (os.environ.get("GINCLI_PURE", "") in ("", "0"))
+        return
+    assert compiled is not None, "a C compiler is here, but gincli.rulebook._stdscore was not built"
+    assert scoring.ACCELERATED == (os.environ.get("GINCLI_PURE", "") in ("", "0"))
+
+
+def test_gincli_pure_turns_the_accelerator_off(tmp_path):
+    """(In a folder of its own: from a checkout, ``python -c`` would import the
+    checkout's gincli, which an install from it does not build in place.)"""
+    code = "from gincli.rulebook import scoring; print(scoring.ACCELERATED, scoring._plain is scoring.plain_pieces)"
+    env = dict(os.environ, GINCLI_PURE="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                         cwd=tmp_path).stdout
+    assert out.split() == ["False", "True"]
+    env["GINCLI_PURE"] = "0"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                         cwd=tmp_path).stdout
+    assert out.split() == [str(compiled is not None), str(compiled is None)]
+
+
+def deal_knock(rng: random.Random) -> tuple[int, int]:
+    """A knocker's ten cards mostly in melds (sets, four of a kind, runs, cards
+    in both a set and a run, so that the choices and the layoffs all come up),
+    the defender's ten from the rest of the deck, often what extends the
+    knocker's melds: two card masks."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    knocker: list[int] = []
+    for _ in range(rng.randint(0, 8)):
+        r, s = deck[0] % 13, deck[0] // 13
+        if rng.random() < 0.5:
+            meld = [t * 13 + r for t in range(4) if t * 13 + r in deck][:rng.randint(3, 4)]
+        else:
+            meld = [s * 13 + x for x in range(r, min(13, r + rng.randint(3, 6))) if s * 13 + x in deck]
+        if len(meld) >= 3 and len(knocker) + len(meld) <= 10:
+            knocker += meld
+            deck = [c for c in deck if c not in meld]
+        else:
+            deck = deck[1:] + deck[:1]
+    low = [c for c in deck if c % 13 < rng.choice((2, 4, 6, 13))]
+    knocker += low[:10 - len(knocker)]
+    deck = [c for c in deck if c not in knocker]
+    knocker += deck[:10 - len(knocker)]
+    deck = [c for c in deck if c not in knocker]
+    if rng.random() < 0.5:
+        near = [c for c in deck if any(abs(c - k) == 1 and c // 13 == k // 13 or c % 13 == k % 13 for k in knocker)]
+        deck = near + [c for c in deck if c not in near]
+    return sum(1 << c for c in knocker), sum(1 << c for c in deck[:10])
+
+
+knocks = st.randoms(use_true_random=False).map(deal_knock)
+
+
+@needs_compiled
+@settings(max_examples=1500, deadline=None)
+@given(knocks, st.sampled_from((10, 0, 5, 51)))
+@example((2696434171904, 35236450273412), 10)  # two ways to lay off that tie: the first is taken
+@example((549771526144, 41787952472082), 10)
+def test_the_accelerator_answers_as_the_pure_python_does(hands, limit):
+    k, d = hands
+    assert compiled(k, d, limit) == scoring.plain_pieces(k, d, limit)
+
+
+@needs_compiled
+def test_the_accelerator_answers_as_the_pure_python_does_on_many_deals():
+    """20,000 deals of one seed: ties between layoffs (as much deadwood left, as
+    many cards laid) come up about once in a thousand, and are broken the same way."""
+    rng = random.Random(2026)
+    for _ in range(20_000):
+        k, d = deal_knock(rng)
+        assert compiled(k, d, 10) == scoring.plain_pieces(k, d, 10), (k, d)
+
+
+@needs_compiled
+@settings(max_examples=200, deadline=None)
+@given(knocks)
+def test_the_accelerator_scores_as_the_brute_force_does(hands):
+    k, d = hands
+    k_dw, d_dw, *texts = compiled(k, d, 100)
+    k_hand = frozenset(ref.card(card_str(c)) for c in range(52) if k >> c & 1)
+    d_hand = frozenset(ref.card(card_str(c)) for c in range(52) if d >> c & 1)
+    assert k_dw == ref.min_deadwood(k_hand)
+    outcome, _, points = ref.score_hand(k_hand, d_hand)
+    if outcome == "gin":
+        assert (d_dw + 25, texts[3]) == (points, "")
+    elif outcome == "knock":
+        assert d_dw - k_dw == points
+    else:
+        assert k_dw - d_dw + 25 == points
+
+
+@needs_compiled
+@pytest.mark.parametrize("k, d, error", [
+    (1 << 52, 0, ValueError),  # not a card
+    ((1 << 12) - 1, 0, ValueError),  # twelve cards
+    (-1, 0, OverflowError),
+    ("As", 0, TypeError),
+])
+def test_the_accelerator_refuses_what_it_was_not_built_for(k, d, error):
+    with pytest.raises(error):
+        compiled(k, d, 10)
+    with pytest.raises(TypeError):
+        compiled(0, 0)  # type: ignore[call-arg]
+
+
+#: Files of records of every kind: plain, declared melds and layoffs, errors,
+#: dead hands, other variants (oklahoma, round the corner, doubling).
+FILES = ["examples/hands.jsonl", "examples/bad-hands.jsonl", "examples/corner.jsonl", "examples/hand.toml"]
+
+
+@needs_compiled
+@pytest.mark.parametrize("args", [
+    ["--format", "json"], ["--format", "json", "--summary"], ["--format", "csv"],
+    ["--format", "text"], ["--format", "json", "--variant", "oklahoma"], ["--format", "json", "--variant", "gin-only"],
+    ["--format", "json", "--option", "corner_runs=true"], ["--format", "json", "--option", "gin_bonus=30"],
+    ["--format", "json", "--variant", "doubling"],
+])
+def test_gin_score_writes_the_same_bytes_with_the_accelerator_and_without(args, tmp_path):
+    rng = random.Random(25)
+    with open(tmp_path / "knocks.jsonl", "w") as out:
+        for i in range(400):
+            k, d = deal_knock(rng)
+            hands = {"ann": [card_str(c) for c in range(52) if k >> c & 1],
+                     "bob": [card_str(c) for c in range(52) if d >> c & 1]}
+            out.write(json.dumps({"id": i, "hands": hands, "knocker": "ann" if i % 7 else None,
+                                  "upcard": card_str(next(c for c in range(52) if not (k | d) >> c & 1))}) + "\n")
+    files = [*(str(ROOT / f) for f in FILES), str(tmp_path / "knocks.jsonl")]
+
+    def run(pure: str) -> tuple[bytes, bytes, int]:
+        env = dict(os.environ, GINCLI_PURE=pure, NO_COLOR="1")
+        done = subprocess.run([sys.executable, "-m", "gincli", "score", "-q", "--workers", "1", *args, *files], env=env, capture_output=True,
+                              cwd=tmp_path)
+        return done.stdout, done.stderr, done.returncode
+
+    fast, pure = run("0"), run("1")
+    assert fast == pure
+    check = "from gincli.rulebook import scoring; print(scoring.ACCELERATED)"
+    assert subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path,
+                          env=dict(os.environ, GINCLI_PURE="0")).stdout.split() == ["True"]  # the gin that ran
+    assert fast[0]  # something was written
