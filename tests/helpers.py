@@ -27,3 +27,22 @@ def record(ann: str, bob: str, knocker: str | None = "ann", **extra) -> dict:
         rec["knocker"] = knocker
     rec.update(extra)
     return rec
+
+
+def assert_legal_and_replayable(registry, bots: tuple[str, str], variant: str, scoring: str, seed: int) -> None:
+    """Two sessions of ``bots`` (duplicate deals) under ``variant`` and ``scoring``:
+    the same transcripts when played again with the seed, each valid, no forfeit."""
+    from gincli.matches.runner import MatchSpec, play_match_session
+    from gincli.replay.validate import validate
+
+    def transcripts() -> list[str]:
+        spec = MatchSpec(bots, bots, "games", 2, seed, variant, scoring, {}, True)
+        return [play_match_session(spec, i, registry, True).transcript or "" for i in range(2)]
+
+    first = transcripts()
+    assert first == transcripts()
+    for line in first:
+        doc = json.loads(line)
+        report = validate(doc, registry)
+        assert report.valid, report.errors
+        assert not any(h.get("forfeit") for h in doc["hands"])

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import cards, mask
+from helpers import assert_legal_and_replayable, cards, mask
 
-from gincli.rulebook.cards import card_str
-from gincli.matches.runner import MatchSpec, play_match_session
 from gincli.hand.moves import Move
-from gincli.rulebook.rng import SplitMix64
-from gincli.replay.validate import validate
 from gincli.hand.view import PlayerView
+from gincli.matches.runner import MatchSpec, play_match_session
+from gincli.replay.validate import validate
+from gincli.rulebook.cards import card_str
+from gincli.rulebook.rng import SplitMix64
 
 
 @pytest.fixture(scope="module")
@@ -153,17 +153,7 @@ def test_without_doubling_expert_never_offers(registry, expert):
 
 @pytest.mark.parametrize("variant", ["standard", "oklahoma", "gin-only", "doubling"])
 def test_every_match_is_legal_and_replays_by_seed(registry, variant):
-    def transcripts(seed: int) -> list[str]:
-        spec = MatchSpec(("expert", "simple"), ("expert", "simple"), "games", 2, seed, variant, "game", {}, True)
-        return [play_match_session(spec, i, registry, True).transcript or "" for i in range(2)]
-
-    first = transcripts(11)
-    assert first == transcripts(11)
-    for line in first:
-        doc = json.loads(line)
-        report = validate(doc, registry)
-        assert report.valid, report.errors
-        assert not any(h.get("forfeit") for h in doc["hands"])
+    assert_legal_and_replayable(registry, ("expert", "simple"), variant, "game", 11)
 
 
 def test_expert_against_itself_under_doubling_is_legal(registry):

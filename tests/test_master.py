@@ -9,11 +9,9 @@ import json
 import random
 
 import pytest
-from helpers import cards, mask
+from helpers import assert_legal_and_replayable, cards, mask
 
 from gincli.hand.view import PlayerView
-from gincli.matches.runner import MatchSpec, play_match_session
-from gincli.replay.validate import validate
 from gincli.rulebook.cards import cards_of
 from gincli.rulebook.rng import SplitMix64
 from gincli.rulebook.scoring import Position, score_position
@@ -37,17 +35,7 @@ def master(seed: int = 1):
                                              ("doubling", "game"), ("round-the-corner", "game"),
                                              ("standard", "eaai")])
 def test_every_match_is_legal_and_replays_by_seed(registry, variant, scoring):
-    def transcripts(seed: int) -> list[str]:
-        spec = MatchSpec(("master", "expert"), ("master", "expert"), "games", 2, seed, variant, scoring, {}, True)
-        return [play_match_session(spec, i, registry, True).transcript or "" for i in range(2)]
-
-    first = transcripts(7)
-    assert first == transcripts(7)
-    for line in first:
-        doc = json.loads(line)
-        report = validate(doc, registry)
-        assert report.valid, report.errors
-        assert not any(h.get("forfeit") for h in doc["hands"])
+    assert_legal_and_replayable(registry, ("master", "expert"), variant, scoring, 7)
 
 
 @pytest.mark.parametrize("bots,scoring", [("master,simple,expert", "cutthroat"),
