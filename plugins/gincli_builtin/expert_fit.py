@@ -70,9 +70,11 @@ def play(hands: int, seed: int, opponent: str, watch: Callable[[Hand, dict[str, 
         play_session(seats, variant, rules, system, choose, s, record=False)
 
 
-def knock_rows(hands: int, seed: int, opponent: str = "simple") -> list[dict[str, float]]:
+def knock_rows(hands: int, seed: int, opponent: str = "simple",
+               bot: type[ExpertBot] = ExpertBot) -> list[dict[str, float]]:
     """At each of expert's knock-able decisions (not gin): its knock features,
-    ``vk`` (the points of knocking now) and ``vw`` (one playout of waiting)."""
+    ``vk`` (the points of knocking now) and ``vw`` (one playout of waiting);
+    ``bot``, expert or a variant of it, plays the seat and the playouts."""
     rows: list[dict[str, float]] = []
     registry = load_registry()
 
@@ -99,12 +101,12 @@ def knock_rows(hands: int, seed: int, opponent: str = "simple") -> list[dict[str
         wait = hand.rewound(len(hand.moves))
         wait.apply(Move("A", "discard", card=me.discard_card(options, least, k)))
         n = len(hand.moves)
-        rollout = {"A": ExpertBot(SplitMix64(seed ^ n).derive(len(rows) + 1), "A"),
+        rollout = {"A": bot(SplitMix64(seed ^ n).derive(len(rows) + 1), "A"),
                    "B": registry.bot(opponent)(SplitMix64(seed ^ n).derive(len(rows) + 2), "B")}
         play_hand(wait, lambda h: rollout[h.to_act].choose(h.view(h.to_act)))
         rows.append({**f, "vk": _value(knock, "A"), "vw": _value(wait, "A")})
 
-    play(hands, seed, opponent, watch)
+    play(hands, seed, opponent, watch, bot)
     return rows
 
 
@@ -222,10 +224,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--hands", type=int, default=8000)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--opponent", action="append", help="opponent bots (default: simple, and expert for stake)")
+    ap.add_argument("--no-knock", type=int, default=None,
+                    help="knock: the tries of the fitted seat's opponent-hand draws to find one that could not have "
+                         "knocked (expert's NO_KNOCK; 1: the hands as drawn, as master reads them)")
     a = ap.parse_args(argv)
     if a.model == "knock":
         opponents = a.opponent or ["simple"]
-        rows = [r for o in opponents for r in knock_rows(a.hands, a.seed, o)]
+        bot = ExpertBot if a.no_knock is None else type("Fitted", (ExpertBot,), {"NO_KNOCK": a.no_knock})
+        rows = [r for o in opponents for r in knock_rows(a.hands, a.seed, o, bot)]
         model = fit_linear(rows, KNOCK_FEATURES, lambda r: r["vw"] - r["vk"])
         print(f"{len(rows)} knock-able decisions; KNOCK_MODEL = {_rounded(model)}")
     else:

@@ -3,18 +3,20 @@ opponents and the game in view.
 
 ``master`` reads the cards as ``expert`` does (:class:`~gincli_builtin.expert._Knowledge`:
 the discards, the cards the opponent took and refused) and draws and discards
-as it does, with less weight on not feeding the opponent (``DANGER``). What
-changes is when it knocks:
+as it does, with less weight on not feeding the opponent (``DANGER``) and a
+little more readiness to take a discard that melds (``TAKE_MARGIN``). What
+changes most is when it knocks:
 
 * **The knock model** (waiting a turn against knocking now, linear in
   :meth:`~gincli_builtin.expert.ExpertBot.knock_features`) is fitted on play
   against ``expert``, an opponent that waits for gin and undercuts, instead of
-  against ``simple``, which knocks at once: ``python -m
-  gincli_builtin.expert_fit knock --hands 8000 --seed 41 --opponent expert``
-  gives ``KNOCK_MODEL`` below). Against such opponents, knocking early with a
-  low count wins far more hands than it loses to undercuts. (A second round,
-  refitted on master's own play, measured weaker: 53-55% of games against
-  expert where this model won 59-62%.)
+  against ``simple``, which knocks at once, and with the opponent hands it
+  simulates taken as drawn (``NO_KNOCK = 1``: such an opponent often holds a
+  hand it could knock with): ``python -m gincli_builtin.expert_fit knock
+  --hands 6000 --seed 41 --opponent expert --no-knock 1`` gives ``KNOCK_MODEL``
+  below. Against such opponents, knocking early with a low count wins far more
+  hands than it loses to undercuts. (A second round, refitted on master's own
+  play, measured weaker.)
 * **The game in view:** when a knock now would take it to the session's
   target (winning the game) in at least ``GAME_KNOCK_P`` of ``samples``
   simulated opponent hands, it knocks, even where the model would wait.
@@ -95,8 +97,13 @@ class MasterBot(ExpertBot):
     #: Knock when the knock takes us to the target in at least this share of the simulated hands.
     GAME_KNOCK_P = 0.6
     #: Expert's knock model, refitted on play against expert (see the module's docstring).
-    KNOCK_MODEL = {"1": -43.93, "k": 7.911, "stock": 1.282, "ev": 0.1331, "outs": 56.41, "e_kept": -8.165,
-                   "nd": 3.354, "last": -1.313, "pu": -0.3277, "md": -0.06989}
+    KNOCK_MODEL = {"1": -47.06, "k": 7.978, "stock": 1.37, "ev": -0.08451, "outs": 54.73, "e_kept": -8.673,
+                   "nd": 3.489, "last": -1.304, "pu": -0.2934, "md": 0.2315}
+    #: The simulated opponent hands are taken as drawn: an opponent that waits for gin
+    #: often holds a hand it could knock with (expert redraws those, NO_KNOCK = 5).
+    NO_KNOCK = 1
+    #: Take a discard that melds when it leaves up to a point more than the expected stock draw (expert: 0).
+    TAKE_MARGIN = 1.0
 
     def opponent_hands(self, view: PlayerView, k: _Knowledge, samples: int | None = None) -> list[int]:
         return super().opponent_hands(view, k, self.params["samples"] if samples is None else samples)
