@@ -32,14 +32,11 @@ doubling's stakes as ``expert`` does, and is deterministic for a seed.
 
 from __future__ import annotations
 
-from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
-from gincli.rulebook.rules import Option
+from gincli.rulebook.rules import OFF, Option
 from gincli.rulebook.scoring import settle
 
 from .expert import ExpertBot, Tables, _Knowledge
-
-OFF = "off"
 
 
 class Settlement:
@@ -54,7 +51,7 @@ class Settlement:
         self.min_arrangements = melds.min_arrangements
         self.best_defence = melds.best_defence
         bonus = view.rules.get("big_gin_bonus", OFF)
-        self.big_bonus = 0 if bonus == OFF or bonus is None else int(bonus)
+        self.big_bonus = 0 if bonus == OFF else int(bonus)
         self.gin_bonus = view.rules["gin_bonus"]
         self.rules = view.rules
         self.layoff_on_gin = bool(getattr(melds, "layoff_on_gin", False))
