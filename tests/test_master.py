@@ -62,17 +62,18 @@ def test_parameters_are_listed_and_checked(run):
     assert ok.exit_code == 0, ok.stderr
 
 
-@pytest.mark.parametrize("variant", ["standard", "round-the-corner"])
-def test_simulated_knocks_are_settled_as_the_rule_book_does(registry, variant):
+@pytest.mark.parametrize("variant,options", [("standard", {}), ("round-the-corner", {}),
+                                             ("round-the-corner", {"layoff_on_gin": False})])
+def test_simulated_knocks_are_settled_as_the_rule_book_does(registry, variant, options):
     """The points master counts for a simulated knock or gin are exactly the rule book's
-    (score_position: the knocker's choice of melds, the defender's layoffs, the bonuses)."""
-    from gincli_builtin.expert import tables
+    (score_position: the knocker's choice of melds, the defender's layoffs, the bonuses,
+    a gin tied by layoffs)."""
     from gincli_builtin.master import Settlement
 
-    rules = registry.rules(registry.variant(variant), registry.scoring("hand"), {})
+    rules = registry.rules(registry.variant(variant), registry.scoring("hand"), options)
     view = PlayerView("ann", "bob", "bob", "discard", 0, 0, (0,), 20, (), (), (), (), (), -1, False, 10, False,
                       rules, {}, 1, {})
-    play = Settlement(view, tables(rules.melds))
+    play = Settlement(view)
     rng = random.Random(5)
     checked = 0
     while checked < 400:
@@ -87,6 +88,11 @@ def test_simulated_knocks_are_settled_as_the_rule_book_does(registry, variant):
         expected = r.points if r.winner == "ann" else -r.points
         assert play.score(k, dw, d) == expected, (cards_of(k), cards_of(d))
         checked += 1
+    # a gin whose defender lays off its last loose card (9s onto the nines): tied where gin takes layoffs
+    k, d = mask("As 2s 3s 4s 5h 6h 7h 9c 9d 9h"), mask("Ks Qs Js Kh Qh Jh Kd Qd Jd 9s")
+    r = score_position(Position(("ann", "bob"), {"ann": k, "bob": d}, "ann", None), registry.variant(variant), rules)
+    assert r.outcome == ("gin_tied" if rules["layoff_on_gin"] else "gin")
+    assert play.score(k, 0, d) == (r.points if r.winner == "ann" else -r.points)
 
 
 def test_knocks_when_the_knock_wins_the_game_where_expert_would_wait(registry):

@@ -284,6 +284,26 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
                       variant.name, id, multiplier=multiplier)
 
 
+def knock_points(k_mask: int, d_mask: int, k_dw: int, rules: Rules) -> int:
+    """The points of a knock (or gin, or big gin with eleven cards) with
+    ``k_mask`` (deadwood ``k_dw``) against ``d_mask``, nothing declared, chosen as
+    :func:`score_position` chooses (the knocker's arrangement leaving the
+    defender the most, the defender's best layoffs; none onto gin unless the
+    meld rules allow them): the knocker's, negative when the defender's, 0 for
+    a gin tied by layoffs; before any multiplier. For bots weighing a knock
+    against hands they imagine: no checks, no result object."""
+    solver = rules.melds
+    if k_dw == 0 and k_mask.bit_count() == 11:
+        return rules["big_gin_bonus"] + solver.deadwood(d_mask)
+    if k_dw == 0 and not solver.layoff_on_gin:
+        return rules["gin_bonus"] + solver.deadwood(d_mask)
+    d_dw = max(solver.best_defence(d_mask, arr.melds)[0] for arr in solver.min_arrangements(k_mask))
+    if k_dw == 0:
+        return rules["gin_bonus"] + d_dw if d_dw else 0  # gin_tied: the defender laid off everything
+    _, won, points = settle(k_dw, d_dw, rules)
+    return points if won else -points
+
+
 def settle(k_dw: int, d_dw: int, rules: Rules) -> tuple[str, bool, int]:
     """A knock that is not gin, settled (RULES.md "Scoring a hand"): the outcome,
     whether the knocker wins, and the points before any multiplier."""

@@ -33,50 +33,32 @@ doubling's stakes as ``expert`` does, and is deterministic for a seed.
 from __future__ import annotations
 
 from gincli.hand.view import PlayerView
-from gincli.rulebook.rules import OFF, Option
-from gincli.rulebook.scoring import settle
+from gincli.rulebook.rules import Option
+from gincli.rulebook.scoring import knock_points
 
-from .expert import ExpertBot, Tables, _Knowledge
+from .expert import ExpertBot, _Knowledge
 
 
 class Settlement:
-    """How a knock ends against a known defender's hand, under one view's rules."""
+    """How a knock ends against a known defender's hand, under one view's rules
+    (:func:`gincli.rulebook.scoring.knock_points`), and what the view tells of
+    the hand's multiplier."""
 
-    __slots__ = ("deadwood", "min_arrangements", "best_defence", "big_bonus", "gin_bonus", "rules", "layoff_on_gin",
-                 "multiplier")
+    __slots__ = ("rules", "multiplier")
 
-    def __init__(self, view: PlayerView, t: Tables):
-        melds = t.melds
-        self.deadwood = melds.deadwood
-        self.min_arrangements = melds.min_arrangements
-        self.best_defence = melds.best_defence
-        bonus = view.rules.get("big_gin_bonus", OFF)
-        self.big_bonus = 0 if bonus == OFF else int(bonus)
-        self.gin_bonus = view.rules["gin_bonus"]
+    def __init__(self, view: PlayerView):
         self.rules = view.rules
-        self.layoff_on_gin = bool(getattr(melds, "layoff_on_gin", False))
-        # what the hand's points are multiplied by, as far as the view tells: a spade
-        # upcard under spade_doubles, and doubling's stake
+        # a spade upcard under spade_doubles, and doubling's stake
         stake = view.extensions.get("doubling")
         self.multiplier = ((2 if view.rules.get("spade_doubles") and 0 <= view.upcard < 13 else 1)
                            * (stake.get("multiplier", 1) if isinstance(stake, dict) else 1))
 
     def score(self, knocker_hand: int, dw: int, defender: int) -> int:
-        """The knocker's points (negative: the defender's) after a knock or gin
-        with ``knocker_hand`` (10 cards, ``dw`` its deadwood; 11 for big gin),
-        as the rule book settles it: the knocker spreads, of its least-deadwood
-        arrangements, the one leaving the defender the most deadwood after
-        laying off (none on gin unless the meld rules allow it). Before any
+        """The knocker's points (negative: the defender's; 0 for a gin tied by
+        layoffs) with ``knocker_hand`` (10 cards, ``dw`` its deadwood; 11 for big
+        gin) against ``defender``, as the rule book settles it; before any
         multiplier."""
-        if dw == 0 and knocker_hand.bit_count() == 11:
-            return self.big_bonus + self.deadwood(defender)
-        if dw == 0 and not self.layoff_on_gin:
-            return self.gin_bonus + self.deadwood(defender)
-        d_dw = max(self.best_defence(defender, arr.melds)[0] for arr in self.min_arrangements(knocker_hand))
-        if dw == 0:
-            return self.gin_bonus + d_dw
-        _, won, points = settle(dw, d_dw, self.rules)
-        return points if won else -points
+        return knock_points(knocker_hand, defender, dw, self.rules)
 
 
 class MasterBot(ExpertBot):
@@ -120,7 +102,7 @@ class MasterBot(ExpertBot):
         hands = self.opponent_hands(view, k)
         if not hands:
             return False
-        settle_ = Settlement(view, k.t)
+        settle_ = Settlement(view)
         m = settle_.multiplier
         wins = sum(1 for opp in hands if settle_.score(kept, dw, opp) * m >= need)
         return wins >= self.GAME_KNOCK_P * len(hands)
