@@ -191,10 +191,8 @@ def test_every_word_gin_play_reads_is_reserved():
     assert {"d", "t", "take", "p", "pass", "s", "stock", "k", "knock", "gin"} <= set(PLAY_KEYS)
 
 
-# -- 5. where a plugin's Python variant comes from ---------------------------------------------------
-
-def test_gin_variants_says_a_plugins_python_variant_comes_from_that_plugin(tmp_path):
-    code = """
+#: A plugin's Python variant: the knock limit is 3.
+TIGHT = """
         from gincli import Variant, hookimpl
         class Tight(Variant):
             def knock_limit(self, rules, upcard):
@@ -202,6 +200,13 @@ def test_gin_variants_says_a_plugins_python_variant_comes_from_that_plugin(tmp_p
         @hookimpl
         def gincli_register_variants(register):
             register(Tight("tight", "knock with 3"))
+        """
+
+
+# -- 5. where a plugin's Python variant comes from ---------------------------------------------------
+
+def test_gin_variants_says_a_plugins_python_variant_comes_from_that_plugin(tmp_path):
+    code = TIGHT + """
             register(Variant("mine", "said where it is from", {}, source="my notes"))
         """
     res = gin("variants", "--format", "json", tmp_path=tmp_path, plugins={"tight": code})
@@ -338,15 +343,7 @@ def test_a_variant_file_may_start_from_a_plugins_python_variant_and_keeps_its_co
     (tmp_path / "config" / "variants").mkdir(parents=True)
     (tmp_path / "config" / "variants" / "tighter.toml").write_text(
         'name = "tighter"\nbase = "tight"\n[options]\ngin_bonus = 20\n')
-    code = """
-        from gincli import Variant, hookimpl
-        class Tight(Variant):
-            def knock_limit(self, rules, upcard):
-                return 3
-        @hookimpl
-        def gincli_register_variants(register):
-            register(Tight("tight", "knock with 3"))
-        """
+    code = TIGHT
     res = gin("score", "--format", "json", "--variant", "tighter", str(ROOT / "examples" / "hand.toml"),
               tmp_path=tmp_path, plugins={"tight": code})
     assert res.returncode == 1 and "gin: warning" not in res.stderr

@@ -216,6 +216,8 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
     scorer: HandScorer = state["scorer"]
     mode, colour = state["mode"], state["colour"]
     text = mode == "text"
+    if mode == "csv":
+        from . import rows  # here: csv, and its module, only for --format csv
     lines: list[str] = []
     errors: list[tuple[int, str]] = []
     written = 0  # characters of text so far: where a failure's sentence goes
@@ -241,8 +243,6 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
                 if text:
                     block = ("\n" if lines else "") + hand_text(result, colour, scorer.movesets(result))
                 elif mode == "csv":
-                    from . import rows
-
                     block = rows.lines([rows.hand_row(item.where, result.to_dict())])
                 else:
                     block = result.to_json()
@@ -259,8 +259,6 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
             label = f" ({shorten(safe(ident, markup=False))})" if ident is not None else ""
             errors.append((written, f"{item.where}{label}: {message}"))
         elif mode == "csv":
-            from . import rows
-
             lines.append(rows.lines([rows.hand_error_row(item.where, _id_of(item), message)]))
         else:
             lines.append(error_line(_id_of(item), message))
