@@ -391,6 +391,16 @@ class ExpertBot(Bot):
         return d < 0
 
     def knock_features(self, view: PlayerView, kept: int, dw: int, k: _Knowledge) -> dict[str, float] | None:
+        """What the knock model reads when we could knock keeping ``kept``
+        (deadwood ``dw``), ``None`` when no opponent hand can be imagined: our
+        deadwood ``k``; the cards left in the stock; over the simulated opponent
+        hands, the mean points of knocking now (``ev``), the share undercutting
+        us (``pu``) and their mean deadwood after laying off (``md``); the chance
+        the next stock card gives us gin (``outs``) and our expected deadwood
+        after it (``e_kept``); how many cards the opponent has discarded
+        (``nd``), the value of the last (``last``), how many they took from the
+        pile (``opp_took``) and how many of those they still hold
+        (``opp_held``)."""
         melds = k.t.best_arrangement(kept).melds
         hands = self.opponent_hands(view, k)
         if not hands:
@@ -418,7 +428,8 @@ class ExpertBot(Bot):
         last = k.t.val[view.opponent_discards[-1]] if view.opponent_discards else 10
         return {"k": dw, "stock": view.stock_count, "ev": total / n, "outs": outs / wsum if wsum else 0.0,
                 "e_kept": self.expected_after_draw(kept, k), "nd": len(view.opponent_discards), "last": last,
-                "pu": under / n, "md": dsum / n}
+                "pu": under / n, "md": dsum / n, "opp_took": len(view.opponent_took),
+                "opp_held": k.opp_known.bit_count()}
 
     def opponent_hands(self, view: PlayerView, k: _Knowledge, samples: int | None = None) -> list[int]:
         """The opponent's likely hands: the cards they took and still hold, the

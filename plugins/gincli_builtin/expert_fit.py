@@ -17,6 +17,9 @@ Two models, both stored as constants in :mod:`gincli_builtin.expert`:
 Run ``python -m gincli_builtin.expert_fit knock --hands 12000 --seed 41`` or
 ``python -m gincli_builtin.expert_fit stake --hands 8000 --seed 5``; they print
 the coefficients to paste into expert.py. Play is reproducible by seed.
+``master``'s knock model is fitted by the same ``knock`` command with its own
+settings and features (``--features master``; the command is in master.py's
+docstring), in chunks that give the same rows on any number of workers.
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ from gincli.sessions.table import play_hand, play_session
 from .expert import ExpertBot, _Knowledge
 
 KNOCK_FEATURES = ("k", "stock", "ev", "outs", "e_kept", "nd", "last", "pu", "md")
+#: master's knock model reads more: what the opponent took, and products of two
+#: features ("a*b"), so that a feature's weight can change with the stock and the count.
+MASTER_KNOCK_FEATURES = KNOCK_FEATURES + ("opp_took", "opp_held", "k*stock", "pu*stock", "k*pu", "outs*stock", "k*k",
+                                          "ev*stock", "md*stock")
 STAKE_FEATURES = ("dw", "e1", "stock", "to_act", "opp_took", "opp_held", "last", "le10", "le5",
                   "e1*stock")
 
@@ -110,6 +117,36 @@ def knock_rows(hands: int, seed: int, opponent: str = "simple",
     return rows
 
 
+def feature(row: dict[str, float], name: str) -> float:
+    """A feature of a row: a name, or the product of two (``"k*stock"``)."""
+    a, star, b = name.partition("*")
+    return row[a] * row[b] if star else row[name]
+
+
+def _fitted_bot(settings: dict[str, float]) -> type[ExpertBot]:
+    return type("Fitted", (ExpertBot,), dict(settings)) if settings else ExpertBot
+
+
+def _knock_chunk(job: tuple[int, int, str, dict[str, float]]) -> list[dict[str, float]]:
+    hands, seed, opponent, settings = job
+    return knock_rows(hands, seed, opponent, _fitted_bot(settings))
+
+
+def knock_rows_chunked(hands: int, seed: int, opponent: str, settings: dict[str, float], workers: int = 1,
+                       chunk: int = 1000) -> list[dict[str, float]]:
+    """:func:`knock_rows` in chunks of ``chunk`` hands, chunk ``i`` played with
+    seed ``seed * 1000 + i`` (the rows are the same on any number of
+    ``workers``); ``settings``, class constants of the fitted expert."""
+    jobs = [(min(chunk, hands - i * chunk), seed * 1000 + i, opponent, settings)
+            for i in range((hands + chunk - 1) // chunk)]
+    if workers <= 1:
+        return [r for job in jobs for r in _knock_chunk(job)]
+    from multiprocessing import get_context
+
+    with get_context("spawn").Pool(workers) as pool:
+        return [r for rows in pool.imap(_knock_chunk, jobs) for r in rows]
+
+
 def stake_rows(hands: int, seed: int, opponent: str = "simple") -> list[dict[str, float]]:
     """At the start of every turn, expert's stake features (its turn or the
     opponent's), with ``win`` (1 if expert won the hand) and ``points`` (what it
@@ -168,7 +205,7 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
 
 
 def _design(rows: Sequence[dict[str, float]], names: Sequence[str]) -> list[list[float]]:
-    return [[1.0] + [float(r[n]) for n in names] for r in rows]
+    return [[1.0] + [float(feature(r, n)) for n in names] for r in rows]
 
 
 def fit_linear(rows: Sequence[dict[str, float]], names: Sequence[str], target: Callable[[dict[str, float]], float],
@@ -227,12 +264,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--no-knock", type=int, default=None,
                     help="knock: the tries of the fitted seat's opponent-hand draws to find one that could not have "
                          "knocked (expert's NO_KNOCK; 1: the hands as drawn, as master reads them)")
+    ap.add_argument("--danger", type=float, default=None, help="knock: the fitted seat's DANGER (master: 0.5)")
+    ap.add_argument("--take-margin", type=float, default=None,
+                    help="knock: the fitted seat's TAKE_MARGIN (master: 1)")
+    ap.add_argument("--features", choices=("expert", "master"), default="expert",
+                    help="knock: the features of the model (master: more, with products)")
+    ap.add_argument("--chunk", type=int, default=None,
+                    help="knock: play in chunks of this many hands, chunk i seeded seed*1000+i (the same rows on any "
+                         "number of workers); default: one run of --hands seeded --seed")
+    ap.add_argument("--workers", type=int, default=1, help="knock, with --chunk: processes")
     a = ap.parse_args(argv)
     if a.model == "knock":
         opponents = a.opponent or ["simple"]
-        bot = ExpertBot if a.no_knock is None else type("Fitted", (ExpertBot,), {"NO_KNOCK": a.no_knock})
-        rows = [r for o in opponents for r in knock_rows(a.hands, a.seed, o, bot)]
-        model = fit_linear(rows, KNOCK_FEATURES, lambda r: r["vw"] - r["vk"])
+        settings = {name: value for name, value in (("NO_KNOCK", a.no_knock), ("DANGER", a.danger),
+                                                    ("TAKE_MARGIN", a.take_margin)) if value is not None}
+        if a.chunk:
+            rows = [r for o in opponents for r in knock_rows_chunked(a.hands, a.seed, o, settings, a.workers, a.chunk)]
+        else:
+            rows = [r for o in opponents for r in knock_rows(a.hands, a.seed, o, _fitted_bot(settings))]
+        names = MASTER_KNOCK_FEATURES if a.features == "master" else KNOCK_FEATURES
+        model = fit_linear(rows, names, lambda r: r["vw"] - r["vk"])
         print(f"{len(rows)} knock-able decisions; KNOCK_MODEL = {_rounded(model)}")
     else:
         opponents = a.opponent or ["simple", "expert"]

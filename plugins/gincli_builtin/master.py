@@ -8,15 +8,18 @@ little more readiness to take a discard that melds (``TAKE_MARGIN``). What
 changes most is when it knocks:
 
 * **The knock model** (waiting a turn against knocking now, linear in
-  :meth:`~gincli_builtin.expert.ExpertBot.knock_features`) is fitted on play
-  against ``expert``, an opponent that waits for gin and undercuts, instead of
-  against ``simple``, which knocks at once, and with the opponent hands it
-  simulates taken as drawn (``NO_KNOCK = 1``: such an opponent often holds a
-  hand it could knock with): ``python -m gincli_builtin.expert_fit knock
-  --hands 6000 --seed 41 --opponent expert --no-knock 1`` gives ``KNOCK_MODEL``
-  below. Against such opponents, knocking early with a low count wins far more
-  hands than it loses to undercuts. (A second round, refitted on master's own
-  play, measured weaker.)
+  :meth:`knock_features`: expert's features, what the opponent took, and
+  products of two features so that a weight can change with the stock and the
+  count) is fitted on play against ``expert``, an opponent that waits for gin
+  and undercuts, instead of against ``simple``, which knocks at once; the
+  fitted seat draws and discards as master does, and reads the opponent hands
+  it simulates as drawn (``NO_KNOCK = 1``: such an opponent often holds a hand
+  it could knock with): ``python -m gincli_builtin.expert_fit knock --hands
+  24000 --seed 8 --chunk 1000 --workers 2 --opponent expert --no-knock 1
+  --danger 0.5 --take-margin 1 --features master`` gives ``KNOCK_MODEL``
+  below (94,602 decisions; the same on any number of workers). Against such
+  opponents, knocking early with a low count wins far more hands than it loses
+  to undercuts.
 * **The game in view:** when a knock now would take it to the session's
   target (winning the game) in at least ``GAME_KNOCK_P`` of ``samples``
   simulated opponent hands, it knocks, even where the model would wait.
@@ -25,7 +28,8 @@ changes most is when it knocks:
 
 ``samples`` (a parameter: ``gin match --bots master:samples=40``) is how many
 opponent hands it simulates for each knock decision: more is slower and
-reads the risk of an undercut better. Everything it uses is in its
+steadies its estimate of the undercut risk (measured, 48 instead of 16 made
+it no stronger: docs/benchmarks.md). Everything it uses is in its
 :class:`~gincli.hand.view.PlayerView`; it plays any meld rules (``view.melds``),
 doubling's stakes as ``expert`` does, and is deterministic for a seed.
 """
@@ -76,8 +80,12 @@ class MasterBot(ExpertBot):
     #: Knock when the knock takes us to the target in at least this share of the simulated hands.
     GAME_KNOCK_P = 0.6
     #: Expert's knock model, refitted on play against expert (see the module's docstring).
-    KNOCK_MODEL = {"1": -47.06, "k": 7.978, "stock": 1.37, "ev": -0.08451, "outs": 54.73, "e_kept": -8.673,
-                   "nd": 3.489, "last": -1.304, "pu": -0.2934, "md": 0.2315}
+    KNOCK_MODEL = {"1": -14.54, "k": 6.217, "stock": 0.00227, "ev": -0.5727, "outs": 11.41, "e_kept": -5.587,
+                   "nd": 0.2886, "last": -0.9838, "pu": -0.4739, "md": 1.337, "opp_took": 2.249, "opp_held": 1.628,
+                   "k*stock": -0.1346, "pu*stock": -1.195, "k*pu": -1.119, "outs*stock": 6.133, "k*k": 0.1365,
+                   "ev*stock": -0.03706, "md*stock": 0.01261}
+    #: The model's products of two features.
+    PRODUCTS = tuple(name for name in KNOCK_MODEL if "*" in name)
     #: The simulated opponent hands are taken as drawn: an opponent that waits for gin
     #: often holds a hand it could knock with (expert redraws those, NO_KNOCK = 5).
     NO_KNOCK = 1
@@ -86,6 +94,15 @@ class MasterBot(ExpertBot):
 
     def opponent_hands(self, view: PlayerView, k: _Knowledge, samples: int | None = None) -> list[int]:
         return super().opponent_hands(view, k, self.params["samples"] if samples is None else samples)
+
+    def knock_features(self, view: PlayerView, kept: int, dw: int, k: _Knowledge) -> dict[str, float] | None:
+        """Expert's knock features, and the products (``"k*stock"``) the model weighs."""
+        f = super().knock_features(view, kept, dw, k)
+        if f is not None:
+            for name in self.PRODUCTS:
+                a, _, b = name.partition("*")
+                f[name] = f[a] * f[b]
+        return f
 
     def should_knock(self, view: PlayerView, kept: int, dw: int, k: _Knowledge) -> bool:
         return super().should_knock(view, kept, dw, k) or self.knock_wins_game(view, k, kept, dw)

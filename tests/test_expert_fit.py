@@ -1,0 +1,44 @@
+"""The fits behind expert's and master's constants (gincli_builtin.expert_fit):
+the least squares recover a known model, products of features included; the
+knock rows are the same on one worker and on two; master's model reads
+exactly the features its fit makes."""
+
+from __future__ import annotations
+
+import random
+
+from gincli_builtin import expert_fit
+from gincli_builtin.expert_fit import MASTER_KNOCK_FEATURES, feature, fit_linear, knock_rows_chunked
+from gincli_builtin.master import MasterBot
+
+
+def test_least_squares_recover_a_model_with_products():
+    rng = random.Random(3)
+    rows = [{"k": rng.randint(1, 10), "stock": rng.randint(2, 31), "pu": rng.random()} for _ in range(300)]
+    truth = {"1": 2.0, "k": 3.0, "stock": -0.25, "pu": 4.0, "k*stock": -0.5}
+    model = fit_linear(rows, ("k", "stock", "pu", "k*stock"),
+                       lambda r: truth["1"] + sum(w * feature(r, n) for n, w in truth.items() if n != "1"))
+    assert {n: round(w, 6) for n, w in model.items()} == truth
+
+
+def test_knock_rows_are_the_same_on_any_number_of_workers():
+    settings = {"NO_KNOCK": 1, "DANGER": 0.5, "TAKE_MARGIN": 1.0}
+    one = knock_rows_chunked(12, 5, "expert", settings, workers=1, chunk=6)
+    two = knock_rows_chunked(12, 5, "expert", settings, workers=2, chunk=6)
+    assert one and one == two
+    for row in one:
+        assert all(isinstance(feature(row, n), (int, float)) for n in MASTER_KNOCK_FEATURES)
+        assert isinstance(row["vk"], int) and isinstance(row["vw"], int)
+        assert 0 < row["k"] <= 10 and 0 <= row["pu"] <= 1
+
+
+def test_masters_model_reads_the_features_its_fit_makes():
+    assert tuple(MasterBot.KNOCK_MODEL) == ("1",) + MASTER_KNOCK_FEATURES
+    assert set(MasterBot.PRODUCTS) == {n for n in MASTER_KNOCK_FEATURES if "*" in n}
+
+
+def test_the_command_prints_a_model_to_paste(capsys):
+    expert_fit.main(["knock", "--hands", "6", "--seed", "2", "--opponent", "expert", "--no-knock", "1",
+                     "--danger", "0.5", "--take-margin", "1", "--features", "master", "--chunk", "3"])
+    out = capsys.readouterr().out
+    assert "knock-able decisions; KNOCK_MODEL = {" in out and '"k*stock": ' in out
