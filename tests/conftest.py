@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -11,6 +12,13 @@ from typer.testing import CliRunner
 sys.path.insert(0, str(Path(__file__).parent))  # the brute-force references in tests/reference.py
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# A suite started in the background by a shell without job control (``cmd &`` in
+# a script, nohup) inherits SIGINT ignored, and so would every gin the tests
+# start, which the Ctrl-C tests then cannot interrupt. A handled signal is
+# reset to the default in a child: the children get Ctrl-C as a terminal gives it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
