@@ -82,7 +82,7 @@ class MasterBot(ExpertBot):
     DANGER = 0.5
     #: Knock when the knock takes us to the target in at least this share of the simulated hands.
     GAME_KNOCK_P = 1.0
-    #: Expert's knock model, refitted on play against expert (see the module's docstring).
+    #: The knock model, fitted on master's draws and discards against expert (see the module's docstring).
     KNOCK_MODEL = {"1": -14.54, "k": 6.217, "stock": 0.00227, "ev": -0.5727, "outs": 11.41, "e_kept": -5.587,
                    "nd": 0.2886, "last": -0.9838, "pu": -0.4739, "md": 1.337, "opp_took": 2.249, "opp_held": 1.628,
                    "k*stock": -0.1346, "pu*stock": -1.195, "k*pu": -1.119, "outs*stock": 6.133, "k*k": 0.1365,
