@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from gincli_builtin import expert_fit
-from gincli_builtin.expert_fit import MASTER_KNOCK_FEATURES, feature, fit_linear, knock_rows_chunked
+from gincli_builtin.expert import feature
+from gincli_builtin.expert_fit import MASTER_KNOCK_FEATURES, fit_linear, knock_rows_chunked
 from gincli_builtin.master import MasterBot
 
 
@@ -40,5 +43,17 @@ def test_masters_model_reads_the_features_its_fit_makes():
 def test_the_command_prints_a_model_to_paste(capsys):
     expert_fit.main(["knock", "--hands", "6", "--seed", "2", "--opponent", "expert", "--no-knock", "1",
                      "--danger", "0.5", "--take-margin", "1", "--features", "master", "--chunk", "3"])
-    out = capsys.readouterr().out
-    assert "knock-able decisions; KNOCK_MODEL = {" in out and '"k*stock": ' in out
+    captured = capsys.readouterr()
+    assert "knock-able decisions; KNOCK_MODEL = {" in captured.out and '"k*stock": ' in captured.out
+    assert "chunk 2/2: " in captured.err  # progress, on stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--workers", "2"], "--workers needs --chunk"),
+    (["--chunk", "0"], "must be at least 1"),
+    (["--hands", "0"], "must be at least 1"),
+])
+def test_bad_options_are_one_sentence_and_exit_2(capsys, args, says):
+    with pytest.raises(SystemExit) as exit_:
+        expert_fit.main(["knock", *args])
+    assert exit_.value.code == 2 and says in capsys.readouterr().err

@@ -57,6 +57,12 @@ NEIGHBOURS = _neighbours()
 PAIRS = _pairs()
 
 
+def feature(row: dict[str, float], name: str) -> float:
+    """A feature of a knock model's row: a name, or the product of two (``"k*stock"``)."""
+    a, star, b = name.partition("*")
+    return row[a] * row[b] if star else row[name]
+
+
 class Tables:
     """The meld rules the bot reckons with (``view.melds``) and what it derives
     from them: each card's value, the cards that meld with it (``neighbours``)

@@ -38,7 +38,7 @@ from gincli.plugin.registry import load_registry
 from gincli.rulebook.rng import SplitMix64
 from gincli.sessions.table import play_hand, play_session
 
-from .expert import ExpertBot, _Knowledge
+from .expert import ExpertBot, _Knowledge, feature
 
 KNOCK_FEATURES = ("k", "stock", "ev", "outs", "e_kept", "nd", "last", "pu", "md")
 #: master's knock model reads more: what the opponent took, and products of two
@@ -117,12 +117,6 @@ def knock_rows(hands: int, seed: int, opponent: str = "simple",
     return rows
 
 
-def feature(row: dict[str, float], name: str) -> float:
-    """A feature of a row: a name, or the product of two (``"k*stock"``)."""
-    a, star, b = name.partition("*")
-    return row[a] * row[b] if star else row[name]
-
-
 def _fitted_bot(settings: dict[str, float]) -> type[ExpertBot]:
     return type("Fitted", (ExpertBot,), dict(settings)) if settings else ExpertBot
 
@@ -133,18 +127,30 @@ def _knock_chunk(job: tuple[int, int, str, dict[str, float]]) -> list[dict[str, 
 
 
 def knock_rows_chunked(hands: int, seed: int, opponent: str, settings: dict[str, float], workers: int = 1,
-                       chunk: int = 1000) -> list[dict[str, float]]:
+                       chunk: int = 1000, progress: bool = False) -> list[dict[str, float]]:
     """:func:`knock_rows` in chunks of ``chunk`` hands, chunk ``i`` played with
     seed ``seed * 1000 + i`` (the rows are the same on any number of
-    ``workers``); ``settings``, class constants of the fitted expert."""
+    ``workers``); ``settings``, class constants of the fitted expert;
+    ``progress``: a line on stderr as each chunk is done."""
     jobs = [(min(chunk, hands - i * chunk), seed * 1000 + i, opponent, settings)
             for i in range((hands + chunk - 1) // chunk)]
+    rows: list[dict[str, float]] = []
+
+    def done(i: int, chunk_rows: list[dict[str, float]]) -> None:
+        rows.extend(chunk_rows)
+        if progress:
+            print(f"chunk {i + 1}/{len(jobs)}: {len(rows)} decisions", file=sys.stderr, flush=True)
+
     if workers <= 1:
-        return [r for job in jobs for r in _knock_chunk(job)]
+        for i, job in enumerate(jobs):
+            done(i, _knock_chunk(job))
+        return rows
     from multiprocessing import get_context
 
     with get_context("spawn").Pool(workers) as pool:
-        return [r for rows in pool.imap(_knock_chunk, jobs) for r in rows]
+        for i, chunk_rows in enumerate(pool.imap(_knock_chunk, jobs)):
+            done(i, chunk_rows)
+    return rows
 
 
 def stake_rows(hands: int, seed: int, opponent: str = "simple") -> list[dict[str, float]]:
@@ -274,12 +280,17 @@ def main(argv: Sequence[str] | None = None) -> None:
                          "number of workers); default: one run of --hands seeded --seed")
     ap.add_argument("--workers", type=int, default=1, help="knock, with --chunk: processes")
     a = ap.parse_args(argv)
+    if a.hands < 1 or (a.chunk is not None and a.chunk < 1) or a.workers < 1:
+        ap.error("--hands, --chunk and --workers must be at least 1")
+    if a.workers > 1 and not a.chunk:
+        ap.error("--workers needs --chunk (the hands are shared among the workers in chunks)")
     if a.model == "knock":
         opponents = a.opponent or ["simple"]
         settings = {name: value for name, value in (("NO_KNOCK", a.no_knock), ("DANGER", a.danger),
                                                     ("TAKE_MARGIN", a.take_margin)) if value is not None}
         if a.chunk:
-            rows = [r for o in opponents for r in knock_rows_chunked(a.hands, a.seed, o, settings, a.workers, a.chunk)]
+            rows = [r for o in opponents
+                    for r in knock_rows_chunked(a.hands, a.seed, o, settings, a.workers, a.chunk, progress=True)]
         else:
             rows = [r for o in opponents for r in knock_rows(a.hands, a.seed, o, _fitted_bot(settings))]
         names = MASTER_KNOCK_FEATURES if a.features == "master" else KNOCK_FEATURES

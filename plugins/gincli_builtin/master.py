@@ -45,7 +45,7 @@ from gincli.hand.view import PlayerView
 from gincli.rulebook.rules import Option
 from gincli.rulebook.scoring import knock_points
 
-from .expert import ExpertBot, _Knowledge
+from .expert import ExpertBot, _Knowledge, feature
 
 
 class Settlement:
@@ -105,8 +105,7 @@ class MasterBot(ExpertBot):
         f = super().knock_features(view, kept, dw, k)
         if f is not None:
             for name in self.PRODUCTS:
-                a, _, b = name.partition("*")
-                f[name] = f[a] * f[b]
+                f[name] = feature(f, name)
         return f
 
     def should_knock(self, view: PlayerView, kept: int, dw: int, k: _Knowledge) -> bool:
