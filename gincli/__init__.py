@@ -14,7 +14,32 @@ implementations; :class:`Variant`, :class:`ScoringSystem`, :class:`Session`,
 plugins register or build on.
 """
 
-from __future__ import annotations
+# Before anything is imported: the gin command holds a Ctrl-C until gincli.entry
+# can answer it (see there); a library's import releases it at once.
+import _signal
+
+_interrupt_held = (hasattr(_signal, "pthread_sigmask")
+                   and _signal.SIGINT not in _signal.pthread_sigmask(_signal.SIG_BLOCK, {_signal.SIGINT}))
+
+
+def _run_as_gin(argv: list[str], orig_argv: list[str]) -> bool:
+    """Whether this process is the ``gin`` command (its console script, or
+    ``python -m gincli``), not a program importing gincli."""
+    name = (argv[0] if argv else "").replace("\\", "/").rsplit("/", 1)[-1]
+    if name in ("gin", "gin.exe", "gin-script.py", "gin-script.pyw"):
+        return True
+    return any(a == "-mgincli" or (a == "-m" and b == "gincli") for a, b in zip(orig_argv, orig_argv[1:] + [""]))
+
+
+if _interrupt_held:
+    import sys as _sys
+
+    if _run_as_gin(_sys.argv, getattr(_sys, "orig_argv", [])):
+        from . import entry  # noqa: F401  (installs gin's handler, then lets the held Ctrl-C through)
+    else:
+        _interrupt_held = False
+        _signal.pthread_sigmask(_signal.SIG_UNBLOCK, {_signal.SIGINT})
+    del _sys
 
 TYPE_CHECKING = False  # typing is not imported: nothing is, until a name is used (see gincli.entry)
 

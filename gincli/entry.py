@@ -1,28 +1,87 @@
 """The ``gin`` console script's entry point (and ``python -m gincli``).
 
-Loading the command line takes a few hundredths of a second; a Ctrl-C in that
-time ends the run with the same one line as a Ctrl-C at any other time
-(``gin: interrupted``, exit 130), never a traceback. From the moment this
-module is imported (the console script's first line of gincli) until the
-command line is loaded, SIGINT ends the run at once; then Python's own
-handler is back, and every command answers a Ctrl-C itself.
+A Ctrl-C at any moment of a run, start-up included, ends it with one line
+(``gin: interrupted``, exit 130), never a traceback. Python answers a Ctrl-C by
+raising ``KeyboardInterrupt`` wherever the program is; inside the import system
+that can land in a callback of a module lock, where Python prints the exception
+as "ignored", with its traceback, and goes on importing. So gin holds the
+interrupt while a module is being imported, and answers it as soon as the
+imports are done:
+
+- ``gincli/__init__.py``, the first of gincli's code the console script runs,
+  blocks SIGINT (the kernel holds it) when the process is the ``gin`` command,
+  before it imports anything;
+- this module installs :func:`_on_interrupt` as the SIGINT handler and
+  unblocks: a Ctrl-C that came meanwhile is delivered then;
+- :func:`_on_interrupt` raises ``KeyboardInterrupt`` at once, unless the
+  import system is on the stack, or :func:`main` has not been called yet (the
+  console script's own lines): then it notes the interrupt and asks again a
+  few milliseconds later, until no import is running (:func:`main` answers
+  one held until it starts). A second Ctrl-C while
+  one is held is answered at once (a plugin that hangs while it is imported).
+
+The commands answer the ``KeyboardInterrupt`` themselves (their one line, and
+what they keep: a transcript, a report page); :mod:`gincli.cli` answers it
+before a command runs. A library user's ``import gincli`` changes no handler.
 """
 
 from __future__ import annotations
 
 import sys
 
-import _signal as signal  # the C module: the signal module would import enum first, a window of its own
+import _signal as signal  # the C module, already loaded: the signal module would import enum first
+import _thread  # likewise (threading imports more)
+import time
 
 EXIT_INTERRUPTED = 130
 
+#: How long a held Ctrl-C waits before it is asked again (seconds).
+RECHECK = 0.005
+
+_held = {"pending": False, "resent": False, "running": False}
+_main_thread = _thread.get_ident()
+
+
+def _importing(frame: object) -> bool:
+    """Whether the import system is on the stack that ``frame`` ends."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):  # type: ignore[attr-defined]
+            return True
+        frame = frame.f_back  # type: ignore[attr-defined]
+    return False
+
+
+def _ask_again() -> None:
+    """From a thread of its own: the held Ctrl-C again, a little later."""
+    time.sleep(RECHECK)
+    _held["resent"] = True
+    try:
+        if hasattr(signal, "pthread_kill"):
+            signal.pthread_kill(_main_thread, signal.SIGINT)  # wakes the main thread from a blocking call
+        else:
+            signal.raise_signal(signal.SIGINT)
+    except (OSError, ValueError):  # the process is ending
+        pass
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    """SIGINT: ``KeyboardInterrupt`` now, or as soon as no module is being imported."""
+    if _held["resent"]:
+        _held["resent"] = False
+    elif _held["pending"]:  # a second Ctrl-C while one is held: now, whatever is being imported
+        _held["pending"] = False
+        raise KeyboardInterrupt
+    if not _held["running"] or _importing(frame):  # main() not reached yet (the console script), or an import
+        _held["pending"] = True
+        _thread.start_new_thread(_ask_again, ())
+        return
+    _held["pending"] = False
+    raise KeyboardInterrupt
+
 
 def _interrupted(*_: object) -> None:
-    """Ctrl-C while the command line loads: one line, and the process ends at
-    once. Not ``sys.exit``: the signal may land inside a callback of the import
-    system (a module lock's weakref), where a ``SystemExit`` is printed as an
-    ignored exception with its traceback, and loading goes on. Nothing has been
-    written or started yet, so there is nothing to clean up."""
+    """Ctrl-C while the process ends (its output written, its files closed):
+    the one line, and the process ends at once."""
     try:
         sys.stderr.write("gin: interrupted\n")
         sys.stderr.flush()
@@ -34,21 +93,35 @@ def _interrupted(*_: object) -> None:
 
 
 def _starting() -> None:
+    """In the gin command, install :func:`_on_interrupt` (unless SIGINT is
+    ignored, or handled by someone else), then deliver a Ctrl-C the kernel held
+    meanwhile. A program that imports this module keeps its own handler."""
+    package = sys.modules[__package__ or "gincli"]
     try:
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not when SIGINT is ignored
-            signal.signal(signal.SIGINT, _interrupted)
+        gin = package._run_as_gin(sys.argv, getattr(sys, "orig_argv", []))  # type: ignore[attr-defined]
+        if gin and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _on_interrupt)
     except ValueError:  # not the main thread: imported, not run as gin
         pass
+    finally:
+        if getattr(package, "_interrupt_held", False):
+            package._interrupt_held = False  # type: ignore[union-attr]
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 _starting()
 
 
 def main() -> None:
+    _held["running"] = True
     try:
-        from .cli import main as run
-    except KeyboardInterrupt:
-        _interrupted()
-    if signal.getsignal(signal.SIGINT) is _interrupted:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    run()
+        try:
+            if _held["pending"]:  # a Ctrl-C held since start-up
+                raise KeyboardInterrupt
+            from .cli import main as run
+        except KeyboardInterrupt:
+            _interrupted()
+        run()
+    finally:
+        if signal.getsignal(signal.SIGINT) is _on_interrupt:  # from here on, the process only ends
+            signal.signal(signal.SIGINT, _interrupted)

@@ -293,14 +293,14 @@ def make_app() -> typer.Typer:
 
 def main() -> None:
     """The command line (the console script enters through :mod:`gincli.entry`)."""
-    from . import streams
-
-    streams.prepare()
-    if streams.stdout_closed:
-        error("standard output is closed, and gin writes its results there: open it, or send it to /dev/null "
-              "(>/dev/null)")
-        sys.exit(EXIT_UNREADABLE)
     try:
+        from . import streams
+
+        streams.prepare()
+        if streams.stdout_closed:
+            error("standard output is closed, and gin writes its results there: open it, or send it to /dev/null "
+                  "(>/dev/null)")
+            sys.exit(EXIT_UNREADABLE)
         make_app()()
     except SystemExit:
         raise
