@@ -89,6 +89,18 @@ def test_console_examples_print_what_the_docs_say(page, index, block, tmp_path):
         page.write_text(text)
 
 
+def test_no_example_depends_on_the_machine_that_recorded_it():
+    """A recorded output holds nothing of the machine but the provenance line
+    the runner sets aside (RECORDED_ON): no digest of a summary that names the
+    kernel or the Python patch release, no such field in JSON."""
+    for page, index, block in blocks():
+        for cmd, expected in commands(block):
+            assert not re.search(r"\b(md5sum|sha1sum|sha256sum|cksum)\b", cmd), f"{page.name} block {index}: {cmd}"
+            assert '"platform"' not in expected and '"python"' not in expected, f"{page.name} block {index}: {cmd}"
+            rest = expected.replace(RECORDED_ON, "")
+            assert platform.release() not in rest or not platform.release(), f"{page.name} block {index}: {cmd}"
+
+
 def test_there_are_console_examples_for_every_command():
     text = "\n".join(b for _, _, b in blocks())
     for command in ("gin score", "gin variants", "gin deal", "gin validate", "gin play", "gin match", "gin bots",
