@@ -21,6 +21,14 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_collection_modifyitems(config, items):
+    """The tests that use Ray run on one worker of pytest-xdist (``--dist
+    loadgroup``), which starts the local Ray instance they share once."""
+    for item in items:
+        if "ray_address" in getattr(item, "fixturenames", ()) or item.nodeid.startswith("tests/test_ray.py"):
+            item.add_marker(pytest.mark.xdist_group("ray"))
+
+
 @pytest.fixture(scope="session")
 def registry():
     from gincli.plugin.registry import load_registry

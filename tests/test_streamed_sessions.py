@@ -95,7 +95,8 @@ def lines_of(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
-@pytest.mark.parametrize("where", ["local-2-workers", "local-1-worker", "ray"])
+@pytest.mark.parametrize("where", ["local-2-workers", "local-1-worker",
+                                   pytest.param("ray", marks=pytest.mark.xdist_group("ray"))])
 def test_a_kill_loses_only_the_sessions_being_played(tmp_path, stall, where, request):
     folder, ended, release = stall
     extra = {"local-2-workers": ["--workers", "2"], "local-1-worker": ["--workers", "1"]}.get(where)
