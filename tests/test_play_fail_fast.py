@@ -11,7 +11,6 @@ never in the checkout."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -62,10 +61,9 @@ PLAYER = "p\ns\n11\n" * 120
 
 
 def gin(*args: str, cwd: Path, input: str = "", tmp_path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([GIN, *args], input=input, capture_output=True, text=True, cwd=cwd, timeout=300,
-                          env={"PATH": f"{Path(GIN).parent}:/usr/bin:/bin", "GINCLI_CONFIG_DIR": str(tmp_path / "config"),
-                               "GINCLI_DATA_DIR": str(tmp_path / "data"), "PYTHONIOENCODING": "utf-8",
-                               "HOME": str(tmp_path)})
+    env = {"PATH": f"{Path(GIN).parent}:/usr/bin:/bin", "GINCLI_CONFIG_DIR": str(tmp_path / "config"),
+           "GINCLI_DATA_DIR": str(tmp_path / "data"), "PYTHONIOENCODING": "utf-8", "HOME": str(tmp_path)}
+    return subprocess.run([GIN, *args], input=input, capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
 
 
 def folder(tmp_path: Path, name: str, **bots: str) -> Path:
