@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
+import shutil
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Annotated, Any
 
 import typer
 
-from ..hand.bots import Bot
+from ..hand.bots import Bot, BotError
 from ..rulebook.cards import CARD_TABLE, card_str
 from ..hand.engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
-from ..matches.external import configure, is_external
-from ..base.errors import MachineError, RecordError, UsageError, os_reason, plural
+from ..matches.external import BotStartFailure, ExternalSpec, configure, external_bot, is_external
+from ..matches.runner import DEFAULT_MAX_FORFEITS, ForfeitStop
+from ..base.errors import MachineError, RecordError, UsageError, clip, os_reason, plural
 from ..hand.moves import IllegalMove, Move
 from ..rulebook.rng import SplitMix64
 from ..rulebook.meldrules import STANDARD
@@ -25,10 +28,11 @@ from ..sessions.systems import open_session
 from ..sessions.table import Table, take_turn
 from ..base.config import data_dir
 from ..hand.view import PlayerView
-from .base import EXIT_INTERRUPTED, bots_registry, guard
+from .base import EXIT_INTERRUPTED, bots_registry, error, guard
 from . import complete
 from .options import (BotLogOpt, BotTraceOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
-                      check_dealer, check_seats, overrides_from, random_seed, split_bots, utf8_text)
+                      check_dealer, check_seats, max_forfeits_value, overrides_from, random_seed, split_bots,
+                      utf8_text)
 from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, write_data
 from ..formats.files import lock_beside, unlock_beside
 from ..base.jsonio import dumps
@@ -64,6 +68,9 @@ class SavedGame:
     options: dict[str, Any]
     seed: int
     dealer: str | None
+    #: The folder the session was begun in, where its external bots run (``None``: a transcript
+    #: saved before gincli recorded it; they run from the current folder, as they always did).
+    cwd: str | None = None
 
     @classmethod
     def read(cls, path: Path, registry: Any) -> SavedGame:
@@ -99,8 +106,11 @@ class SavedGame:
         if me not in players or set(play["bots"]) != set(names) or type(doc.get("seed")) is not int:
             raise UsageError(f"{path}: its \"play\" field does not match its players and seed")
         dealer = play.get("dealer")
+        cwd = play.get("cwd")
+        if cwd is not None and not (isinstance(cwd, str) and os.path.isabs(cwd)):
+            raise UsageError(f"{path}: the \"cwd\" of its \"play\" field is not a folder's absolute path")
         return cls(doc, me, players, names, [play["bots"][n] for n in names], variant, system, dict(rules),
-                   doc["seed"], dealer if isinstance(dealer, str) else None)
+                   doc["seed"], dealer if isinstance(dealer, str) else None, cwd)
 
 
 def default_name() -> str:
@@ -432,8 +442,14 @@ class Screen:
                 import readline  # noqa: F401  (line editing and history at the prompt)
             except ImportError:
                 pass
-        else:  # the table is drawn for 80 columns; lines of text are never wrapped
+        else:  # the table is drawn for 80 columns
             self.console = Console(file=out, highlight=False, color_system=None, emoji=False, width=80)
+        #: Lines of text (:meth:`say`) are wrapped at spaces to a terminal's width, never inside a word;
+        #: in a file or a pipe they are never wrapped (a path stays whole, to copy; a line, to grep).
+        self.text_console: Any = None
+        columns = terminal_width(out) if not interactive else None
+        if columns:
+            self.text_console = Console(file=out, highlight=False, color_system=None, emoji=False, width=columns)
 
     @property
     def width(self) -> int:
@@ -454,8 +470,16 @@ class Screen:
         self.console.file.flush()
 
     def say(self, markup: str) -> None:
-        """A line of text, never wrapped (it may hold a path to copy)."""
-        self.show(markup, clear=False, soft_wrap=True)
+        """A line of text: in a terminal, wrapped at spaces to its width (a
+        word, a path, is never cut, unless it is wider than the terminal);
+        in a file or a pipe, never wrapped."""
+        if self.interactive:
+            self.console.print(markup, soft_wrap=False)  # rich wraps at spaces, to the terminal's width
+        elif self.text_console is not None:
+            self.console.file.write(rendered(markup, self.text_console))
+            self.console.file.flush()
+        else:
+            self.show(markup, clear=False, soft_wrap=True)
 
     def ask(self, prompt: str = "> ") -> str | None:
         """A line of input; None at the end of input."""
@@ -472,6 +496,35 @@ class Screen:
         return line
 
 
+def terminal_width(stream: Any) -> int | None:
+    """The width of the terminal ``stream`` writes to; None when it is not one."""
+    try:
+        if not stream.isatty():
+            return None
+        return os.get_terminal_size(stream.fileno()).columns or None
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def fail(message: str) -> typer.Exit:
+    """``gin: error: MESSAGE`` on stderr, as every command says it; on a
+    terminal wrapped at spaces to its width, never inside a word. Returns the
+    exit (status 2) to raise."""
+    from io import StringIO
+
+    from rich.console import Console
+    from rich.text import Text
+
+    columns = terminal_width(sys.stderr)
+    if columns is None:
+        error(message)
+    else:
+        console = Console(file=StringIO(), highlight=False, color_system=None, emoji=False, width=columns)
+        sys.stderr.write(rendered(Text(f"gin: error: {safe(message, markup=False)}"), console))
+        sys.stderr.flush()
+    return typer.Exit(UsageError.exit_code)
+
+
 # -- the game ---------------------------------------------------------------------------------
 
 class Quit(Exception):
@@ -483,7 +536,7 @@ class Game:
 
     def __init__(self, table: Table, me: str, bots: dict[str, Bot], screen: Screen, file: TranscriptFile,
                  registry: Any, options: dict[str, Any], hint_seed: int, bot_labels: dict[str, str],
-                 play_field: dict[str, Any] | None = None):
+                 play_field: dict[str, Any] | None = None, max_forfeits: int = DEFAULT_MAX_FORFEITS):
         self.table = table
         self.me = me
         self.bots = bots
@@ -497,6 +550,12 @@ class Game:
         self.log: list[str] = []
         self.drawn = -1
         self.notify = [b for b in bots.values() if type(b).hand_over is not Bot.hand_over]
+        #: Hands a bot forfeits in a row that stop the session (0: never).
+        self.max_forfeits = max_forfeits
+        self.forfeits: dict[str, list[tuple[int, str]]] = {}  # each bot's forfeits in a row: (hand, reason)
+        #: For each external bot, the start of its program (``Program.starts``) that last answered a decision:
+        #: one that fails before its first answer since it was started cannot play.
+        self.answered: dict[str, int] = {}
 
     # -- the transcript --
 
@@ -534,6 +593,9 @@ class Game:
             hand = table.hand
             assert hand is not None
             result = table.end_hand(hand)
+            for name in hand.players:  # a hand played to its end without forfeiting ends a bot's run
+                if result.forfeit is None or result.forfeit.get("player") != name:
+                    self.forfeits.pop(name, None)
             for bot in self.notify:
                 if bot.seat in hand.players:
                     bot.hand_over(hand.view(bot.seat), result.to_dict())
@@ -564,13 +626,74 @@ class Game:
                     continue
                 self.human_turn(hand, view)
             else:
-                before = len(hand.moves)
-                take_turn(hand, lambda h: self.bots[player].choose(h.view(player)))
-                for move in hand.moves[before:]:
-                    self.log.append(describe(move, self.me))
-                if hand.result is not None and hand.result.forfeit is not None:
-                    self.log.append(f"{safe(player)} forfeits the hand: {safe(hand.result.forfeit['reason'])}")
-                self.save()
+                self.bot_turn(hand, player)
+
+    def bot_turn(self, hand: Hand, player: str) -> None:
+        """A bot's move. A bot that fails forfeits the hand, as in gin match,
+        but the session stops instead (:class:`BotStartFailure`,
+        :class:`ForfeitStop`, that hand not scored) when an external bot
+        cannot play at all (its program fails to start, or fails before its
+        first answer since it was started: the human would only be dealt
+        forfeits), or when a bot forfeits ``--max-forfeits`` hands in a row."""
+        bot = self.bots[player]
+        program = getattr(bot, "program", None) if is_external(type(bot)) else None
+        before = len(hand.moves)
+
+        def choose(h: Hand) -> Move:
+            failed = getattr(bot, "failed_here", 0)  # the protocol's count: starts with no "ready"
+            try:
+                move = bot.choose(h.view(player))
+            except BotError as exc:
+                started = getattr(bot, "failed_here", 0) > failed
+                if program is not None and (started or self.answered.get(player) != program.starts):
+                    raise self.cannot_play(player, exc.reason, started) from None  # not a forfeit: no hand lost
+                raise
+            if program is not None:
+                self.answered[player] = program.starts
+            return move
+
+        take_turn(hand, choose)
+        for move in hand.moves[before:]:
+            self.log.append(describe(move, self.me))
+        forfeit = hand.result.forfeit if hand.result is not None else None
+        if forfeit is not None and forfeit.get("player") == player:
+            run = self.forfeits.setdefault(player, [])
+            run.append((hand.number, str(forfeit.get("reason", ""))))
+            if self.max_forfeits and len(run) >= self.max_forfeits:
+                self.table.hand = hand.rewound(before)  # that hand as it was before the fault: not scored
+                raise self.forfeit_stop(player, run)
+            self.log.append(f"{safe(player)} forfeits the hand: {safe(forfeit['reason'])}")
+        self.save()
+
+    def bot_name(self, player: str) -> str:
+        """A bot as a stop names it: its spec (``exec:python3 bot.py``), with its seat when there are several."""
+        label = self.bot_labels.get(player, player)
+        return f"the bot {label}" if len(self.bots) == 1 or label == player else f"the bot {player} ({label})"
+
+    def stderr_said(self, player: str, silent: str = "") -> str:
+        """The last lines an external bot wrote on its standard error, for a stop's sentence (each once)."""
+        program = getattr(self.bots[player], "program", None)
+        lines: list[str] = []
+        for line in program.stderr_tail() if program is not None else ():
+            line = clip(line, 200)
+            if line not in lines:
+                lines.append(line)
+        return "; its standard error ends: " + " | ".join(lines) if lines else silent
+
+    def cannot_play(self, player: str, reason: str, at_start: bool) -> BotStartFailure:
+        what = "failed to start" if at_start else "started, but failed before its first move"
+        return BotStartFailure(f"{self.bot_name(player)} {what} ({reason}), so the session stops"
+                               + self.stderr_said(player, "; it wrote nothing on its standard error"))
+
+    def forfeit_stop(self, player: str, run: list[tuple[int, str]]) -> ForfeitStop:
+        said: dict[str, list[str]] = {}  # the last reasons, each once, with the hands it was given in
+        latest = run[-3:]
+        for number, reason in latest:
+            said.setdefault(clip(reason, 200), []).append(f"hand {number + 1}")
+        last = "; ".join(f"{', '.join(where)}: {reason}" for reason, where in said.items())
+        return ForfeitStop(f"{self.bot_name(player)} forfeited {len(run)} hands in a row, so the session stops "
+                           f"(--max-forfeits {self.max_forfeits}); the last {len(latest)}: {last}"
+                           + self.stderr_said(player))
 
     def apply(self, hand: Hand, move: Move) -> None:
         hand.apply(move)
@@ -716,6 +839,51 @@ class Game:
                 "scoring": table.system.name, "result": session}
 
 
+def bot_factory(registry: Any, spec: str, cwd: str | None) -> Any:
+    """The bot of ``spec``; an external one runs in ``cwd`` (the folder a resumed
+    session was begun in: a relative path of its command means what it meant
+    then), unless its bots file gives it a folder of its own (then taken from
+    ``cwd``, if relative)."""
+    if cwd is None:
+        return registry.bot(spec)
+    if spec.startswith("exec:"):
+        ext = replace(ExternalSpec.from_command(spec[len("exec:"):].strip()), cwd=cwd)
+        program = ext.argv[0]
+        found = (Path(cwd) / program).is_file() if os.sep in program else shutil.which(program) is not None
+        if not found:
+            raise UsageError(f"cannot run {ext.label}: {program} is not a program on the PATH or a path from "
+                             f"{cwd}, the folder the session was begun in")
+        return external_bot(ext)
+    factory = registry.bot(spec)
+    if is_external(factory):
+        ext = factory.external
+        return external_bot(replace(ext, cwd=os.path.join(cwd, ext.cwd) if ext.cwd else cwd))
+    return factory
+
+
+def stopped(stop: UsageError, game: Game, path: Path, cwd: str | None, unknown_cwd: bool) -> str:
+    """The sentence that stops a session whose bot cannot play: the bot's
+    fault, then that nothing was claimed for the hand and how to go on."""
+    hand = game.table.hand
+    number = hand.number + 1 if hand is not None else len(game.table.results) + 1
+    started = isinstance(stop, BotStartFailure)
+    where = f"; it ran in {cwd}, the folder the session was begun in" if started and cwd and cwd != _here() else ""
+    kept = f"; hand {number} is not scored: the transcript so far is in {path}"
+    if started and unknown_cwd:
+        return (f"{stop.message}{kept}, which does not say which folder the session was begun in (an older gincli "
+                "saved it), so the bot ran in this one: if its command names a file there, go on from that folder "
+                f"with: gin play --resume --transcript {shlex.quote(str(path.resolve()))}")
+    return (f"{stop.message}{where}{kept}; fix the bot, then go on with: gin play --resume --transcript "
+            f"{shlex.quote(str(path))}")
+
+
+def _here() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
 def play(
     ctx: typer.Context,
     bot: Annotated[str, typer.Option("--bot", "-b", metavar="BOT[,BOT…]", autocompletion=complete.bots,
@@ -743,6 +911,10 @@ def play(
     bots_file: BotsFileOpt = None,
     bot_log: BotLogOpt = None,
     bot_trace: BotTraceOpt = None,
+    max_forfeits: Annotated[int, typer.Option(
+        "--max-forfeits", parser=max_forfeits_value, metavar="N",
+        help="Stop the session (exit 2) once a bot forfeits N hands in a row, quoting the reasons; that hand is "
+             "not scored, and --resume goes on with it; 0: never.")] = DEFAULT_MAX_FORFEITS,
     format: Annotated[OutputFormat, typer.Option(
         "--format", "-f", help="text; json also writes a summary of the session on stdout (the table then "
                                "goes to stderr).")] = OutputFormat.text,
@@ -776,7 +948,18 @@ def play(
         open_session(system, players, rules)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    factories = {n: registry.bot(spec) for n, spec in zip(names, specs)}
+    cwd = saved.cwd if saved else None
+    if cwd is not None and not os.path.isdir(cwd):  # recorded for a session with external bots
+        raise UsageError(f"cannot go on with {transcript}: its external bots ran in the folder {cwd}, where the "
+                         "session was begun, and it is not a folder here; put it back, or set the \"cwd\" of the "
+                         "transcript's \"play\" field to where the bots are now")
+    factories = {n: bot_factory(registry, spec, cwd) for n, spec in zip(names, specs)}
+    external = any(is_external(f) for f in factories.values())
+    if saved is None and external:
+        try:
+            cwd = os.getcwd()  # recorded: a relative path of an exec: command means what it means here
+        except OSError:
+            cwd = None
     check_dealer(dealer, players)
     if seed is None:
         seed = random_seed()
@@ -814,13 +997,18 @@ def play(
             except ValueError as exc:
                 raise UsageError(f"cannot go on with {path}: {exc}") from None
         play_field = {"human": me, "bots": dict(zip(names, specs)), "dealer": dealer}
+        if cwd is not None:
+            play_field["cwd"] = cwd
         game = Game(table, me, bots, screen, file, registry, registry.transcript_options(v, rules), seed ^ 0x5EED,
-                    dict(zip(names, specs)), play_field)
+                    dict(zip(names, specs)), play_field, max_forfeits)
         quit = False
+        stop: UsageError | None = None
         try:
             game.run()
         except Quit:
             quit = True
+        except (BotStartFailure, ForfeitStop) as exc:  # a bot that cannot play: nothing is claimed
+            stop = exc
         except KeyboardInterrupt:
             game.save()
             screen.say(f"\ninterrupted; the transcript so far is in {safe(path)}")
@@ -832,6 +1020,9 @@ def play(
 
             close_all()
         game.save()
+        if stop is not None:
+            raise fail(stopped(stop, game, path, cwd if saved else None, external and saved is not None and
+                               saved.cwd is None))
         summary = game.finish(quit)
         if format is OutputFormat.json:
             write_data(dumps(summary) + "\n", json=True)
