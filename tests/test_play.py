@@ -334,3 +334,23 @@ def test_an_external_bot_is_an_opponent_too(registry, tmp_path):
     assert "The hand is over (ann " in res.stdout
     report = validate(json.loads(path.read_text()), registry)
     assert report.valid and report.complete
+
+
+def test_the_transcript_is_saved_as_indented_json_byte_for_byte(registry, tmp_path):
+    """gin play saves the session after every move: each hand is indented once
+    (then found again), yet the file is exactly ``dumps(doc, indent=1)`` at
+    every length of the session, odd names included."""
+    from gincli.base.jsonio import dumps
+    from gincli.cli.play import TranscriptFile
+
+    _, table = script(registry, 11, "oklahoma", "hollywood", ("simple",))
+    doc = table.transcript()
+    file = TranscriptFile(tmp_path / "t.json")
+    try:
+        for n in range(len(doc["hands"]) + 1):
+            d = dict(doc, hands=doc["hands"][:n])
+            assert file.text(d) == dumps(d, indent=1) + "\n", n
+        for odd in (dict(doc, players=["\ud800", "bob"]), dict(doc, id="\0hands\0"), dict(doc, id="é\u2028")):
+            assert file.text(odd) == dumps(odd, indent=1) + "\n"
+    finally:
+        file.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -35,7 +36,7 @@ from .options import (BotLogOpt, BotTraceOpt, BotsFileOpt, OptionOpt, SeedOpt, S
                       utf8_text)
 from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, write_data
 from ..formats.files import lock_beside, unlock_beside
-from ..base.jsonio import dumps
+from ..base.jsonio import dumps, encodable
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
 
@@ -118,6 +119,10 @@ def default_name() -> str:
     return user if user and user != "root" and "," not in user else "player"
 
 
+#: Where the hands go in the indented document (no transcript holds this string: JSON escapes it as \\u0000).
+_HANDS = "\0hands\0"
+
+
 class TranscriptFile:
     """The transcript of the session being played, rewritten whole (to a
     temporary file, then renamed) after every move: whatever happens, the file
@@ -136,9 +141,34 @@ class TranscriptFile:
             raise UsageError(f"--transcript {path} already exists; name a new file (gin play never "
                              "overwrites one; --resume goes on with the session it holds)")
         self.lines = path.suffix.lower() in (".jsonl", ".ndjson")
+        self._hands: dict[str, str] = {}  # a hand's JSON -> its indented text, as the document holds it
+
+    def text(self, doc: dict[str, Any]) -> str:
+        """The document as saved: one line in a JSON Lines file, else indented
+        (``dumps(doc, indent=1)``, byte for byte). Python's encoder indents in
+        Python, and the whole session is saved after every move: each hand is
+        indented once, when it is first saved as it is, and found again by its
+        compact JSON (which C encodes), so a long session costs no more a move."""
+        if self.lines:
+            return dumps(doc) + "\n"
+        hands = doc.get("hands")
+        if not isinstance(hands, list) or not hands:
+            return dumps(doc, indent=1) + "\n"
+        parts = []
+        for hand in hands:
+            key = json.dumps(hand, ensure_ascii=False, allow_nan=False)
+            part = self._hands.get(key)
+            if part is None:
+                part = json.dumps(hand, ensure_ascii=False, indent=1, allow_nan=False).replace("\n", "\n  ")
+                self._hands[key] = part
+            parts.append(part)
+        head = json.dumps({**doc, "hands": [_HANDS]}, ensure_ascii=False, indent=1, allow_nan=False)
+        marker = json.dumps(_HANDS)
+        text = head.replace(marker, ",\n  ".join(parts)) if head.count(marker) == 1 else ""
+        return text + "\n" if text and encodable(text) else dumps(doc, indent=1) + "\n"
 
     def save(self, doc: dict[str, Any]) -> None:
-        text = dumps(doc) + "\n" if self.lines else dumps(doc, indent=1) + "\n"
+        text = self.text(doc)
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
             with open(tmp, "w", encoding="utf-8") as fh:
