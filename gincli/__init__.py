@@ -15,31 +15,12 @@ plugins register or build on.
 """
 
 # Before anything is imported: the gin command holds a Ctrl-C until gincli.entry
-# can answer it (see there); a library's import releases it at once.
+# can answer it (see there); in a program that imports gincli, entry lets it through.
 import _signal
 
 _interrupt_held = (hasattr(_signal, "pthread_sigmask")
                    and _signal.SIGINT not in _signal.pthread_sigmask(_signal.SIG_BLOCK, {_signal.SIGINT}))
-
-
-def _run_as_gin(argv: list[str], orig_argv: list[str]) -> bool:
-    """Whether this process is the ``gin`` command (its console script, or
-    ``python -m gincli``), not a program importing gincli."""
-    name = (argv[0] if argv else "").replace("\\", "/").rsplit("/", 1)[-1]
-    if name in ("gin", "gin.exe", "gin-script.py", "gin-script.pyw"):
-        return True
-    return any(a == "-mgincli" or (a == "-m" and b == "gincli") for a, b in zip(orig_argv, orig_argv[1:] + [""]))
-
-
-if _interrupt_held:
-    import sys as _sys
-
-    if _run_as_gin(_sys.argv, getattr(_sys, "orig_argv", [])):
-        from . import entry  # noqa: F401  (installs gin's handler, then lets the held Ctrl-C through)
-    else:
-        _interrupt_held = False
-        _signal.pthread_sigmask(_signal.SIG_UNBLOCK, {_signal.SIGINT})
-    del _sys
+from . import entry as _entry  # noqa: E402  (its handler, in the gin command only; then it unblocks)
 
 TYPE_CHECKING = False  # typing is not imported: nothing is, until a name is used (see gincli.entry)
 

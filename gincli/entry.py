@@ -9,10 +9,12 @@ interrupt while a module is being imported, and answers it as soon as the
 imports are done:
 
 - ``gincli/__init__.py``, the first of gincli's code the console script runs,
-  blocks SIGINT (the kernel holds it) when the process is the ``gin`` command,
-  before it imports anything;
-- this module installs :func:`_on_interrupt` as the SIGINT handler and
-  unblocks: a Ctrl-C that came meanwhile is delivered then;
+  blocks SIGINT (the kernel holds it) before it imports anything, then imports
+  this module;
+- this module, when the process is the ``gin`` command, installs
+  :func:`_on_interrupt` as the SIGINT handler; then it unblocks: a Ctrl-C that
+  came meanwhile is delivered then (in a program importing gincli, to its own
+  handler, as ``KeyboardInterrupt`` from ``import gincli``);
 - :func:`_on_interrupt` raises ``KeyboardInterrupt`` at once, unless the
   import system is on the stack, or :func:`main` has not been called yet (the
   console script's own lines): then it notes the interrupt and asks again a
@@ -39,6 +41,15 @@ EXIT_INTERRUPTED = 130
 RECHECK = 0.005
 
 _held = {"pending": False, "resent": False, "running": False}
+
+
+def _run_as_gin(argv: list[str], orig_argv: list[str]) -> bool:
+    """Whether this process is the ``gin`` command (its console script, or
+    ``python -m gincli``), not a program importing gincli."""
+    name = (argv[0] if argv else "").replace("\\", "/").rsplit("/", 1)[-1]
+    if name in ("gin", "gin.exe", "gin-script.py", "gin-script.pyw"):
+        return True
+    return any(a == "-mgincli" or (a == "-m" and b == "gincli") for a, b in zip(orig_argv, orig_argv[1:] + [""]))
 _main_thread = _thread.get_ident()
 
 
@@ -68,6 +79,8 @@ def _on_interrupt(signum: int, frame: object) -> None:
     """SIGINT: ``KeyboardInterrupt`` now, or as soon as no module is being imported."""
     if _held["resent"]:
         _held["resent"] = False
+        if not _held["pending"]:  # asked again after main() answered it
+            return
     elif _held["pending"]:  # a second Ctrl-C while one is held: now, whatever is being imported
         _held["pending"] = False
         raise KeyboardInterrupt
@@ -82,6 +95,10 @@ def _on_interrupt(signum: int, frame: object) -> None:
 def _interrupted(*_: object) -> None:
     """Ctrl-C while the process ends (its output written, its files closed):
     the one line, and the process ends at once."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:
+        pass
     try:
         sys.stderr.write("gin: interrupted\n")
         sys.stderr.flush()
@@ -98,7 +115,7 @@ def _starting() -> None:
     meanwhile. A program that imports this module keeps its own handler."""
     package = sys.modules[__package__ or "gincli"]
     try:
-        gin = package._run_as_gin(sys.argv, getattr(sys, "orig_argv", []))  # type: ignore[attr-defined]
+        gin = _run_as_gin(sys.argv, getattr(sys, "orig_argv", []))
         if gin and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, _on_interrupt)
     except ValueError:  # not the main thread: imported, not run as gin
@@ -117,6 +134,7 @@ def main() -> None:
     try:
         try:
             if _held["pending"]:  # a Ctrl-C held since start-up
+                _held["pending"] = False
                 raise KeyboardInterrupt
             from .cli import main as run
         except KeyboardInterrupt:
