@@ -24,7 +24,7 @@ from .matchplan import plan_match, player_names  # noqa: F401 (gin tournament's)
 from .render import data as stdout
 from .summary import capped_note, render_summary
 from . import rows
-from .render import OutputFormat, RowsFormat, emit, write_data, stderr_console, stdout_console, listing, plural, progress_bar, safe, show, write_json
+from .render import OutputFormat, RowsFormat, emit, write_data, stderr_console, stdout_console, listing, plural, progress_bar, safe, say, show, write_json
 from . import complete
 from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt, DuplicateOpt, ForceOpt, FormatOpt,
                       GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
@@ -181,18 +181,21 @@ def match(
         stopped = run.stop()  # a backend that fails to let go is said after the result, never over it
     elapsed = time.perf_counter() - started
     summary = tally.summary()
+    aside = transcripts == "-" or csv  # the data on stdout is the rows or the transcripts: the summary is an aside
     try:
         if refused is not None:
             raise refused
-        if transcripts == "-" or csv:
+        if aside:
             stdout().flush()
-            _summary_to_stderr(summary, format)
+            if not quiet:
+                _summary_to_stderr(summary, format)
         elif format == "json":
             write_json(summary)
         else:
             show(render_summary(summary))
     except MachineError:  # the machine stopped the match (a full disk): what was played, on stderr, then why
-        _summary_to_stderr(summary, format)
+        if not (aside and quiet):  # the summary is the data stdout did not get: -q keeps it
+            _summary_to_stderr(summary, format)
         raise
     if tally.capped:
         stdout().flush()  # the summary, then the warning
@@ -205,17 +208,17 @@ def match(
         rate = played / elapsed if elapsed > 0 else 0.0
         before = f" ({plural(done, 'session')} from {safe(transcripts, markup=False)})" if done else ""
         now = " now" if done else ""
-        print(f"gin match: {plural(tally.sessions, 'session')}{before}; {plural(played, 'hand')} played{now} in "
-              f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(w, 'worker')}"
-              + (f", backend {safe(where.name, markup=False)})" if where.name != DEFAULT_BACKEND else ")"), file=sys.stderr)
+        say(f"gin match: {plural(tally.sessions, 'session')}{before}; {plural(played, 'hand')} played{now} in "
+            f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(w, 'worker')}"
+            + (f", backend {safe(where.name, markup=False)})" if where.name != DEFAULT_BACKEND else ")"))
     if report is not None:  # after Ctrl-C too: the page of what was played
         from .report import History, write_page
 
         assert isinstance(tally, History)
         write_page(report, tally, summary, "match", quiet, force)
-    if interrupted:
-        print(f"gin match: interrupted after {tally.sessions} of {count} sessions"
-              + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""), file=sys.stderr)
+    if interrupted:  # said under -q too: the answer to the Ctrl-C, and how to go on
+        say(f"gin match: interrupted after {tally.sessions} of {count} sessions"
+            + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""))
         raise typer.Exit(EXIT_INTERRUPTED)
 
 

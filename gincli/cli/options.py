@@ -13,7 +13,7 @@ from . import complete
 from ..rulebook.rules import parse_assignments
 from .render import OutputFormat, RowsFormat
 
-QUIET_HELP = "Only errors on stderr: no progress bar, no summary line."
+QUIET_HELP = "Only errors and warnings on stderr: no progress bar, no summary, no closing line."
 
 VariantOpt = Annotated[str | None, typer.Option(
     "--variant", metavar="NAME|FILE.toml", autocompletion=complete.variants,

@@ -156,9 +156,53 @@ def stdout_console() -> Any:
 
 
 def stderr_console() -> Any:
+    """A console for people on stderr: on a terminal, lines wrap at spaces to
+    its width; elsewhere they are never wrapped (whatever COLUMNS says)."""
     console = _console(sys.stderr)
-    console.soft_wrap = True
+    console.soft_wrap = not console.is_terminal
     return console
+
+
+def say(line: str, indent: int = 2) -> None:
+    """A line for people on stderr (a command's closing line: ``gin match: 4
+    sessions; ...``), plain text. On a terminal it is wrapped at spaces to the
+    terminal's width, never inside a word, each further line indented by
+    ``indent`` more than the first; elsewhere (a file, a pipe) it stays one line."""
+    print(wrap_words(line, _terminal_width(sys.stderr), indent), file=sys.stderr)
+
+
+def _terminal_width(file: Any) -> int | None:
+    """The width of the terminal ``file`` is, or None when it is none."""
+    if not _isatty(file):
+        return None
+    try:
+        return os.get_terminal_size(file.fileno()).columns or None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def wrap_words(line: str, width: int | None, indent: int = 2) -> str:
+    """``line`` broken at spaces into lines of at most ``width`` cells (a word
+    longer than a line stays whole, on a line of its own), each after the
+    first indented by the first's leading spaces and ``indent`` more; as it is
+    when ``width`` is None or the line fits."""
+    if width is None or len(line) <= width and line.isascii():
+        return line
+    from rich.cells import cell_len
+
+    if cell_len(line) <= width:
+        return line
+    lead = len(line) - len(line.lstrip(" "))
+    prefix, pad = line[:lead], " " * min(lead + indent, max(0, width // 2))
+    lines: list[str] = []
+    current = ""  # the words of the line being filled, each with the spaces after it
+    for word in re.findall(r"\S+ *", line[lead:]):
+        if current and cell_len(prefix + current + word.rstrip(" ")) > width:
+            lines.append(prefix + current.rstrip(" "))
+            prefix, current = pad, ""
+        current += word
+    lines.append(prefix + current.rstrip(" "))
+    return "\n".join(lines)
 
 
 def show(renderable: Any, console: Any = None) -> None:
@@ -257,33 +301,42 @@ def message_markup(message: str) -> str:
 #: Work shorter than this shows no progress bar at all.
 BAR_DELAY = 1.0
 
+#: The columns a progress line leaves free at the terminal's right edge: the
+#: ``^C`` a terminal echoes at Ctrl-C must fit on the line, else the line wraps
+#: and the bar cannot be taken off the screen.
+RIGHT_MARGIN = 2
+
+#: The progress bar's widths: as wide as this when there is room, this narrow
+#: while the other parts are still all shown, and this narrow at the least.
+BAR_WIDE, BAR_COMFORTABLE, BAR_NARROW = 40, 20, 10
+
 
 @contextmanager
 def progress_bar(description: str, total: float | None, enabled: bool = True, unit: str = "bytes",
                  streaming: bool = False, status: Any = None) -> Iterator[Any]:
     """A progress bar on stderr, for work that lasts (it appears after
     :data:`BAR_DELAY` seconds, whether or not any work is done by then) and
-    clears itself when done. Yields a function ``advance(completed)`` taking the
-    absolute amount done, in ``unit`` (bytes of input read, or items). None
-    when stderr is not a terminal, nor when the command writes its output
-    (``streaming``) to the same terminal: a bar would interleave with it.
-    ``status()``, when given, is text shown beside the bar (a match's running
-    score), asked at each advance. The time left is the time so far scaled by
-    what is left, from the start (not from the pace of the last few updates,
-    which chunks of work make jumpy)."""
+    clears itself when done, and when the work stops early (Ctrl-C, an
+    error): the cursor is left at the start of the line the bar held. Yields a
+    function ``advance(completed)`` taking the absolute amount done, in
+    ``unit`` (bytes of input read, or items). None when stderr is not a
+    terminal, nor when the command writes its output (``streaming``) to the
+    same terminal: a bar would interleave with it. ``status()``, when given,
+    is text shown beside the bar (a match's running score: parts joined by
+    `` · ``), asked at each advance. ``description`` and the status are rich
+    markup, as :func:`safe` makes them. The line fits the terminal, whatever
+    its width (:func:`progress_line`). The time left is the time so far scaled
+    by what is left, from the start (not from the pace of the last few
+    updates, which chunks of work make jumpy)."""
     if not enabled or not _isatty(sys.stderr) or (streaming and _isatty(sys.stdout)):
         yield lambda completed: None
         return
     import threading
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.text import Text
 
-    columns: list[Any] = [TextColumn("{task.description}"), BarColumn()]
-    columns.append(TextColumn("{task.percentage:>3.0f}%") if unit == "bytes" else MofNCompleteColumn())
-    columns += [TimeElapsedColumn(), TextColumn("eta"), _time_left_column()] if total else [TimeElapsedColumn()]
-    if status is not None:
-        columns.append(TextColumn("{task.fields[status]}"))
-    progress = Progress(*columns, console=stderr_console(), transient=True)
+    progress = _line_progress()(Text.from_markup(description).plain, unit, console=stderr_console(),
+                                transient=True)
     task = progress.add_task(description, total=total, status="")
     lock = threading.Lock()
     state = {"shown": False, "done": False}
@@ -299,7 +352,8 @@ def progress_bar(description: str, total: float | None, enabled: bool = True, un
     timer.start()
 
     def advance(completed: float) -> None:
-        progress.update(task, completed=completed, **({"status": status()} if status is not None else {}))
+        fields = {"status": Text.from_markup(status()).plain} if status is not None else {}
+        progress.update(task, completed=completed, **fields)
 
     try:
         yield advance
@@ -311,25 +365,147 @@ def progress_bar(description: str, total: float | None, enabled: bool = True, un
                 progress.stop()
 
 
-def _time_left_column() -> Any:
-    from rich.progress import ProgressColumn
+_LINE_PROGRESS: Any = None
+
+
+def _line_progress() -> Any:
+    """rich's Progress, drawing each task as one :func:`progress_line` that fits the width."""
+    global _LINE_PROGRESS
+    if _LINE_PROGRESS is not None:
+        return _LINE_PROGRESS
+    from rich.progress import Progress
+
+    class Line:
+        def __init__(self, progress: Any, task: Any):
+            self.progress, self.task = progress, task
+
+        def __rich_console__(self, console: Any, options: Any) -> Any:
+            t = self.task
+            yield progress_line(console, options.max_width - RIGHT_MARGIN, self.progress.gin_description, t.completed,
+                                t.total, t.elapsed or 0.0, self.progress.gin_unit, t.fields.get("status", ""))
+
+    class LineProgress(Progress):
+        def __init__(self, description: str, unit: str, **kwargs: Any):
+            super().__init__(**kwargs)
+            self.gin_description, self.gin_unit = description, unit
+
+        def get_renderables(self) -> Any:
+            for task in self.tasks:
+                yield Line(self, task)
+
+    _LINE_PROGRESS = LineProgress
+    return LineProgress
+
+
+def clock(seconds: float) -> str:
+    """A duration as a progress line shows it: ``0:01:05``."""
+    s = int(max(0, seconds))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+def progress_line(console: Any, width: int, description: str, completed: float, total: float | None,
+                  elapsed: float, unit: str = "items", status: str = "") -> Any:
+    """A progress line at most ``width`` cells wide (a rich Text): the
+    description, the bar, how much is done (``169/400``, ``42%``), the time so
+    far, the time left (``eta 0:00:25``) and the status (plain text, parts
+    joined by `` · ``). Where the width is short it drops whole parts, never
+    cutting one, in this order: the bar narrows to :data:`BAR_COMFORTABLE`;
+    the time so far goes; the bar narrows to :data:`BAR_NARROW`; the time
+    left goes; the status loses its parts, from the last; the bar goes; and
+    at last the description is shortened at a space, with an ellipsis. How
+    much is done is always there."""
+    from rich.cells import cell_len
+    from rich.progress_bar import ProgressBar
     from rich.text import Text
 
-    class TimeLeft(ProgressColumn):
-        """The time left: the time so far, scaled by the share of the work still to do."""
+    done = min(completed, total) if total else completed
+    if total:
+        count = (f"{done / total:>4.0%}" if unit == "bytes"
+                 else f"{int(done):,}/{int(total):,}".rjust(2 * len(f"{int(total):,}") + 1))
+    else:
+        from rich.filesize import decimal
 
-        def render(self, task: Any) -> Any:
-            if not task.total or not task.completed or task.elapsed is None:
-                return Text("-:--:--", style="progress.remaining")
-            left = task.elapsed * (task.total - task.completed) / task.completed
-            left = int(max(0, left))
-            return Text(f"{left // 3600}:{left % 3600 // 60:02d}:{left % 60:02d}", style="progress.remaining")
+        count = decimal(int(done)) if unit == "bytes" else f"{int(done):,}"
+    spent = clock(elapsed)
+    left = None
+    if total:
+        left = "eta " + (clock(elapsed * (total - done) / done) if done else "-:--:--")
+    statuses = [p for p in status.split(" · ") if p] if status else []
 
-    return TimeLeft()
+    def fixed(desc: str, show_spent: bool, show_left: bool, n_status: int) -> int:
+        """The cells of every part but the bar, with the spaces between them."""
+        cells = [cell_len(count)]
+        if desc:
+            cells.append(cell_len(desc))
+        if show_spent:
+            cells.append(len(spent))
+        if show_left and left is not None:
+            cells.append(len(left))
+        if n_status:
+            cells.append(cell_len(" · ".join(statuses[:n_status])))
+        return sum(cells) + len(cells) - 1
+
+    every = len(statuses)
+    plans = [(True, True, every, BAR_COMFORTABLE), (False, True, every, BAR_COMFORTABLE),
+             (False, True, every, BAR_NARROW), (False, False, every, BAR_NARROW)]
+    plans += [(False, False, n, BAR_NARROW) for n in range(every - 1, -1, -1)]
+    plans.append((False, False, 0, 0))
+    desc, bar = description, 0
+    for show_spent, show_left, n_status, least in plans:
+        room = width - fixed(desc, show_spent, show_left, n_status)
+        if least == 0 and room >= 0:
+            break
+        if least and room - 1 >= least:
+            bar = min(BAR_WIDE, room - 1)
+            break
+    else:  # the count, and as much of the description as fits before it
+        show_spent = show_left = False
+        n_status = 0
+        desc = shorten_words(description, width - cell_len(count) - 1)
+    text = Text(no_wrap=True, overflow="crop", end="")
+    if desc:
+        text.append(desc + " ")
+    if bar:
+        rendered_bar = list(console.render(ProgressBar(total=total, completed=done, width=bar),
+                                           console.options.update(width=bar)))
+        used = 0
+        for seg in rendered_bar:
+            text.append(seg.text, seg.style)
+            used += cell_len(seg.text)
+        text.append(" " * (bar - used) + " ")
+    else:
+        count = count.lstrip()  # right-aligned under a bar only
+    text.append(count, "progress.download" if unit != "bytes" else "progress.percentage")
+    if show_spent:
+        text.append(" " + spent, "progress.elapsed")
+    if show_left and left is not None:
+        text.append(" " + left, "progress.remaining")
+    if n_status:
+        text.append(" " + " · ".join(statuses[:n_status]))
+    return text
 
 
-def stdin_notice(command: str, what: str, path: str) -> None:
+def shorten_words(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` cells: whole, or its first words and an
+    ellipsis (``expert v …``); a first word too long is cut (``expe…``), and
+    nothing is left when fewer than two cells are."""
+    from rich.cells import cell_len, set_cell_size
+
+    if cell_len(text) <= limit:
+        return text
+    if limit < 2:
+        return ""
+    words = text.split(" ")
+    for n in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:n]).rstrip()
+        if head and cell_len(head) + 2 <= limit:
+            return head + " …"
+    return set_cell_size(text, limit - 1) + "…"
+
+
+def stdin_notice(command: str, what: str, path: str, quiet: bool = False) -> None:
     """Say so on stderr when ``-`` reads standard input from a terminal (else
-    gincli seems to hang): what it waits for, and how to end it."""
-    if path == "-" and _isatty(sys.stdin):
-        print(f"{command}: reading {what} from standard input (a terminal); end with Ctrl-D", file=sys.stderr)
+    gincli seems to hang): what it waits for, and how to end it; not with
+    ``quiet`` (``-q``: only errors and warnings)."""
+    if path == "-" and not quiet and _isatty(sys.stdin):
+        say(f"{command}: reading {what} from standard input (a terminal); end with Ctrl-D")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import io
-import sys
 from collections import Counter
 from typing import Annotated, Any
 
@@ -26,7 +25,7 @@ from .base import error, guard, record_failure, settings
 from .summary import render_summary
 from .options import InputFormatOpt, QuietOpt, RowsFormatOpt, files_given
 from . import rows
-from .render import (RowsFormat, data, progress_bar, rendered, safe, show, stderr_console, stdin_notice, write_data,
+from .render import (RowsFormat, data, progress_bar, rendered, safe, say, show, stderr_console, stdin_notice, write_data,
                      write_json)
 from .score import file_size
 
@@ -241,7 +240,7 @@ def write_page(path: str, h: History, summary: dict[str, Any], command: str, qui
     if quiet:
         return
     data().flush()  # the summary, then where the page went
-    print(f"gin {command}: report written to {safe(path, markup=False)}", file=sys.stderr)
+    say(f"gin {command}: report written to {safe(path, markup=False)}")
 
 
 def tournament_page(summary: dict[str, Any]) -> str:
@@ -301,7 +300,7 @@ def write_tournament_page(path: str, summary: dict[str, Any], quiet: bool = Fals
     write_new(path, tournament_page(summary), "the report", force)
     if not quiet:
         data().flush()
-        print(f"gin tournament: report written to {safe(path, markup=False)}", file=sys.stderr)
+        say(f"gin tournament: report written to {safe(path, markup=False)}")
 
 
 # gin report
@@ -335,7 +334,7 @@ def report(
     status = EXIT_OK
     for path in files:
         reader = Reader(path, input_format)
-        stdin_notice("gin report", "transcripts", path)
+        stdin_notice("gin report", "transcripts", path, quiet)
         try:
             with progress_bar(f"reading {safe(reader.name)}", file_size(path), enabled=not quiet) as advance:
                 for item in reader.items():
@@ -372,7 +371,8 @@ def report(
     summary.pop("platform", None)
     if format == "csv":  # the rows went out as the sessions were read: the summary for people, on stderr
         data().flush()
-        show(render_summary(summary), stderr_console())
+        if not quiet:
+            show(render_summary(summary), stderr_console())
     elif format == "json":
         write_json(summary)
     else:

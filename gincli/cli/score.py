@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import gc
 import os
-import sys
 from collections import Counter
 from typing import Annotated, Any
 
@@ -21,7 +20,7 @@ from .base import error, guard, record_failure, settings
 from .options import (InputFormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       files_given, overrides_from, workers_for)
 from .hands import hand_text
-from .render import RowsFormat, color_mode, cut, data, plural, progress_bar, safe, stdin_notice, write_data
+from .render import RowsFormat, color_mode, cut, data, plural, progress_bar, safe, say, stdin_notice, write_data
 
 HELP = """Score hands from their end positions (hand records).
 
@@ -69,7 +68,7 @@ def score(
     per_file = []
     for path in files:
         reader = Reader(path, input_format)
-        stdin_notice("gin score", "hand records", path)
+        stdin_notice("gin score", "hand records", path, quiet)
         totals = Totals(reader.name)
         per_file.append(totals)
         try:
@@ -102,13 +101,18 @@ def score(
     if not quiet and (total.failed or total.outcomes or status == EXIT_OK):
         if len(per_file) > 1:
             for t in per_file:
-                print(summary(t.outcomes, t.failed, t.source), file=sys.stderr)
-                print(players_text(t.players), file=sys.stderr, end="")
-        print(summary(total.outcomes, total.failed), file=sys.stderr)
-        print(players_text(total.players), file=sys.stderr, end="")
+                say_lines(summary(t.outcomes, t.failed, t.source), players_text(t.players))
+        say_lines(summary(total.outcomes, total.failed), players_text(total.players))
     if status == EXIT_OK and total.failed:
         status = EXIT_RECORD_FAILED
     raise typer.Exit(status)
+
+
+def say_lines(*texts: str) -> None:
+    """The summary on stderr, a closing line at a time (wrapped at spaces on a terminal)."""
+    for text in texts:
+        for line in text.splitlines():
+            say(line)
 
 
 CHUNK = 1000  # records a worker scores at a time

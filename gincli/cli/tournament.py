@@ -7,7 +7,6 @@ import functools
 import gc
 import math
 import os
-import sys
 import time
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -27,7 +26,7 @@ from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTr
                       GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
                       PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
                       TimeLimitOpt, from_config, overrides_from, split_bots)
-from .render import RowsFormat, data, plural, progress_bar, safe, show, write_data, write_json
+from .render import RowsFormat, data, plural, progress_bar, safe, say, show, write_data, write_json
 from .summary import render_tournament
 
 HELP = """Play a tournament between bots: every pairing plays a match, --games N (sessions of the scoring system, game by default) or --hands N a pairing; then a crosstable and a rating list.
@@ -175,17 +174,16 @@ def tournament(
         sessions = sum(t.sessions for t in tallies)
         rate = played / elapsed if elapsed > 0 else 0.0
         earlier = f" ({plural(done_before, 'session')} from {safe(transcripts, markup=False)})" if done_before else ""
-        print(f"gin tournament: {plural(len(matches), 'pairing')}, {plural(sessions, 'session')}{earlier}; "
-              f"{plural(played, 'hand')} played in {elapsed:.1f} s ({rate:,.0f} hands/s, "
-              f"{plural(run.workers, 'worker')})", file=sys.stderr)
+        say(f"gin tournament: {plural(len(matches), 'pairing')}, {plural(sessions, 'session')}{earlier}; "
+            f"{plural(played, 'hand')} played in {elapsed:.1f} s ({rate:,.0f} hands/s, "
+            f"{plural(run.workers, 'worker')})")
     if report is not None:
         from .report import write_tournament_page
 
         write_tournament_page(report, summary, quiet, force)
-    if interrupted:
-        print("gin tournament: interrupted"
-              + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""),
-              file=sys.stderr)
+    if interrupted:  # said under -q too: the answer to the Ctrl-C, and how to go on
+        say("gin tournament: interrupted"
+            + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""))
         raise typer.Exit(EXIT_INTERRUPTED)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import gc
 import json
-import sys
 from typing import Annotated, Any
 
 import typer
@@ -20,7 +19,7 @@ from ..replay.validate import Defaults, Fault, Report, validate
 from . import rows
 from .base import error, guard, record_failure, settings
 from .render import (RowsFormat, cards_markup, color_mode, data, message_markup, plural, progress_bar, rendered, safe,
-                     stdin_notice, stdout_console, write_data)
+                     say, stdin_notice, stdout_console, write_data)
 from . import complete
 from .options import (InputFormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, WorkersOpt, files_given, overrides_from,
                       workers_for)
@@ -75,7 +74,7 @@ def validate_command(
         write_data(rows.header(rows.TRANSCRIPT))
     for path in files:
         reader = Reader(path, input_format)
-        stdin_notice("gin validate", "transcripts", path)
+        stdin_notice("gin validate", "transcripts", path, quiet)
         try:
             with progress_bar(f"validating {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:
@@ -96,8 +95,8 @@ def validate_command(
     data().flush()
     total = counts["valid"] + counts["invalid"]
     if not quiet and (total or status == EXIT_OK):
-        print(f"gin validate: {plural(total, 'transcript')}: {counts['valid']:,} valid "
-              f"({counts['complete']:,} complete), {counts['invalid']:,} invalid", file=sys.stderr)
+        say(f"gin validate: {plural(total, 'transcript')}: {counts['valid']:,} valid "
+            f"({counts['complete']:,} complete), {counts['invalid']:,} invalid")
     if status == EXIT_OK and counts["invalid"]:
         status = EXIT_RECORD_FAILED
     raise typer.Exit(status)
