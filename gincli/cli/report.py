@@ -647,7 +647,7 @@ class _Tournament:
         pairing is the most sessions any pairing holds."""
         from dataclasses import replace
 
-        from .tournament import tournament_summary
+        from ..matches.tournament import tournament_summary
 
         tour = replace(self.tour, count=max(t.sessions for t in self.tallies))
         summary = tournament_summary(tour, {**self.header, "options": self.rules}, self.matches, self.tallies,
