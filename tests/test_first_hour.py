@@ -10,7 +10,7 @@ import pytest
 
 
 @pytest.mark.parametrize("command, what", [("score", "hand records"), ("validate", "transcripts"),
-                                           ("report", "the transcripts of a match")])
+                                           ("report", "the transcripts of a match or a tournament")])
 def test_a_forgotten_file_is_one_sentence_saying_how_to_give_it(run, command, what):
     res = run(command)
     assert res.exit_code == 2

@@ -34,7 +34,7 @@ def gin(*args: str, **kw) -> subprocess.CompletedProcess:
 
 class Dom(HTMLParser):
     """What a dumped DOM shows of each chart: its classes, the classes of the
-    elements inside it, and its legend's text."""
+    elements inside it, its legend's text and all the text it shows."""
 
     VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
@@ -53,7 +53,7 @@ class Dom(HTMLParser):
             self.charts[chart]["inside"] += classes
         chart = a.get("id") if "plotly-graph-div" in classes else None
         if chart:
-            self.charts[chart] = {"classes": classes, "inside": [], "legend": []}
+            self.charts[chart] = {"classes": classes, "inside": [], "legend": [], "text": []}
         if tag not in self.VOID:
             self._open.append((tag, chart, "legendtext" in classes))
 
@@ -64,8 +64,9 @@ class Dom(HTMLParser):
                 return
 
     def handle_data(self, data: str) -> None:
-        if self._open and self._open[-1][2]:
-            for chart in self._inside():
+        for chart in self._inside():
+            self.charts[chart]["text"].append(data)  # every text the chart's SVG shows
+            if self._open and self._open[-1][2]:
                 self.charts[chart]["legend"].append(data)
 
 
@@ -244,3 +245,58 @@ def test_the_page_never_overwrites_the_transcripts(run, tmp_path):
     res = run("match", "--bots", "simple,random", "--games", "1", "--transcripts", str(same), "--report", str(same))
     assert res.exit_code == 2 and "--report and --transcripts name the same file" in res.stderr
     assert not same.exists()
+
+
+def note(page: Path) -> str:
+    """The page's line of the rules it was measured under."""
+    import re
+
+    return re.search(r'<p class="note">(measured under [^<]*)</p>', page.read_text()).group(1)
+
+
+def test_a_page_names_only_the_options_that_differ_from_the_defaults(tmp_path):
+    plain, set_ = tmp_path / "plain.html", tmp_path / "set.html"
+    res = gin("match", "--bots", "simple,random", "--games", "1", "--seed", "1", "--report", str(plain), "-q")
+    assert res.returncode == 0, res.stderr
+    assert note(plain).startswith("measured under standard · game, every option at its default, seed 1; gincli 0.1.0")
+    assert "knock_limit" not in plain.read_text().split("<pre")[0]  # nothing listed above the summary
+    res = gin("match", "--bots", "simple,random", "--games", "1", "--seed", "1", "--option", "gin_bonus=25",
+              "--option", "undercut_bonus=30", "--report", str(set_), "-q")
+    assert res.returncode == 0, res.stderr
+    assert note(set_).startswith("measured under standard · game with undercut_bonus=30 (every other option at its "
+                                 "default), seed 1; ")  # gin_bonus=25 is the default: not one that differs
+
+
+def test_an_unfinished_session_is_counted_unfinished_not_drawn(tmp_path):
+    quit, page = tmp_path / "quit.json", tmp_path / "quit.html"
+    res = gin("play", "--seed", "1", "--name", "ann", "--bot", "simple", "--transcript", str(quit), input="q\n")
+    assert res.returncode == 0, res.stderr
+    res = gin("report", str(quit), "--output", str(page), "-f", "json")
+    assert res.returncode == 0, res.stderr
+    s = json.loads(res.stdout)
+    assert (s["sessions"], s["games"], s["unfinished_sessions"]) == (1, 0, 1)
+    assert s["results"] == {"player": "ann", "unit": "game", "wins": 0, "draws": 0, "losses": 0}
+    text = page.read_text()
+    assert "1 session left unfinished (quit before it was settled): no game won nor drawn" in text
+    assert "no game finished: no win rate yet" in text and "50.0%" not in text and 'id="win-rate"' not in text
+    assert note(page) == "measured under standard · game, every option at its default, seed 1; gincli 0.1.0"
+    # left in the middle of its third hand: its two finished hands count, the game does not
+    transcripts = tmp_path / "m.jsonl"
+    gin("match", "--bots", "expert,simple", "--games", "1", "--seed", "2", "--transcripts", str(transcripts), "-q")
+    doc = json.loads(transcripts.read_text())
+    assert len(doc["hands"]) > 3 and doc["hands"][0]["result"]["winner"] == "expert"
+    for key in ("match", "result"):
+        del doc[key]
+    third = doc["hands"][2]
+    del third["result"]
+    third["moves"] = third["moves"][:3]
+    doc["hands"] = doc["hands"][:3]
+    left = tmp_path / "left.jsonl"
+    left.write_text(json.dumps(doc) + "\n")
+    res = gin("report", str(left), "--output", str(tmp_path / "left.html"), "-f", "json")
+    assert res.returncode == 0, res.stderr
+    s = json.loads(res.stdout)
+    assert (s["hands"], s["games"], s["unfinished_sessions"], s["results"]["draws"]) == (2, 0, 1, 0)
+    assert [p["hands_won"] for p in s["players"]] == [1, 1]
+    res = gin("report", str(left), "--output", str(tmp_path / "left2.html"))
+    assert "2 hands played, 0 dead" in res.stdout and "1 session left unfinished" in res.stdout

@@ -66,8 +66,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("tournament", "Play a tournament between bots: every pairing plays a match, --games N "
                                  "(sessions of the scoring system, game by default) or --hands N a pairing; then a "
                                  "crosstable and a rating list."),
-    "report": ("report", "Draw a match as one HTML page, from the transcripts gin match --transcripts wrote "
-                         "(or a session of gin play)."),
+    "report": ("report", "Draw a match or a tournament as one HTML page, from the transcripts gin match "
+                         "--transcripts or gin tournament --transcripts wrote (or a session of gin play)."),
     "play": ("play", "Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by "
                      "default)."),
     "plugins": ("plugins", "List the plugins that are loaded, in order of precedence (plugin folders, the user's "

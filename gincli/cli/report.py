@@ -1,9 +1,12 @@
-"""A match you can look at: one self-contained HTML page (``gin match --report
-FILE.html``, and ``gin report`` over the transcripts a match wrote) with the
-summary, the win rate and its interval as the games went, the SPRT's
-log-likelihood ratio against its bounds, points per hand and how each
-player's hands ended. The charts are Plotly's (the optional extra
-``gincli[report]``), its library inlined so that the page opens offline.
+"""A match or a tournament you can look at: one self-contained HTML page.
+
+A match's (``gin match --report FILE.html``, and ``gin report`` over the
+transcripts a match wrote) has the summary, the win rate and its interval as
+the games went, the SPRT's log-likelihood ratio against its bounds, points per
+hand and how each player's hands ended. A tournament's (``gin tournament
+--report``, and ``gin report`` over its transcripts) has the rating list, the
+crosstable and a chart of the ratings. The charts are Plotly's (the optional
+extra ``gincli[report]``), its library inlined so that the page opens offline.
 """
 
 from __future__ import annotations
@@ -11,29 +14,30 @@ from __future__ import annotations
 import html
 import io
 from collections import Counter
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
-from ..base.errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, GinError, InputError, UsageError, quote
+from ..base.errors import EXIT_OK, EXIT_RECORD_FAILED, GinError, InputError, UsageError, quote
 from ..formats.containers import Reader
 from ..formats.files import check_new, write_new
 from ..matches.runner import MatchSpec, SessionOutcome, Tally, differences
 from ..matches.stats import Running, Sprt, parse_sprt
 from ..formats.transcripts import TRANSCRIPT_FORMAT
 from .base import error, guard, record_failure, settings
-from .summary import render_summary
+from .summary import render_summary, render_tournament
 from .options import InputFormatOpt, QuietOpt, RowsFormatOpt, files_given
 from . import rows
-from .render import (RowsFormat, data, progress_bar, rendered, safe, say, show, stderr_console, stdin_notice, write_data,
-                     write_json)
+from .render import (RowsFormat, bot_label, data, plural, progress_bar, rendered, safe, say, show, stderr_console,
+                     stdin_notice, write_data, write_json)
 from .score import file_size
 
-HELP = """Draw a match as one HTML page, from the transcripts gin match --transcripts wrote (or a session of gin play).
+HELP = """Draw a match or a tournament as one HTML page, from the transcripts gin match --transcripts or gin tournament --transcripts wrote (or a session of gin play).
 
-The page opens offline: the summary, the first player's win rate with its 95% interval after every game (with three or four players, each one's mean net result a game), with --sprt the test's log-likelihood ratio against its bounds, points per hand and how each player's hands ended. The summary also goes to stdout (--format json for programs, --format csv for a row a session). Needs the extra: pip install 'gincli[report]'.
+The page opens offline. A match's: the summary, the first player's win rate with its 95% interval after every game (with three or four players, each one's mean net result a game), with --sprt the test's log-likelihood ratio against its bounds, points per hand and how each player's hands ended. A tournament's (its transcripts say so), the page gin tournament --report draws: the rating list, the crosstable and a chart of the ratings with their intervals. The summary also goes to stdout as gin match or gin tournament gives it (--format json for programs, --format csv for a row a session or a pairing). Needs the extra: pip install 'gincli[report]'.
 
-Exit status: 0 every transcript used; 1 some record could not be used (the page shows the others); 2 an input could not be read, or holds no session of a match.
+Exit status: 0 every transcript used; 1 some record could not be used (the page shows the others); 2 an input could not be read, holds no session to draw, or mixes a tournament's sessions with another kind's: no page written.
 """
 
 EXTRA = "pip install 'gincli[report]'"
@@ -138,7 +142,7 @@ def charts(h: History) -> list[tuple[str, str, str, dict[str, Any]]]:
     colour = dict(zip(names, COLOURS))
     unit = "deal" if h.spec.duplicate else h.spec.unit[:-1]
     out = []
-    if h.two_players:
+    if h.two_players and h.rate:  # a session left before its first game ended has no win rate to draw
         first = _text(names[0])
         xs = list(range(1, len(h.rate) + 1))
         low, high = [r[1] for r in h.rate], [r[2] for r in h.rate]
@@ -187,14 +191,63 @@ h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin:1.5em 0 .2em}p{m
 .note{color:#555}pre{background:#f6f6f6;padding:1em;overflow-x:auto;line-height:1.25}"""
 
 
+def set_options(summary: dict[str, Any]) -> dict[str, Any]:
+    """The options whose values differ from the defaults of the variant and
+    scoring system the summary names (its ``rules`` against those defaults);
+    where these are not loaded here, the options the match set."""
+    given = dict(summary.get("options") or {})
+    rules = summary.get("rules")
+    if not isinstance(rules, dict):
+        return given
+    defaults = _defaults(summary["variant"], summary["scoring"])
+    if defaults is None:
+        return given
+    return {k: v for k, v in rules.items() if k not in defaults or defaults[k] != v}
+
+
+def _defaults(variant: str, scoring: str) -> dict[str, Any] | None:
+    """Every option's default under a variant and scoring system, from the
+    registry of the command running (None outside one, or when it does not
+    know them: a variant file's, a plugin's not installed here)."""
+    ctx = _current_context()
+    if ctx is None:
+        return None
+    try:
+        registry = settings(ctx).registry()
+        return dict(registry.rules(registry.variant(variant, files=False), registry.scoring(scoring)))
+    except (GinError, ValueError, KeyError):
+        return None
+
+
+def _current_context() -> Any:
+    """The command line's context of the command running (where its registry
+    is), or None: click's, as typer runs it (typer ships its own copy of click
+    from 0.25 on, typer.main imports its lookup either way)."""
+    import importlib
+
+    for module in ("typer.main", "click"):
+        try:
+            ctx = importlib.import_module(module).get_current_context(silent=True)
+        except (ImportError, AttributeError, TypeError):
+            continue
+        if ctx is not None:
+            return ctx
+    return None
+
+
 def rules_text(summary: dict[str, Any]) -> str:
-    """The rules the figures were measured under, and with what: every option's
-    value, gincli's version, Python's, the platform, the seed."""
-    rules = summary.get("rules") or summary.get("options") or {}
-    listed = ", ".join(f"{_text(k)}={_text(v)}" for k, v in rules.items())
+    """The rules the figures were measured under, and with what: the options
+    that differ from the variant's defaults (or that none does), the seed,
+    gincli's version, Python's, the platform."""
+    from ..rulebook.rules import format_value
+
+    differ = set_options(summary)
+    listed = ", ".join(f"{_text(k)}={_text(format_value(v))}" for k, v in differ.items())
+    rules = (f" with {listed} (every other option at its default)" if listed
+             else ", every option at its default")
     made = " · ".join(f"{k} {_text(summary[k])}" for k in ("gincli", "python", "platform") if summary.get(k))
-    return (f"measured under {_text(summary['variant'])} · {_text(summary['scoring'])}"
-            + (f" ({listed})" if listed else "") + f", seed {summary['seed']}" + (f"; {made}" if made else ""))
+    return (f"measured under {_text(summary['variant'])} · {_text(summary['scoring'])}{rules}, "
+            f"seed {summary['seed']}" + (f"; {made}" if made else ""))
 
 
 def summary_text(summary: dict[str, Any]) -> str:
@@ -214,13 +267,10 @@ def page(h: History, summary: dict[str, Any]) -> str:
              + (" · duplicate deals" if summary["duplicate"] else ""))
     players = ", ".join(_text(p["name"]) + (f" ({_text(p['bot'])})" if p["bot"] != p["name"] else "")
                         for p in summary["players"])
-    options = ", ".join(f"{_text(k)}={_text(v)}" for k, v in summary["options"].items())
     parts = [f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<title>gin match: {title}</title><style>{STYLE}</style></head><body>",
              f"<h1>{title}</h1>", f"<p>{players}</p>"]
-    if options:
-        parts.append(f"<p class=\"note\">options: {options}</p>")
     parts.append(f"<p class=\"note\">{rules_text(summary)}</p>")
     parts.append(f"<pre class=\"summary\">{html.escape(summary_text(summary))}</pre>")
     for i, (div, heading, note, figure) in enumerate(charts(h)):
@@ -243,10 +293,91 @@ def write_page(path: str, h: History, summary: dict[str, Any], command: str, qui
     say(f"gin {command}: report written to {safe(path, markup=False)}")
 
 
+UNBOUNDED = {"above": ("+∞", "won every {unit}"), "below": ("−∞", "lost every {unit}"),
+             "unknown": ("—", "not rated: it played only unrated players")}
+
+
+def rating_chart(summary: dict[str, Any]) -> dict[str, Any]:
+    """The rating list as a chart: a row a player, best at the top, its rating
+    a dot on its 95% interval's line. What is unbounded is drawn so, never as
+    a finite bar: a player who won (or lost) every game is an arrow off the
+    chart's right (left) edge labelled +∞ (−∞), an interval's unbounded end
+    runs to the edge and on as an arrowhead. The figure's numbers are all
+    finite (its JSON is strict)."""
+    players = summary["players"]
+    unit = summary.get("unit", "game")
+    finite = [abs(x) for p in players for x in (p["rating"], p["rating_low"], p["rating_high"]) if x is not None]
+    centre = summary["anchor"]["rating"] if summary.get("anchor") else 0.0
+    span = max(finite + [abs(centre), 100.0])
+    edge, axis = span * 1.15, span * 1.4  # unbounded things reach past the edge, to the axis's end
+    rows = list(range(len(players)))
+    ticks = [f"{p['rank']}. {_text(p['name'])}"
+             + (f" ({_text(bot_label(p['bot'], 16))})" if p["bot"] != p["name"] else "") for p in players]
+    dots: dict[str, list[Any]] = {"x": [], "y": [], "text": []}
+    lines: dict[str, list[Any]] = {"x": [], "y": []}
+    off: dict[str, list[Any]] = {"x": [], "y": [], "text": [], "symbol": [], "position": [], "hover": []}
+    arrows: list[dict[str, Any]] = []
+
+    def arrow(y: int, start: float, end: float, colour: str = COLOURS[0]) -> None:
+        arrows.append({"x": end, "y": y, "ax": start, "ay": y, "xref": "x", "yref": "y", "axref": "x", "ayref": "y",
+                       "text": "", "showarrow": True, "arrowhead": 2, "arrowsize": 1.2, "arrowwidth": 2,
+                       "arrowcolor": colour})
+
+    for y, p in zip(rows, players):
+        r, low, high = p["rating"], p["rating_low"], p["rating_high"]
+        if r is None:  # unbounded, or not rated at all
+            kind = p.get("unbounded") or "unknown"
+            if kind == "unknown" and not p["games"]:
+                label, why = "—", f"not rated: it played no {unit}"
+            else:
+                label, why = UNBOUNDED[kind][0], UNBOUNDED[kind][1].format(unit=unit)
+                if kind != "unknown" and p["score"] not in (0, 1):  # some won (lost) against the unrated
+                    why += " against the rated players"
+            side = 1 if kind == "above" else -1 if kind == "below" else 0
+            off["x"].append(side * edge)
+            off["y"].append(y)
+            off["text"].append(f"{label} ({why})")
+            off["symbol"].append({1: "triangle-right", -1: "triangle-left", 0: "circle-open"}[side])
+            off["position"].append({1: "middle left", -1: "middle right", 0: "middle right"}[side])
+            off["hover"].append(f"{_text(p['name'])}: {label}, {why}")
+            if side:
+                arrow(y, side * edge, side * axis, COLOURS[1])
+            continue
+        lo = low if low is not None else -edge
+        hi = high if high is not None else edge
+        lines["x"] += [lo, hi, None]
+        lines["y"] += [y, y, None]
+        if low is None:
+            arrow(y, -edge, -axis)
+        if high is None:
+            arrow(y, edge, axis)
+        dots["x"].append(r)
+        dots["y"].append(y)
+        dots["text"].append(f"{_text(p['name'])}: {r:+.0f} (95%: {'−∞' if low is None else f'{low:+.0f}'} to "
+                            f"{'+∞' if high is None else f'{high:+.0f}'})")
+    traces = [{"type": "scatter", "mode": "lines", "name": "95% interval", "x": lines["x"], "y": lines["y"],
+               "line": {"color": COLOURS[0], "width": 3}, "hoverinfo": "skip", "connectgaps": False},
+              {"type": "scatter", "mode": "markers", "name": "rating", "x": dots["x"], "y": dots["y"],
+               "marker": {"color": COLOURS[0], "size": 11}, "hovertext": dots["text"], "hoverinfo": "text"}]
+    if off["x"]:
+        traces.append({"type": "scatter", "mode": "markers+text", "name": "unbounded", "x": off["x"], "y": off["y"],
+                       "text": off["text"], "textposition": off["position"], "hovertext": off["hover"],
+                       "hoverinfo": "text", "marker": {"color": COLOURS[1], "size": 14, "symbol": off["symbol"]},
+                       "textfont": {"color": COLOURS[1], "size": 13}})
+    figure = _figure(traces, "rating (Elo)", "", shapes=[{"type": "line", "xref": "x", "yref": "paper", "x0": centre,
+                                                            "x1": centre, "y0": 0, "y1": 1,
+                                                            "line": {"dash": "dash", "width": 1, "color": "#888"}}],
+                     annotations=arrows, height=max(260, 110 + 48 * len(players)))
+    figure["layout"]["xaxis"].update({"range": [-axis, axis], "zeroline": False})
+    figure["layout"]["yaxis"].update({"tickvals": rows, "ticktext": ticks, "autorange": "reversed",
+                                      "zeroline": False})
+    return figure
+
+
 def tournament_page(summary: dict[str, Any]) -> str:
     """A tournament's page, self-contained: the rating list and the crosstable
     (as ``gin tournament`` prints them), and a chart of the ratings with their
-    95% intervals (an unbounded rating drawn at the chart's edge, said so)."""
+    95% intervals (:func:`rating_chart`)."""
     import plotly.graph_objects as go
     import plotly.io as pio
 
@@ -258,79 +389,63 @@ def tournament_page(summary: dict[str, Any]) -> str:
     text = rendered(render_tournament(summary), console).removesuffix("\n")
     title = (f"{_text(summary['variant'])} · {_text(summary['scoring'])} · seed {summary['seed']} · "
              f"{summary['kind']} of {len(summary['players'])}")
-    players = summary["players"]
-    bounded = [p for p in players if p["rating"] is not None]
-    edge = max([abs(p["rating_high"] or p["rating"]) for p in bounded] + [abs(p["rating_low"] or p["rating"])
-                                                                          for p in bounded] + [100]) * 1.2
-    ys, lows, highs, labels = [], [], [], []
-    for p in players:
-        r = p["rating"]
-        if r is None:  # unbounded: at the edge, and said so
-            r = edge if p.get("unbounded") == "above" else -edge
-            labels.append(f"{_text(p['name'])} (unbounded)")
-            lows.append(0)
-            highs.append(0)
-        else:
-            labels.append(_text(p["name"]))
-            lows.append(r - p["rating_low"] if p["rating_low"] is not None else 0)
-            highs.append(p["rating_high"] - r if p["rating_high"] is not None else 0)
-        ys.append(r)
-    figure = _figure([{"type": "bar", "x": labels, "y": ys, "marker": {"color": COLOURS[0]},
-                       "error_y": {"type": "data", "symmetric": False, "array": highs, "arrayminus": lows}}],
-                     "", "rating (Elo)", shapes=[_level(0)])
-    options = ", ".join(f"{_text(k)}={_text(v)}" for k, v in summary["options"].items())
+    figure = rating_chart(summary)
     parts = [f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<title>gin tournament: {title}</title><style>{STYLE}</style></head><body>",
-             f"<h1>{title}</h1>"]
-    if options:
-        parts.append(f"<p class=\"note\">options: {options}</p>")
-    parts += [f"<p class=\"note\">{rules_text(summary)}</p>",
-              f"<pre class=\"summary\">{html.escape(text)}</pre>", "<h2>Ratings</h2>",
-              "<p class=\"note\">each player's rating, the maximum-likelihood Bradley–Terry fit of every game, with "
-              "its 95% interval</p>",
-              pio.to_html(go.Figure(figure), full_html=False, include_plotlyjs=True, div_id="ratings",
-                          default_height="420px", config={"displaylogo": False}),
-              "</body></html>\n"]
+             f"<h1>{title}</h1>", f"<p class=\"note\">{rules_text(summary)}</p>",
+             f"<pre class=\"summary\">{html.escape(text)}</pre>", "<h2>Ratings</h2>",
+             "<p class=\"note\">each player's rating, the maximum-likelihood Bradley–Terry fit of every "
+             f"{_text(summary.get('unit', 'game'))}, on the line of its 95% interval; a player who won or lost every "
+             "one has no finite rating: an arrow off the chart's edge, +∞ or −∞ (as an interval's unbounded "
+             "end)</p>",
+             pio.to_html(go.Figure(figure), full_html=False, include_plotlyjs=True, div_id="ratings",
+                         default_height=f"{figure['layout']['height']}px", config={"displaylogo": False}),
+             "</body></html>\n"]
     return "\n".join(parts)
 
 
-def write_tournament_page(path: str, summary: dict[str, Any], quiet: bool = False, force: bool = False) -> None:
+def write_tournament_page(path: str, summary: dict[str, Any], quiet: bool = False, force: bool = False,
+                          command: str = "tournament") -> None:
     """Write a tournament's page, as :func:`write_page` writes a match's."""
     write_new(path, tournament_page(summary), "the report", force)
     if not quiet:
         data().flush()
-        say(f"gin tournament: report written to {safe(path, markup=False)}")
+        say(f"gin {command}: report written to {safe(path, markup=False)}")
 
 
 # gin report
 
+MOST_PENDING = 1_000  # records left out before the first session, held to be said once one is found
+
+
 def report(
     ctx: typer.Context,
     files: Annotated[list[str] | None, typer.Argument(
-        metavar="FILE...", help="Transcripts of one match, in order; - reads standard input.", show_default=False)]
+        metavar="FILE...", help="Transcripts of one match or one tournament, in order; - reads standard input.",
+        show_default=False)]
     = None,
     output: Annotated[str, typer.Option("--output", metavar="FILE.html", help="The page to write.")]
     = "report.html",
     force: Annotated[bool, typer.Option("--force", help="Replace the page if it exists.")] = False,
     sprt: Annotated[str | None, typer.Option("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
                                              help="Draw the SPRT of H0 elo0 against H1 elo1 (alpha and beta 0.05 "
-                                                  "unless given).")] = None,
+                                                  "unless given); in a tournament, each pairing's.")] = None,
+    anchor: Annotated[str | None, typer.Option(
+        "--anchor", metavar="NAME[=ELO]", help="A tournament: rate NAME at ELO (0 unless given), as gin tournament "
+                                               "--anchor did; without it, the ratings' mean is 0.")] = None,
     format: RowsFormatOpt = RowsFormat.text,
     input_format: InputFormatOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
-    files = files_given(files, "report", "the transcripts of a match")
+    files = files_given(files, "report", "the transcripts of a match or a tournament")
     check_page(output, "--output", force)
     registry = settings(ctx).registry()
     try:
         test = parse_sprt(sprt) if sprt else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    history: History | None = None
-    header: dict[str, Any] = {}
-    if format == "csv":
-        write_data(rows.header(rows.SESSION))
+    reading = _Reading(test, anchor, registry, format == "csv")
     status = EXIT_OK
     for path in files:
         reader = Reader(path, input_format)
@@ -341,28 +456,34 @@ def report(
                     problem = item.error
                     if problem is None:
                         try:
-                            if history is None:
-                                history, header, problem = _begin(item.record, test, reader.name, registry)
-                            if history is not None and problem is None:
-                                problem = _add(history, item.record, header, format == "csv")
+                            problem = reading.add(item.record, item.where, reader.name)
                         except UsageError:
                             raise
                         except Exception as exc:
                             problem = record_failure(exc, "read")
+                    else:
+                        reading.records += 1
                     if problem is not None:
-                        error(f"{item.where}: {problem}")
+                        reading.left_out(item.where, problem)
                         status = max(status, EXIT_RECORD_FAILED)
                     if item.index % 64 == 0:
                         advance(reader.position())
-        except InputError as exc:
-            error(exc.message)
-            status = EXIT_UNREADABLE
-    if history is None:
-        if status == EXIT_UNREADABLE:  # said already
-            raise typer.Exit(status)
-        raise UsageError("no session to report (gin match --transcripts FILE writes them, gin play --transcript "
-                         "FILE one); "
-                         "no page written")
+        except InputError as exc:  # an input that cannot be read: no page of the others
+            raise UsageError(f"{exc.message}; no page written") from None
+    drawing = reading.drawing
+    if drawing is None:
+        raise UsageError(reading.nothing(files))
+    if isinstance(drawing, _Tournament):
+        summary = drawing.summary()
+        if format == "json":
+            write_json(summary)
+        elif format == "csv":
+            write_data(rows.header(rows.PAIRING) + rows.lines(rows.pairing_row(p) for p in summary["pairings"]))
+        else:
+            show(render_tournament(summary))
+        write_tournament_page(output, summary, quiet, force, "report")
+        raise typer.Exit(status)
+    history = drawing.history
     summary = history.summary()
     # what the figures were measured with: the gincli that wrote the transcripts (the python and platform it
     # ran on are not in them), the external bots as their handshakes named them (each player's "program")
@@ -384,19 +505,171 @@ def report(
 NOT_A_TRANSCRIPT = "not a transcript of gincli's (its \"format\" is not gincli-transcript/1)"
 NOT_A_MATCH = ("not a session of this match: it has no \"match\" field (a session of gin play is drawn alone, in a "
                "report of its own)")
+KINDS = {"tournament": "a session of a tournament", "match": "a session of a match",
+         "play": "a session of gin play (or one without a match)"}
 
 
-def _begin(doc: dict[str, Any], test: Sprt | None, source: str,
-           registry: Any) -> tuple[History | None, dict[str, Any], str | None]:
-    """The match a first transcript starts, or why it cannot start one."""
+def kind_of(doc: Any) -> str | None:
+    """What a record is a session of, by what it says: ``tournament`` (its
+    ``match`` field names a pairing and its tournament), ``match``, ``play``
+    (a transcript with no ``match`` field), or None (not a transcript)."""
+    if not isinstance(doc, dict) or doc.get("format") != TRANSCRIPT_FORMAT:
+        return None
     match = doc.get("match")
-    if doc.get("format") == TRANSCRIPT_FORMAT and not isinstance(match, dict):
-        match = _played(doc)  # a session of gin play (or any one session): drawn as a match of it alone
-    if doc.get("format") != TRANSCRIPT_FORMAT or not isinstance(match, dict):
-        return None, {}, NOT_A_TRANSCRIPT
+    if not isinstance(match, dict):
+        return "play"
+    return "tournament" if "tournament" in match or "pairing" in match else "match"
+
+
+class _Reading:
+    """What gin report has read so far: the match or tournament its first
+    session began (``drawing``), where that was, and the records left out
+    before it (said once a session is found; when none is, one sentence
+    instead)."""
+
+    def __init__(self, test: Sprt | None, anchor: str | None, registry: Any, csv: bool):
+        self.test, self.anchor, self.registry, self.csv = test, anchor, registry, csv
+        self.drawing: _Match | _Tournament | None = None
+        self.began = ""  # where the first session was
+        self.records = 0
+        self.pending: list[str] = []
+        self.skipped = 0
+        self.first_problem: tuple[str, str] | None = None
+
+    def add(self, doc: dict[str, Any], where: str, source: str) -> str | None:
+        """Draw one record, or say why not; :class:`UsageError` for a file that
+        mixes a tournament's sessions with another kind's."""
+        self.records += 1
+        kind = kind_of(doc)
+        if self.drawing is None:
+            drawing, problem = _begin(doc, kind, self.test, self.anchor, source, self.registry, self.csv)
+            if drawing is None:
+                return problem
+            problem = drawing.add(doc, self._say_pending)
+            if problem is not None:  # not its first session either: the next record may begin one
+                return problem
+            self.drawing, self.began = drawing, where
+            return None
+        elif kind is not None and (kind == "tournament") != isinstance(self.drawing, _Tournament):
+            began = "tournament" if isinstance(self.drawing, _Tournament) else self.drawing.kind
+            raise UsageError(f"{where} is {KINDS[kind]}, but {self.began} began {KINDS[began]}: a report draws "
+                             "one tournament or one match, so give each its own; no page written")
+        return self.drawing.add(doc, None)
+
+    def left_out(self, where: str, problem: str) -> None:
+        if self.drawing is not None:
+            error(f"{where}: {problem}")
+            return
+        if self.first_problem is None:
+            self.first_problem = (where, problem)
+        if len(self.pending) < MOST_PENDING:
+            self.pending.append(f"{where}: {problem}")
+        else:
+            self.skipped += 1
+
+    def _say_pending(self) -> None:
+        for message in self.pending:
+            error(message)
+        if self.skipped:
+            error(f"and {plural(self.skipped, 'more record')} before the first session, left out likewise")
+        self.pending = []
+
+    def nothing(self, files: list[str]) -> str:
+        """The one sentence for inputs that hold no session to draw."""
+        named = ", ".join("standard input" if f == "-" else f for f in files)
+        if not self.records:
+            return (f"no session to report: {named} holds no record (gin match --transcripts FILE and gin "
+                    "tournament --transcripts FILE write sessions, gin play --transcript FILE one); no page written")
+        where, problem = self.first_problem or ("", "")
+        every = "its one record could not" if self.records == 1 else f"none of its {self.records:,} records could"
+        return f"no session to report in {named}: {every} be drawn (the first, {where}: {problem}); no page written"
+
+
+class _Match:
+    """A match being drawn (or a session of gin play, drawn as a match of it
+    alone); with ``csv``, each session's row written as it is drawn, after
+    the header."""
+
+    def __init__(self, history: History, header: dict[str, Any], kind: str, csv: bool):
+        self.history, self.header, self.kind, self.csv = history, header, kind, csv
+
+    def add(self, doc: dict[str, Any], first: Callable[[], None] | None) -> str | None:
+        """Draw the match's next session, or say why not; ``first``, called
+        before anything is written for the first session drawn."""
+        out = _add(self.history, doc, self.header)
+        if isinstance(out, str):
+            return out
+        if first is not None:
+            first()
+        if self.csv:
+            head = rows.header(rows.SESSION) if first is not None else ""
+            write_data(head + rows.lines([rows.outcome_row(self.history.spec, out)]))
+        return None
+
+
+class _Tournament:
+    """A tournament being drawn: each pairing's match and its tally, as gin
+    tournament keeps them, filled from the transcripts."""
+
+    def __init__(self, tour: Any, header: dict[str, Any], rules: dict[str, Any], test: Sprt | None,
+                 anchor: tuple[str | None, float], written_by: str | None):
+        self.tour, self.header, self.rules, self.anchor, self.written_by = tour, header, rules, anchor, written_by
+        self.matches = [tour.match(k) for k in range(len(tour.pairings()))]
+        self.tallies = [Tally(m, test, header["variant"], rules) for m in self.matches]
+
+    def add(self, doc: dict[str, Any], first: Callable[[], None] | None) -> str | None:
+        """Draw the next session of its pairing, or say why not; ``first``, as :meth:`_Match.add`'s."""
+        if kind_of(doc) is None:
+            return NOT_A_TRANSCRIPT
+        match = doc.get("match")
+        k = match.get("pairing") if isinstance(match, dict) else None
+        if type(k) is not int or not 0 <= k < len(self.matches):
+            from ..rulebook.rules import format_value
+
+            return (f"not a session of this tournament: its pairing is {format_value(k)}, and the tournament's are "
+                    f"0 to {len(self.matches) - 1}")
+        spec, tally = self.matches[k], self.tallies[k]
+        differs = differences(doc, spec, tally.sessions, self.header)
+        if differs:
+            return f"not pairing {k}'s next session ({spec.session_id(tally.sessions)}): its {differs}"
+        out = _outcome(doc, tally.sessions, spec)
+        if out is None:
+            return (f"session {spec.session_id(tally.sessions)} holds results that gin tournament does not write "
+                    "(gin validate says where)")
+        tally.add(out, check=False)
+        if first is not None:
+            first()
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        """gin tournament's summary, from the transcripts: the same but for
+        what they do not hold (the Python and platform it ran on); the count a
+        pairing is the most sessions any pairing holds."""
+        from dataclasses import replace
+
+        from ..matches.tournament import tournament_summary
+
+        tour = replace(self.tour, count=max(t.sessions for t in self.tallies))
+        summary = tournament_summary(tour, {**self.header, "options": self.rules}, self.matches, self.tallies,
+                                     *self.anchor)
+        summary["gincli"] = self.written_by or "unknown"
+        summary.pop("python", None)
+        summary.pop("platform", None)
+        return summary
+
+
+def _begin(doc: dict[str, Any], kind: str | None, test: Sprt | None, anchor: str | None, source: str,
+           registry: Any, csv: bool) -> tuple[_Match | _Tournament | None, str | None]:
+    """The match or tournament a first transcript starts (and draws it in), or
+    why it cannot start one."""
+    if kind is None:
+        return None, NOT_A_TRANSCRIPT
+    match = doc.get("match") if kind != "play" else _played(doc)
+    if not isinstance(match, dict):
+        return None, NOT_A_TRANSCRIPT
     bots, names, seed, duplicate, unit = (match.get(k) for k in ("bots", "names", "seed", "duplicate", "unit"))
     header = {k: doc.get(k) for k in ("variant", "scoring", "options")}
-    if not isinstance(doc.get("match"), dict):
+    if kind == "play":
         header["play"] = doc.get("id")
         header["scoring"] = header["scoring"] or "game"  # FORMATS.md's defaults: a transcript may leave them out
         header["options"] = {} if header["options"] is None else header["options"]
@@ -405,19 +678,44 @@ def _begin(doc: dict[str, Any], test: Sprt | None, source: str,
             and type(seed) is int and isinstance(duplicate, bool) and unit in ("games", "hands")
             and isinstance(header["variant"], str) and isinstance(header["scoring"], str)
             and isinstance(header["options"], dict)):
-        return None, {}, "its \"match\" field is not one gin match writes"
+        return None, f"its \"match\" field is not one gin {'tournament' if kind == 'tournament' else 'match'} writes"
+    rules = _rules(header, registry)
+    written = _written(header, registry)
+    overrides = _overrides(header, registry)
+    full = {**header, "options": rules, "written": written} if written is not None else header
+    if kind == "tournament":
+        return _begin_tournament(doc, match, full, rules, overrides, test, anchor)
+    if anchor is not None:
+        raise UsageError(f"--anchor is for a tournament's ratings, and {source} holds {KINDS[kind]}")
     if test is not None and len(names) > 2:
         raise UsageError(f"--sprt is for two players: the SPRT compares two bots head to head, and {len(names)} "
                          f"play in {source}")
-    spec = MatchSpec(tuple(bots), tuple(names), unit, 0, seed, header["variant"], header["scoring"],
-                     _overrides(header, registry), duplicate)
-    rules = _rules(header, registry)
+    spec = MatchSpec(tuple(bots), tuple(names), unit, 0, seed, header["variant"], header["scoring"], overrides,
+                     duplicate)
     history = History(spec, test, None, rules)
     history.written_by = doc.get("gincli") if isinstance(doc.get("gincli"), str) else None
-    written = _written(header, registry)
-    if written is not None:  # the sessions that follow compare by their rules in full, however written
-        header = {**header, "options": rules, "written": written}
-    return history, header, None
+    # the sessions that follow compare by their rules in full, however written
+    return _Match(history, full, kind, csv), None
+
+
+def _begin_tournament(doc: dict[str, Any], match: dict[str, Any], header: dict[str, Any], rules: dict[str, Any],
+                      overrides: dict[str, Any], test: Sprt | None,
+                      anchor: str | None) -> tuple[_Tournament | None, str | None]:
+    """The tournament a first session of one starts, from its ``match`` field's
+    ``tournament`` (its bots, players and gauntlet), or why not."""
+    from ..matches.tournament import TournamentSpec
+    from .matchplan import anchor_of
+
+    t = match.get("tournament")
+    bots, names, gauntlet = (t.get(k) for k in ("bots", "names", "gauntlet")) if isinstance(t, dict) else ((),) * 3
+    if not (isinstance(bots, list) and isinstance(names, list) and 2 <= len(names) == len(bots)
+            and all(isinstance(x, str) for x in bots + names) and len(set(names)) == len(names)
+            and (gauntlet is None or type(gauntlet) is int and 1 <= gauntlet < len(names))):
+        return None, "its \"match\" field's \"tournament\" is not one gin tournament writes"
+    tour = TournamentSpec(tuple(bots), tuple(names), match["unit"], 0, match["seed"], header["variant"],
+                          header["scoring"], overrides, match["duplicate"], gauntlet=gauntlet)
+    written_by = doc.get("gincli") if isinstance(doc.get("gincli"), str) else None
+    return _Tournament(tour, header, rules, test, anchor_of(anchor, tour.names), written_by), None
 
 
 def _played(doc: dict[str, Any]) -> dict[str, Any] | None:
@@ -430,7 +728,8 @@ def _played(doc: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         return None
     return {"bots": [bots.get(p, p) if p != play.get("human") else "you" for p in players], "names": players,
-            "seed": doc.get("seed") if type(doc.get("seed")) is int else 0, "duplicate": False, "unit": "hands" if doc.get("scoring") == "hand" else "games"}
+            "seed": doc.get("seed") if type(doc.get("seed")) is int else 0, "duplicate": False,
+            "unit": "hands" if doc.get("scoring") == "hand" else "games"}
 
 
 def _rules(header: dict[str, Any], registry: Any) -> dict[str, Any]:
@@ -468,9 +767,22 @@ def _overrides(header: dict[str, Any], registry: Any) -> dict[str, Any]:
     return {k: v for k, v in header["options"].items() if k not in defaults or defaults[k] != v}
 
 
-def _add(h: History, doc: dict[str, Any], header: dict[str, Any], csv: bool = False) -> str | None:
-    """Add the transcript of the match's next session (with ``csv``, and write
-    its row), or say why it is not."""
+def _outcome(doc: dict[str, Any], index: int, spec: MatchSpec) -> SessionOutcome | None:
+    """Session ``index``'s outcome from its transcript, or None when it holds
+    results gincli does not write (a list where an object goes, a stranger)."""
+    try:
+        out = SessionOutcome.from_transcript(index, doc)
+        names = set(spec.names) | {None}
+        plausible = (all(isinstance(outcome, str) and {winner, forfeiter, *pair} <= names and type(points) is int
+                         for outcome, winner, points, forfeiter, pair in out.hands)
+                     and all(type(v) in (int, float) for v in out.scores.values()))
+    except (AttributeError, TypeError):  # a list or a number where gin match writes an object
+        plausible = False
+    return out if plausible else None
+
+
+def _add(h: History, doc: dict[str, Any], header: dict[str, Any]) -> SessionOutcome | str:
+    """Add the transcript of the match's next session (its outcome), or say why it is not."""
     index = h.sessions
     if "play" in header:  # a session of gin play is drawn alone
         if index:
@@ -483,17 +795,8 @@ def _add(h: History, doc: dict[str, Any], header: dict[str, Any], csv: bool = Fa
     differs = "" if "play" in header else differences(doc, h.spec, index, header)
     if differs:
         return f"not the match's next session (s{index}): its {differs}"
-    try:
-        out = SessionOutcome.from_transcript(index, doc)
-        names = set(h.spec.names) | {None}
-        plausible = (all(isinstance(outcome, str) and {winner, forfeiter, *pair} <= names and type(points) is int
-                         for outcome, winner, points, forfeiter, pair in out.hands)
-                     and all(type(v) in (int, float) for v in out.scores.values()))
-    except (AttributeError, TypeError):  # a list or a number where gin match writes an object
-        plausible = False
-    if not plausible:
+    out = _outcome(doc, index, h.spec)
+    if out is None:
         return f"session s{index} holds results that gin match does not write (gin validate says where)"
     h.add(out, check=False)  # a file read, not a match played: nothing to stop
-    if csv:
-        write_data(rows.lines([rows.outcome_row(h.spec, out)]))
-    return None
+    return out

@@ -68,7 +68,9 @@ def render_summary(s: dict[str, Any]) -> Any:
             each = "a hand" if not s["duplicate"] else "a hand (duplicate pairs)"
             lines.append(f"{pp['player']} nets {pp['diff']:+.2f} points {each} against {them} ({interval}, "
                          f"{plural(pp['samples'], 'sample')})")
-    if "win_rate" in s:
+    if "win_rate" in s and not s["win_rate"]["samples"]:
+        lines.append(f"no {unit} finished: no win rate yet")
+    elif "win_rate" in s:
         wr = s["win_rate"]
         elo = s["elo"]
         lines += [
@@ -107,6 +109,9 @@ def render_summary(s: dict[str, Any]) -> Any:
                      f"{g['first_hand_index'] + 1}): {g['reason']}")
     if s["capped_sessions"]:
         lines.append(capped_note(s))
+    if s.get("unfinished_sessions"):
+        lines.append(f"{plural(s['unfinished_sessions'], 'session')} left unfinished (quit before it was settled): "
+                     "no game won nor drawn, its finished hands counted")
     if s.get("stalled_hands"):
         lines.append(f"{plural(s['stalled_hands'], 'hand')} stalled (stopped dead at "
                      f"{MAX_HAND_MOVES:,} moves: the players took each other's discards for ever)")
@@ -160,10 +165,11 @@ def _machine(platform: str) -> str:
 def rating_text(p: dict[str, Any]) -> str:
     """A rating with its interval for people; an unbounded one as such."""
     unbounded = p.get("unbounded")
+    rated = "" if p.get("score") in (0, 1) else " against the rated players"  # some were won (lost) against others
     if unbounded == "above":
-        return "+∞ (won every game)"
+        return f"+∞ (won every game{rated})"
     if unbounded == "below":
-        return "-∞ (lost every game)"
+        return f"-∞ (lost every game{rated})"
     if unbounded == "unknown":
         return "— (played only unrated players)"
     if p["rating"] is None:

@@ -117,6 +117,8 @@ class SessionOutcome:
     winners: list[str] = field(default_factory=list)  # who won the session (a side's members, with more players)
     programs: dict[str, dict[str, Any]] = field(default_factory=dict)  # external bots' name and version, by player
     stalled: int = 0  # hands stopped at the engine's move cap (dead)
+    #: Left before it was settled and not at the hand cap (a gin play session quit): no game won nor drawn.
+    unfinished: bool = False
 
     @classmethod
     def from_transcript(cls, index: int, doc: dict[str, Any], line: str | None = None) -> SessionOutcome:
@@ -140,7 +142,8 @@ class SessionOutcome:
                     for p, i in named.items() if isinstance(p, str) and isinstance(i, dict)}
         return cls(index, hands, session_winner(result), line, forfeits, doc.get("capped") is True,
                    dict(result.get("scores", {})) if "winner" in result else {}, session_winners(result),
-                   programs, stalled=sum(1 for h in doc.get("hands", []) if h.get("stalled") is True))
+                   programs, stalled=sum(1 for h in doc.get("hands", []) if h.get("stalled") is True),
+                   unfinished=not isinstance(doc.get("result"), dict) and doc.get("capped") is not True)
 
 
 def session_winners(result: Mapping[str, Any]) -> list[str]:
@@ -244,6 +247,7 @@ class Tally:
         self._pair_margin: list[float] = []
         self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
         self.capped = 0  # sessions stopped by the hand cap, unsettled
+        self.unfinished = 0  # sessions left before they were settled (a gin play session quit): no game
         self._failed: dict[str, int] = {}
         self._stderr: dict[str, list[str]] = {}  # the last lines a failing start wrote, by player, in this run
         #: Hands each player forfeited in a row: how many, and the last three (session, hand, reason).
@@ -304,6 +308,7 @@ class Tally:
             group["count"] += 1
         self.sessions += 1
         self.capped += out.capped
+        self.unfinished += out.unfinished
         self.stalled += out.stalled
         for name, identity in out.programs.items():
             # Starts in a row that failed, counted over the sessions in their order (not per worker): so many
@@ -328,7 +333,9 @@ class Tally:
             if name in self.nets:
                 self.nets[name].append(net)
 
-        if self.spec.unit == "games":
+        if self.spec.unit == "games" and out.unfinished:  # its finished hands count; it is no game
+            unit_scores = []
+        elif self.spec.unit == "games":
             self.games += 1
             for name in out.winners:
                 if name in self.players:
@@ -444,7 +451,8 @@ class Tally:
             "seed": spec.seed, "variant": self.variant, "scoring": spec.scoring, "options": spec.options,
             "rules": dict(self.rules) if self.rules is not None else None,
             "duplicate": spec.duplicate, "bots": list(spec.bots),
-            "max_hands": spec.max_hands, "capped_sessions": self.capped, "stalled_hands": self.stalled,
+            "max_hands": spec.max_hands, "capped_sessions": self.capped,
+            **({"unfinished_sessions": self.unfinished} if self.unfinished else {}), "stalled_hands": self.stalled,
             # what a figure was measured with (the rules are the options above)
             "gincli": __version__, "python": platform.python_version(), "platform": platform.platform(),
         })

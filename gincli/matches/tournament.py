@@ -12,6 +12,7 @@ after another, in order; ``--resume`` reads it back (:func:`read_tournament`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -170,3 +171,57 @@ class PairingResult:
         if self.sprt is not None:
             out["sprt"] = self.sprt
         return out
+
+
+def tournament_summary(tour: TournamentSpec, header: dict[str, Any], matches: list[Any], tallies: list[Tally],
+                       anchor: str | None, anchor_elo: float) -> dict[str, Any]:
+    """``gin tournament --format json``: the players (best first) and every pairing."""
+    from ..base.version import __version__
+    from .stats import bradley_terry
+
+    results = [PairingResult.of(m, t) for m, t in zip(matches, tallies)]
+    games = [(r.players[0], r.players[1], r.wins[r.players[0]], r.wins[r.players[1]], r.draws) for r in results]
+    played_any = [g for g in games if sum(g[2:]) > 0]
+    try:
+        fit = bradley_terry(played_any, anchor=anchor, anchor_elo=anchor_elo) if played_any else {}
+    except ValueError:  # the anchor played no game (a tournament stopped before its pairings)
+        fit = bradley_terry(played_any) if played_any else {}
+    players = []
+    for i, name in enumerate(tour.names):
+        played = [r for r in results if name in r.players]
+        n = sum(r.games for r in played)
+        score = sum(r.wins[name] + r.draws / 2 for r in played)
+        r = fit.get(name)
+        entry: dict[str, Any] = {"name": name, "bot": tour.bots[i], "games": n,
+                                 "score": round(score / n, 4) if n else None, "points": score,
+                                 "rating": _round(r.elo if r else None), "rating_low": _round(r.low if r else None),
+                                 "rating_high": _round(r.high if r else None)}
+        if r is not None and r.elo is None:
+            entry["unbounded"] = "above" if r.bound == math.inf else "below" if r.bound == -math.inf else "unknown"
+        players.append(entry)
+    players.sort(key=_rank_key)
+    for rank, p in enumerate(players, 1):
+        p["rank"] = rank
+    return {"players": players, "pairings": [r.to_dict() for r in results],
+            "kind": "gauntlet" if tour.gauntlet is not None else "round robin", "gauntlet": tour.gauntlet,
+            "unit": tour.unit[:-1], "per_pairing": tour.count, "duplicate": tour.duplicate, "seed": tour.seed,
+            "variant": header["variant"], "scoring": header["scoring"], "options": tour.options,
+            "rules": header["options"],
+            "anchor": {"name": anchor, "rating": anchor_elo} if anchor else None, **_provenance(__version__)}
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 1) + 0.0
+
+
+def _provenance(version: str) -> dict[str, Any]:
+    import platform
+
+    return {"gincli": version, "python": platform.python_version(), "platform": platform.platform()}
+
+
+def _rank_key(p: dict[str, Any]) -> tuple[float, float, str]:
+    """Best first: by rating (an unbounded one at its end), then score."""
+    unbounded = p.get("unbounded")
+    rating = float("inf") if unbounded == "above" else float("-inf") if unbounded == "below" else (p["rating"] or 0)
+    return (-rating, -(p["score"] or 0), p["name"])
