@@ -118,3 +118,91 @@ def test_a_seed_in_config_toml_is_held_to_the_same_range(run, tmp_path, value, w
     else:
         assert res.exit_code == 2
         assert res.stderr == f"gin: error: the config file {config / 'config.toml'}: [deal] seed is not accepted: {why}\n"
+
+
+# -- source: FILE:LINE, the line the record starts on, in every container ---------------------------
+
+GOOD_HAND = {"hands": {"ann": ["7s", "7h", "7d", "Ts", "Js", "Qs", "Ks", "As", "2c", "5d"],
+                       "bob": ["Kh", "Kd", "Kc", "Ac", "2h", "4c", "5h", "6c", "8d", "9s"]}, "knocker": "ann"}
+
+
+def _sources(text: str) -> list[str]:
+    return [row["source"] for row in csv.DictReader(io.StringIO(text))]
+
+
+def test_score_names_each_record_by_file_and_line_in_every_container(run, tmp_path):
+    hand = json.dumps(GOOD_HAND)
+    (tmp_path / "h.jsonl").write_text(f"{hand}\n\n{hand}\n")
+    (tmp_path / "h.json").write_text(f"[\n  {hand},\n\n  {json.dumps(GOOD_HAND, indent=1)},\n  {hand}\n]\n")
+    (tmp_path / "one.json").write_text(f"\n\n{json.dumps(GOOD_HAND, indent=2)}\n")
+    toml_hand = 'knocker = "ann"\n[records.hands]\nann = ["7s", "7h", "7d", "Ts", "Js", "Qs", "Ks", "As", "2c", "5d"]\n' \
+                'bob = ["Kh", "Kd", "Kc", "Ac", "2h", "4c", "5h", "6c", "8d", "9s"]\n'
+    (tmp_path / "h.toml").write_text(f"# hands\n[[records]]\n{toml_hand}\n[[records]]\n{toml_hand}")
+    third = 4 + len(json.dumps(GOOD_HAND, indent=1).splitlines())  # after the second, spread over lines
+    expected = {"h.jsonl": [1, 3], "h.json": [2, 4, third], "one.json": [3], "h.toml": [2, 8]}
+    for name, lines in expected.items():
+        res = run("score", "-f", "csv", "-q", str(tmp_path / name))
+        assert res.exit_code == 0, res.stderr
+        assert _sources(res.stdout) == [f"{tmp_path / name}:{n}" for n in lines], name
+    res = run("score", "-f", "csv", "-q", "-", input=(tmp_path / "h.json").read_text())
+    assert _sources(res.stdout) == ["<stdin>:2", "<stdin>:4", f"<stdin>:{third}"]
+
+
+def test_a_records_error_is_named_by_the_same_source(run, tmp_path):
+    (tmp_path / "bad.json").write_text(f'[\n{json.dumps(GOOD_HAND)},\n{{"id": "b", "hands": {{}}}},\n3\n]\n')
+    res = run("score", "-f", "csv", "-q", str(tmp_path / "bad.json"))
+    assert res.exit_code == 1 and _sources(res.stdout) == [f"{tmp_path / 'bad.json'}:{n}" for n in (2, 3, 4)]
+    res = run("score", str(tmp_path / "bad.json"))  # for people, on stderr: the same name
+    assert f"gin: error: {tmp_path / 'bad.json'}:3 (b): " in res.stderr
+    assert f"gin: error: {tmp_path / 'bad.json'}:4: record 3 is not an object" in res.stderr
+
+
+def test_validate_names_each_transcript_like_score(run, tmp_path):
+    from conftest import ROOT
+
+    game = ROOT / "examples" / "game.json"
+    res = run("validate", "-f", "csv", "-q", str(game))
+    assert res.exit_code == 0 and _sources(res.stdout) == [f"{game}:1"]
+    lines = [json.dumps(json.loads(game.read_text()))] * 2
+    (tmp_path / "t.jsonl").write_text("\n".join(["", *lines]) + "\n")
+    res = run("validate", "-f", "csv", "-q", str(tmp_path / "t.jsonl"))
+    assert _sources(res.stdout) == [f"{tmp_path / 't.jsonl'}:{n}" for n in (2, 3)]
+    res = run("validate", "--brief", str(game))
+    assert res.exit_code == 0
+
+
+# -- winners: names, never a team's index ------------------------------------------------------------
+
+def _rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_a_partnerships_winner_is_its_teams_names_in_csv_and_text(run):
+    from conftest import ROOT
+
+    path = str(ROOT / "examples" / "partnership.json")
+    report = json.loads(run("validate", "-f", "json", "-q", path).stdout)
+    assert report["result"]["winner"] == 0 and report["result"]["teams"][0] == ["ann", "cat"]  # FORMATS.md's index
+    row = _rows(run("validate", "-f", "csv", "-q", path).stdout)[0]
+    assert row["winner"] == "ann & cat"
+    assert "won by ann & cat" in run("validate", path).stdout
+
+
+def test_chouettes_winner_is_names_not_a_role(run):
+    from conftest import ROOT
+
+    path = str(ROOT / "examples" / "chouette.json")
+    report = json.loads(run("validate", "-f", "json", "-q", path).stdout)
+    row = _rows(run("validate", "-f", "csv", "-q", path).stdout)[0]
+    result = report["result"]
+    expected = [result["box"]] if result["winner"] == "box" else [p for p in result["scores"] if p != result["box"]]
+    assert row["winner"] == " & ".join(expected) and row["winner"] not in ("box", "partners")
+
+
+def test_a_matchs_csv_names_the_winning_team(run):
+    res = run("match", "--bots", "simple,random,simple,random", "--players", "ann,bob,cat,dan", "--scoring",
+              "partnership", "--games", "2", "--seed", "1", "-f", "csv", "-q")
+    assert res.exit_code == 0, res.stderr
+    for row in _rows(res.stdout):
+        won = [p for p in ("ann", "bob", "cat", "dan") if int(row[f"score_{'abcd'.index(p[0]) + 1}"]) > 0]
+        assert row["winner"] == " & ".join(won) and len(won) == 2, row
