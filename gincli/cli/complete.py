@@ -302,7 +302,9 @@ def answer(cli: Any, ctx_args: Any, prog_name: str, args: list[str], incomplete:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             ctx = _resolve_context(cli, dict(ctx_args), prog_name, list(args))
             obj, value = _resolve_incomplete(ctx, list(args), incomplete)
-            joined = incomplete[:len(incomplete) - len(value)] if incomplete.endswith(value) else ""  # --opt=
+            joined = ""  # --option=VALUE typed as one word: the option's name and = go back in front
+            if value != incomplete and incomplete.startswith("-") and incomplete.endswith(value):
+                joined = incomplete[:len(incomplete) - len(value)]
             if _is_command(obj):
                 kind, found = NAMES_KIND, [(i.value, i.help) for i in obj.shell_complete(ctx, value)]
             else:
