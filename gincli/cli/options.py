@@ -7,11 +7,60 @@ from typing import Annotated, Any
 
 import typer
 
+from typer._click.types import IntRange  # typer's click (the one its options use)
+
 from ..base.config import MAX_WORKERS
-from ..base.errors import UsageError, quote
+from ..base.errors import UsageError, quote, shorten
 from . import complete
 from ..rulebook.rules import parse_assignments
 from .render import OutputFormat, RowsFormat
+
+#: The seeds gincli's generator takes (SplitMix64 starts from a 64-bit state):
+#: 0 to 2^64 - 1. A seed outside is refused, never folded into the range.
+SEED_MAX = 2**64 - 1
+
+
+class WholeNumber(IntRange):
+    """An option that takes a whole number, from ``low`` (to ``high``): every
+    integer option of every command, on the command line and in config.toml,
+    refused in the same words, ``'x' is not a whole number``, ``0 must be at
+    least 1``, ``-1 is not between 0 and 18446744073709551615`` (after click's
+    ``invalid value for '--seed':``). A number in config.toml must be an
+    integer there (``1.5`` and ``true`` are refused, not rounded)."""
+
+    name = "whole number"
+
+    def __init__(self, low: int, high: int | None = None):
+        super().__init__(min=low, max=high)
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str):
+            text = value.strip()
+            digits = text[1:] if text[:1] in "+-" else text
+            if not (digits.isascii() and digits.isdigit()):
+                self.fail(f"{shorten(repr(value))} is not a whole number", param, ctx)
+            try:
+                number = int(text)
+            except ValueError:  # more digits than Python reads: past any bound
+                number = None
+        else:
+            self.fail(f"{shorten(repr(value))} is not a whole number", param, ctx)
+        low, high = self.min, self.max
+        if number is None or number < low or high is not None and number > high:
+            shown = shorten(str(number if number is not None else value.strip()))
+            if high is None and number is not None:
+                self.fail(f"{shown} must be at least {low}", param, ctx)
+            self.fail(f"{shown} is not between {low} and {high}" if high is not None else f"{shown} is too large",
+                      param, ctx)
+        return number
+
+
+def whole_numbers(low: int, high: int | None = None) -> WholeNumber:
+    """The type of an integer option: whole numbers from ``low`` (to ``high``)."""
+    return WholeNumber(low, high)
+
 
 QUIET_HELP = "Only errors and warnings on stderr: no progress bar, no summary, no closing line."
 
@@ -31,7 +80,7 @@ InputFormatOpt = Annotated[str | None, typer.Option(
     "--input-format", metavar="json|jsonl|toml", show_default="sniffed", help="Container of standard input.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)]
 WorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", "-j", min=1, max=MAX_WORKERS, metavar="N",
+    "--workers", "-j", click_type=whole_numbers(1, MAX_WORKERS), metavar="N",
     show_default="all cores", help="Worker processes, for large inputs (at most the cores).")]
 
 
@@ -45,7 +94,8 @@ def workers_for(asked: int | None) -> int:
 
 
 SEED_HELP = "The seed: the same seed plays the same deals."
-SeedOpt = Annotated[int | None, typer.Option("--seed", metavar="N", help=SEED_HELP, show_default="random, printed")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", click_type=whole_numbers(0, SEED_MAX), metavar="N",
+                                             help=SEED_HELP, show_default="random, printed")]
 
 # External bots (gin match, gin play, gin bots).
 def seconds(value: Any) -> float:
@@ -81,19 +131,8 @@ BotTraceOpt = Annotated[str | None, typer.Option(
          "session and hand.")]
 
 
-def max_forfeits_value(value: Any) -> int:
-    """``--max-forfeits N``: a whole number, 0 or more (0: never stop)."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise typer.BadParameter(f"{quote(value)} is not a whole number of hands") from None
-    if number < 0:
-        raise typer.BadParameter(f"{number} is below 0 (0 never stops the match)")
-    return number
-
-
 MaxForfeitsOpt = Annotated[int, typer.Option(
-    "--max-forfeits", parser=max_forfeits_value, metavar="N",
+    "--max-forfeits", click_type=whole_numbers(0), metavar="N",
     help="Stop the match (exit 2) once a bot forfeits N hands in a row, quoting the last reasons; 0: never.")]
 
 
@@ -200,12 +239,12 @@ def split_bots(text: str) -> list[str]:
 
 
 # Matches (gin match, gin tournament): declared once.
-HandsOpt = Annotated[int | None, typer.Option("--hands", min=1, metavar="N",
+HandsOpt = Annotated[int | None, typer.Option("--hands", click_type=whole_numbers(1), metavar="N",
                                               help="Play N hands, each settled alone (scoring hand).")]
-GamesOpt = Annotated[int | None, typer.Option("--games", min=1, metavar="N",
+GamesOpt = Annotated[int | None, typer.Option("--games", click_type=whole_numbers(1), metavar="N",
                                               help="Play N sessions of the scoring system.")]
 MatchWorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", "-j", min=1, max=MAX_WORKERS, metavar="W", show_default="all cores",
+    "--workers", "-j", click_type=whole_numbers(1, MAX_WORKERS), metavar="W", show_default="all cores",
     help="Worker processes, at most the cores (on a cluster: CPUs used at most).")]
 BackendOpt = Annotated[str, typer.Option(
     "--backend", metavar="NAME", autocompletion=complete.backends,
@@ -233,5 +272,5 @@ ReportOpt = Annotated[str | None, typer.Option(
     "--report", metavar="FILE.html",
     help="Also draw it as an HTML page that opens offline (needs gincli[report]).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace the --report page if it exists.")]
-MaxHandsOpt = Annotated[int, typer.Option("--max-hands", min=1, metavar="N",
+MaxHandsOpt = Annotated[int, typer.Option("--max-hands", click_type=whole_numbers(1), metavar="N",
                                           help="Stop a session still unsettled after N hands (it is reported).")]

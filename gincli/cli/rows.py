@@ -9,7 +9,11 @@ or a line break, lines ending in CRLF. One layout per kind of row:
 - :data:`PAIRING`: a pairing of a tournament (``gin tournament``).
 
 Players take numbered columns (``player_1``, ``score_1``, ... up to four), so
-that two-, three- and four-player rows line up.
+that two-, three- and four-player rows line up. ``winner`` is a name: with
+more players, the names of the side that won, joined by `` & `` (``ann &
+cat``, a partnership's team, as gincli's text says it), never a team's index.
+``source`` is ``FILE:LINE``, the file and the line the record starts on
+(:attr:`gincli.formats.containers.Item.where`).
 """
 
 from __future__ import annotations
@@ -59,6 +63,34 @@ def _field(value: Any) -> Any:
     return value
 
 
+#: Between the names of the players who won together (a partnership's team, chouette's partners).
+WINNERS_JOIN = " & "
+
+
+def winners_of(result: Mapping[str, Any]) -> list[str]:
+    """The names of who won a session, from its result (FORMATS.md's shapes):
+    the winner's name; a partnership's team (``winner`` is its index into
+    ``teams``); chouette's box, or its partners (the players but the box);
+    none while nobody has won (or under ``hand``, where nobody wins a session)."""
+    winner = result.get("winner")
+    if winner is None:
+        return []
+    teams = result.get("teams")
+    if type(winner) is int and isinstance(teams, Sequence) and 0 <= winner < len(teams) \
+            and isinstance(teams[winner], Sequence) and not isinstance(teams[winner], str):
+        return [str(p) for p in teams[winner]]
+    box = result.get("box")
+    if isinstance(box, str) and winner in ("box", "partners"):
+        players = list(result.get("scores") or {}) if isinstance(result.get("scores"), Mapping) else []
+        return [box] if winner == "box" else [p for p in players if p != box]
+    return [winner] if isinstance(winner, str) else [str(_plain(winner))]
+
+
+def winners_text(result: Mapping[str, Any]) -> str | None:
+    """:func:`winners_of` as one field: ``ann``, ``ann & cat``; None for none."""
+    return WINNERS_JOIN.join(winners_of(result)) or None
+
+
 def header(layout: Sequence[str]) -> str:
     return lines([layout])
 
@@ -83,7 +115,7 @@ def transcript_row(source: str, report: Mapping[str, Any]) -> list[Any]:
     errors = report.get("errors") or []
     first = errors[0] if errors and isinstance(errors[0], Mapping) else {}
     return [source, _plain(report.get("id")), report.get("valid"), report.get("complete"), report.get("variant"),
-            report.get("scoring"), len(report.get("hands") or ()), _plain(result.get("winner")),
+            report.get("scoring"), len(report.get("hands") or ()), winners_text(result),
             *_seats(list(scores), scores), len(errors), first.get("rule"), _plain(first.get("hand")),
             _plain(first.get("move")), first.get("message") or report.get("error")]
 
@@ -97,8 +129,8 @@ def session_row(session: str, seed: Any, players: Sequence[str], scores: Mapping
 def outcome_row(spec: Any, o: Any) -> list[Any]:
     """A played session (:class:`gincli.matches.runner.SessionOutcome` of the match ``spec``) as a :data:`SESSION` row."""
     dead = sum(1 for hand in o.hands if hand[1] is None)
-    winner = o.winner
-    if winner is None and spec.unit == "hands" and o.hands:  # a hand settled alone: its winner
+    winner = WINNERS_JOIN.join(o.winners) or o.winner  # with more players, the side's names
+    if not winner and spec.unit == "hands" and o.hands:  # a hand settled alone: its winner
         winner = o.hands[-1][1]
     return session_row(spec.session_id(o.index), spec.seed_of(o.index), spec.seats(o.index), o.scores, winner,
                        len(o.hands), dead, len(o.forfeits), o.capped)

@@ -331,14 +331,15 @@ def score_line(result: dict[str, Any], scoring: str, players: Sequence[str], rul
 
 
 def winner_text(result: dict[str, Any], markup: bool = True) -> str | None:
-    """Who won a session, for people (rich markup, or plain text): a name, a team,
+    """Who won a session, for people (rich markup, or plain text): a name, a
+    team's names (``ann & cat``, as the CSV's ``winner`` column spells them),
     the box or the partners; None while nobody has."""
+    from .rows import WINNERS_JOIN, winners_of
+
     winner = result.get("winner")
     if winner is None:
         return None
     show = safe if markup else str
-    if "teams" in result and isinstance(winner, int) and not isinstance(winner, bool):
-        return " & ".join(show(p) for p in result["teams"][winner])
-    if "box" in result:
+    if "box" in result and winner in ("box", "partners"):
         return f"the box, {show(result['box'])}" if winner == "box" else "the partners"
-    return show(winner)
+    return WINNERS_JOIN.join(show(p) for p in winners_of(result)) or None

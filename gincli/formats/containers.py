@@ -51,7 +51,10 @@ class Item:
     """One record read from an input, or the reason it could not be read.
 
     ``index`` counts records from 0 within the input; ``line`` is the 1-based
-    line of a JSON Lines record.
+    line the record starts on (a JSON Lines record's line, the line of a
+    ``.json`` array's element or ``.toml`` ``[[records]]`` table, a document's
+    first line), None for records that come from no file (Python objects).
+    :attr:`where` names it: ``FILE:LINE``, the same in every container.
     """
 
     source: str
@@ -265,10 +268,14 @@ class Reader:
                     raise InputError(f"cannot read {name}: it is not UTF-8 text") from None
                 except tomllib.TOMLDecodeError as exc:
                     raise InputError(f"cannot read {name}: it is not valid TOML ({exc}){_people_hint(data)}") from None
-                records = doc["records"] if isinstance(doc.get("records"), list) else [doc]
+                if isinstance(doc.get("records"), list):
+                    records = doc["records"]
+                    starts = _toml_lines(data, len(records))
+                else:
+                    records, starts = [doc], [1]
             else:
                 try:
-                    doc = json.loads(data, parse_constant=marking.constant, parse_float=marking.json_float)
+                    doc, starts = _json_document(data, marking)
                 except ValueError as exc:
                     if not data.strip():
                         raise InputError(f"cannot read {name}: it is empty") from None
@@ -280,17 +287,81 @@ class Reader:
         except ValueError as exc:  # an integer past Python's digit limit
             raise InputError(f"cannot read {name}: {_json_reason(exc)}") from None
         for index, record in enumerate(records):
+            line = starts[index] if index < len(starts) else starts[-1]
             mark = marking.seen and holds_non_finite(record)
             if not isinstance(record, dict):
-                yield Item(name, index, None, None, f"record {index + 1} is not an object")
+                yield Item(name, index, line, None, f"record {index + 1} is not an object")
             elif mark and mark.literal is None:
-                yield Item(name, index, None, None, f"record {index + 1} holds NaN or Infinity, which JSON does "
+                yield Item(name, index, line, None, f"record {index + 1} holds NaN or Infinity, which JSON does "
                                                     "not allow")
             elif mark:
-                yield Item(name, index, None, None, f"record {index + 1} holds a number past what a double can "
+                yield Item(name, index, line, None, f"record {index + 1} holds a number past what a double can "
                                                     f"hold ({shorten(mark.literal)})")
             else:
-                yield Item(name, index, None, record)
+                yield Item(name, index, line, record)
+
+
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's white space, as the json module skips it
+
+
+def _json_document(data: bytes | bytearray, marking: Marking) -> tuple[Any, list[int]]:
+    """A ``.json`` document, and the line each of its records starts on: an
+    array's elements (read one by one, in a single pass), or the document. A
+    document that is not valid JSON is read again by :func:`json.loads`, which
+    raises its own error."""
+    decoder = json.JSONDecoder(parse_constant=marking.constant, parse_float=marking.json_float)
+    try:
+        text = data.decode(json.detect_encoding(data), "surrogatepass")  # as json.loads decodes bytes
+        space = _JSON_SPACE.match
+        at = space(text, 0).end()
+        starts = []
+        if text.startswith("[", at):
+            doc = []
+            at = space(text, at + 1).end()
+            end = at + 1 if text.startswith("]", at) else None
+            while end is None:
+                value, after = decoder.raw_decode(text, at)
+                doc.append(value)
+                starts.append(at)
+                at = space(text, after).end()
+                if text.startswith(",", at):
+                    at = space(text, at + 1).end()
+                elif text.startswith("]", at):
+                    end = at + 1
+                else:
+                    raise ValueError("not an array")
+        else:
+            doc, end = decoder.raw_decode(text, at)
+            starts.append(at)
+        if space(text, end).end() != len(text):
+            raise ValueError("more after the document")
+    except (ValueError, RecursionError):
+        marking.seen = False
+        return json.loads(data, parse_constant=marking.constant, parse_float=marking.json_float), [1]
+    lines, line, counted = [], 1, 0
+    for start in starts:
+        line += text.count("\n", counted, start)
+        counted = start
+        lines.append(line)
+    return doc, lines or [1]
+
+
+_TOML_RECORDS = re.compile(rb"""^[ \t]*\[\[[ \t]*(?:records|"records"|'records')[ \t]*\]\]""", re.M)
+
+
+def _toml_lines(data: bytes | bytearray, count: int) -> list[int]:
+    """The line each ``[[records]]`` table of a ``.toml`` document starts on
+    (the line of its header); for records written otherwise (an inline array),
+    the line where ``records`` is set."""
+    lines, line, counted = [], 1, 0
+    for m in _TOML_RECORDS.finditer(data):
+        line += data.count(b"\n", counted, m.start())
+        counted = m.start()
+        lines.append(line)
+    if len(lines) == count:
+        return lines
+    m = re.search(rb"^[ \t]*records[ \t]*=", data, re.M)
+    return [1 + data.count(b"\n", 0, m.start()) if m else 1] * max(count, 1)
 
 
 class _Prefixed(io.RawIOBase):
