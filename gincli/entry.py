@@ -16,11 +16,12 @@ imports are done:
   came meanwhile is delivered then (in a program importing gincli, to its own
   handler, as ``KeyboardInterrupt`` from ``import gincli``);
 - :func:`_on_interrupt` raises ``KeyboardInterrupt`` at once, unless the
-  import system is on the stack, or :func:`main` has not been called yet (the
-  console script's own lines): then it notes the interrupt and asks again a
-  few milliseconds later, until no import is running (:func:`main` answers
-  one held until it starts). A second Ctrl-C while
-  one is held is answered at once (a plugin that hangs while it is imported).
+  import system, or code that ``exec`` or ``eval`` runs from a string, is on
+  the stack (:func:`_importing` says why), or :func:`main` has not been called
+  yet (the console script's own lines): then it notes the interrupt and asks
+  again a few milliseconds later, until it can be raised (:func:`main`
+  answers one held until it starts). A second Ctrl-C while one is held is
+  answered at once (a plugin that hangs while it is imported).
 
 The commands answer the ``KeyboardInterrupt`` themselves (their one line, and
 what they keep: a transcript, a report page); :mod:`gincli.cli` answers it
@@ -54,9 +55,15 @@ _main_thread = _thread.get_ident()
 
 
 def _importing(frame: object) -> bool:
-    """Whether the import system is on the stack that ``frame`` ends."""
+    """Whether the stack that ``frame`` ends passes through the import system,
+    or through code ``exec`` or ``eval`` runs from a string (``<string>``: the
+    methods dataclasses write, annotations evaluated by inspect and typing).
+    A ``KeyboardInterrupt`` that crosses such code marks the process as ended
+    by an unhandled Ctrl-C, whoever catches it later: Python then ends itself
+    with SIGINT (status -2) instead of 130."""
     while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib"):  # type: ignore[attr-defined]
+        name = frame.f_code.co_filename  # type: ignore[attr-defined]
+        if name == "<string>" or name.startswith("<frozen importlib"):
             return True
         frame = frame.f_back  # type: ignore[attr-defined]
     return False
@@ -65,6 +72,8 @@ def _importing(frame: object) -> bool:
 def _ask_again() -> None:
     """From a thread of its own: the held Ctrl-C again, a little later."""
     time.sleep(RECHECK)
+    if not _held["pending"] or sys.is_finalizing():  # answered meanwhile, or the process is ending
+        return
     _held["resent"] = True
     try:
         if hasattr(signal, "pthread_kill"):
@@ -143,3 +152,5 @@ def main() -> None:
     finally:
         if signal.getsignal(signal.SIGINT) is _on_interrupt:  # from here on, the process only ends
             signal.signal(signal.SIGINT, _interrupted)
+            if _held["pending"]:  # a Ctrl-C held while the last modules were imported: answered now
+                _interrupted()

@@ -167,7 +167,7 @@ def test_max_forfeits_is_a_limit_of_its_own(tmp_path):
               "--format", "json")
     assert res.returncode == 0 and json.loads(res.stdout)["players"][0]["forfeits"] == 12
     res = gin("match", "--bots", f"{bot},simple", "--hands", "2", "-q", "--max-forfeits", "-1")
-    assert res.returncode == 2 and "below 0" in res.stderr and "Traceback" not in res.stderr
+    assert res.returncode == 2 and "-1 must be at least 0" in res.stderr and "Traceback" not in res.stderr
 
 
 def test_a_tournament_stops_too(tmp_path):

@@ -8,6 +8,7 @@ one that takes a file or a folder offers those, and the others offer nothing
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -276,7 +277,7 @@ def _label(item):
 
 
 @pytest.mark.parametrize("item", every_option(), ids=_label)
-def test_every_option_offers_what_its_value_is(answer, item):
+def test_every_option_offers_what_its_value_is(answer, item, tmp_path):
     from gincli.cli import complete
 
     path, param = item
@@ -286,6 +287,10 @@ def test_every_option_offers_what_its_value_is(answer, item):
         before, offered = OFFERS[long_name]
         if path and path[-1] == "play" and long_name == "--dealer":
             before, offered = ["--name", "ann", "--bot", "simple"], "simple"
+        if path == ("report",) and long_name == "--anchor":  # the players of the transcripts named
+            (tmp_path / "t.jsonl").write_text(json.dumps({"format": "gincli-transcript/1",
+                                                          "players": ["simple", "random"], "hands": []}) + "\n")
+            before = [str(tmp_path / "t.jsonl")]
         if path == ("bots", "check") and long_name == "--bot":
             pytest.fail("gin bots check takes its bot as an argument")
         kind, values = answer([*path, *before, long_name])

@@ -176,7 +176,7 @@ def test_max_forfeits_0_never_stops(registry, tmp_path):
     assert res.returncode == 0 and res.stderr == "", res.stderr
     assert "external forfeits the hand: illegal move" in res.stdout and "The game is over: you win" in res.stdout
     res = gin("play", "--max-forfeits", "-1", cwd=here, tmp_path=tmp_path)
-    assert res.returncode == 2 and "-1 is below 0" in res.stderr
+    assert res.returncode == 2 and "-1 must be at least 0" in res.stderr
 
 
 def test_a_resumed_session_runs_its_bot_in_the_folder_it_was_begun_in(registry, tmp_path):

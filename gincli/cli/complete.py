@@ -210,20 +210,50 @@ def plugins(ctx: typer.Context, incomplete: str) -> list[Any]:
 def _players_of(ctx: typer.Context) -> list[str]:
     """The players' names the command line gives so far: ``--players``, else
     the bots' names (``--bots``); for gin play, you (``--name``) and the bots'."""
-    from .options import bot_names, split_bots
+    from .names import bot_names, split_bots
 
     params = ctx.params
     given = params.get("names") or params.get("players")
     if isinstance(given, str) and given.strip():
         return [n.strip() for n in given.split(",") if n.strip()]
     if ctx.command.name == "play":
-        from .play import default_name
+        from .names import default_name
 
         me = (params.get("name") or default_name()).strip()
         specs = [s for s in split_bots(params.get("bot") or "expert") if s]
         return [me, *bot_names(specs, reserved=(me,))]
+    if ctx.command.name == "report":
+        import os
+
+        words = ctx.meta.get("gincli.words", [])
+        return _players_in(list(params.get("files") or ()) or [w for w in words if os.path.isfile(w)])
     specs = [s for s in split_bots(params.get("bots_") or params.get("bots") or "") if s]
     return bot_names(specs) if specs else []
+
+
+def _players_in(files: list[str]) -> list[str]:
+    """The players the first transcript of each file names (gin report
+    --anchor): a line of each, read no further than 1 MiB."""
+    import json
+
+    found: list[str] = []
+    for name in files:
+        if name == "-":
+            continue
+        try:
+            with open(name, "rb") as fh:
+                head = fh.readline(1 << 20)
+            if head[:2] == b"\x1f\x8b":
+                import gzip
+
+                with gzip.open(name, "rb") as fh:
+                    head = fh.readline(1 << 20)
+            players = json.loads(head).get("players")
+        except (OSError, ValueError, AttributeError, EOFError):
+            continue
+        if isinstance(players, list):
+            found += [p for p in players if isinstance(p, str) and p not in found]
+    return found
 
 
 @_quietly
@@ -301,6 +331,7 @@ def answer(cli: Any, ctx_args: Any, prog_name: str, args: list[str], incomplete:
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             ctx = _resolve_context(cli, dict(ctx_args), prog_name, list(args))
+            ctx.meta["gincli.words"] = list(args)  # the words typed: click leaves arguments out of an unfinished line
             obj, value = _resolve_incomplete(ctx, list(args), incomplete)
             joined = ""  # --option=VALUE typed as one word: the option's name and = go back in front
             if value != incomplete and incomplete.startswith("-") and incomplete.endswith(value):

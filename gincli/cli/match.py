@@ -215,7 +215,7 @@ def match(
         from .report import History, write_page
 
         assert isinstance(tally, History)
-        write_page(report, tally, summary, "match", quiet, force)
+        write_page(report, tally, summary, "match", quiet, force, registry)
     if interrupted:  # said under -q too: the answer to the Ctrl-C, and how to go on
         say(f"gin match: interrupted after {tally.sessions} of {count} sessions"
             + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""))

@@ -12,6 +12,7 @@ from typer._click.types import IntRange  # typer's click (the one its options us
 from ..base.config import MAX_WORKERS
 from ..base.errors import UsageError, quote, shorten
 from . import complete
+from .names import bot_names, default_name, split_bots  # noqa: F401  (imported from here by the commands)
 from ..rulebook.rules import parse_assignments
 from .render import OutputFormat, RowsFormat
 
@@ -200,42 +201,6 @@ def overrides_from(option: list[str] | None) -> dict[str, Any]:
         return parse_assignments(option or [])
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-
-
-def bot_names(specs: list[str], reserved: tuple[str, ...] = ()) -> list[str]:
-    """Names for players given by their bots (``--bots``): the bot's name without
-    its parameters (``external`` for an ``exec:`` program), numbered where two
-    would share one or a name is taken."""
-    base = ["external" if spec.startswith("exec:") else spec.partition(":")[0] for spec in specs]
-    out = []
-    for i, b in enumerate(base):
-        if base.count(b) > 1 or b in reserved:
-            n = base[:i].count(b) + 1
-            while f"{b}-{n}" in reserved:
-                n += 1
-            out.append(f"{b}-{n}")
-        else:
-            out.append(b)
-    return out
-
-
-def split_bots(text: str) -> list[str]:
-    """The bots of ``--bots``: separated by commas, but for commas inside quotes
-    (``exec:python3 -c "print('a', 'b')"``); a bots file names any command."""
-    parts, current, quote_char = [], [], ""
-    for ch in text:
-        if quote_char:
-            if ch == quote_char:
-                quote_char = ""
-        elif ch in "'\"":
-            quote_char = ch
-        elif ch == ",":
-            parts.append("".join(current).strip())
-            current = []
-            continue
-        current.append(ch)
-    parts.append("".join(current).strip())
-    return parts
 
 
 # Matches (gin match, gin tournament): declared once.

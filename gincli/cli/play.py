@@ -32,8 +32,8 @@ from ..hand.view import PlayerView
 from .base import EXIT_INTERRUPTED, bots_registry, error, guard
 from . import complete
 from .options import (BotLogOpt, BotTraceOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
-                      check_dealer, check_seats, max_forfeits_value, overrides_from, random_seed, split_bots,
-                      utf8_text)
+                      check_dealer, check_seats, default_name, overrides_from, random_seed, split_bots,
+                      utf8_text, whole_numbers)
 from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, write_data
 from ..formats.files import lock_beside, unlock_beside
 from ..base.jsonio import dumps, encodable
@@ -112,11 +112,6 @@ class SavedGame:
             raise UsageError(f"{path}: the \"cwd\" of its \"play\" field is not a folder's absolute path")
         return cls(doc, me, players, names, [play["bots"][n] for n in names], variant, system, dict(rules),
                    doc["seed"], dealer if isinstance(dealer, str) else None, cwd)
-
-
-def default_name() -> str:
-    user = os.environ.get("USER") or os.environ.get("USERNAME") or ""
-    return user if user and user != "root" and "," not in user else "player"
 
 
 #: Where the hands go in the indented document (no transcript holds this string: JSON escapes it as \\u0000).
@@ -942,7 +937,7 @@ def play(
     bot_log: BotLogOpt = None,
     bot_trace: BotTraceOpt = None,
     max_forfeits: Annotated[int, typer.Option(
-        "--max-forfeits", parser=max_forfeits_value, metavar="N",
+        "--max-forfeits", click_type=whole_numbers(0), metavar="N",
         help="Stop the session (exit 2) once a bot forfeits N hands in a row, quoting the reasons; that hand is "
              "not scored, and --resume goes on with it; 0: never.")] = DEFAULT_MAX_FORFEITS,
     format: Annotated[OutputFormat, typer.Option(

@@ -191,57 +191,30 @@ h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin:1.5em 0 .2em}p{m
 .note{color:#555}pre{background:#f6f6f6;padding:1em;overflow-x:auto;line-height:1.25}"""
 
 
-def set_options(summary: dict[str, Any]) -> dict[str, Any]:
+def set_options(summary: dict[str, Any], registry: Any = None) -> dict[str, Any]:
     """The options whose values differ from the defaults of the variant and
-    scoring system the summary names (its ``rules`` against those defaults);
-    where these are not loaded here, the options the match set."""
+    scoring system the summary names (its ``rules`` against those defaults, as
+    ``registry`` knows them); where it does not know them (no registry, a
+    variant file's, a plugin's not installed here), the options the match set."""
     given = dict(summary.get("options") or {})
     rules = summary.get("rules")
-    if not isinstance(rules, dict):
+    if not isinstance(rules, dict) or registry is None:
         return given
-    defaults = _defaults(summary["variant"], summary["scoring"])
-    if defaults is None:
+    try:
+        defaults = dict(registry.rules(registry.variant(summary["variant"], files=False),
+                                       registry.scoring(summary["scoring"])))
+    except (GinError, ValueError, KeyError):
         return given
     return {k: v for k, v in rules.items() if k not in defaults or defaults[k] != v}
 
 
-def _defaults(variant: str, scoring: str) -> dict[str, Any] | None:
-    """Every option's default under a variant and scoring system, from the
-    registry of the command running (None outside one, or when it does not
-    know them: a variant file's, a plugin's not installed here)."""
-    ctx = _current_context()
-    if ctx is None:
-        return None
-    try:
-        registry = settings(ctx).registry()
-        return dict(registry.rules(registry.variant(variant, files=False), registry.scoring(scoring)))
-    except (GinError, ValueError, KeyError):
-        return None
-
-
-def _current_context() -> Any:
-    """The command line's context of the command running (where its registry
-    is), or None: click's, as typer runs it (typer ships its own copy of click
-    from 0.25 on, typer.main imports its lookup either way)."""
-    import importlib
-
-    for module in ("typer.main", "click"):
-        try:
-            ctx = importlib.import_module(module).get_current_context(silent=True)
-        except (ImportError, AttributeError, TypeError):
-            continue
-        if ctx is not None:
-            return ctx
-    return None
-
-
-def rules_text(summary: dict[str, Any]) -> str:
+def rules_text(summary: dict[str, Any], registry: Any = None) -> str:
     """The rules the figures were measured under, and with what: the options
     that differ from the variant's defaults (or that none does), the seed,
     gincli's version, Python's, the platform."""
     from ..rulebook.rules import format_value
 
-    differ = set_options(summary)
+    differ = set_options(summary, registry)
     listed = ", ".join(f"{_text(k)}={_text(format_value(v))}" for k, v in differ.items())
     rules = (f" with {listed} (every other option at its default)" if listed
              else ", every option at its default")
@@ -258,7 +231,7 @@ def summary_text(summary: dict[str, Any]) -> str:
     return rendered(render_summary(summary), console).removesuffix("\n")
 
 
-def page(h: History, summary: dict[str, Any]) -> str:
+def page(h: History, summary: dict[str, Any], registry: Any = None) -> str:
     """The whole page, self-contained: Plotly's library is inlined once."""
     import plotly.graph_objects as go
     import plotly.io as pio
@@ -271,7 +244,7 @@ def page(h: History, summary: dict[str, Any]) -> str:
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<title>gin match: {title}</title><style>{STYLE}</style></head><body>",
              f"<h1>{title}</h1>", f"<p>{players}</p>"]
-    parts.append(f"<p class=\"note\">{rules_text(summary)}</p>")
+    parts.append(f"<p class=\"note\">{rules_text(summary, registry)}</p>")
     parts.append(f"<pre class=\"summary\">{html.escape(summary_text(summary))}</pre>")
     for i, (div, heading, note, figure) in enumerate(charts(h)):
         parts += [f"<h2>{heading}</h2>", f"<p class=\"note\">{note}</p>",
@@ -282,11 +255,11 @@ def page(h: History, summary: dict[str, Any]) -> str:
 
 
 def write_page(path: str, h: History, summary: dict[str, Any], command: str, quiet: bool = False,
-               force: bool = False) -> None:
+               force: bool = False, registry: Any = None) -> None:
     """Write the page to ``path``, whole, never through a symbolic link nor over
     a file unless ``force`` (:func:`gincli.formats.files.write_new`), and say
     where on stderr (``gin COMMAND: ...``) unless ``quiet``."""
-    write_new(path, page(h, summary), "the report", force)
+    write_new(path, page(h, summary, registry), "the report", force)
     if quiet:
         return
     data().flush()  # the summary, then where the page went
@@ -374,7 +347,7 @@ def rating_chart(summary: dict[str, Any]) -> dict[str, Any]:
     return figure
 
 
-def tournament_page(summary: dict[str, Any]) -> str:
+def tournament_page(summary: dict[str, Any], registry: Any = None) -> str:
     """A tournament's page, self-contained: the rating list and the crosstable
     (as ``gin tournament`` prints them), and a chart of the ratings with their
     95% intervals (:func:`rating_chart`)."""
@@ -393,7 +366,7 @@ def tournament_page(summary: dict[str, Any]) -> str:
     parts = [f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<title>gin tournament: {title}</title><style>{STYLE}</style></head><body>",
-             f"<h1>{title}</h1>", f"<p class=\"note\">{rules_text(summary)}</p>",
+             f"<h1>{title}</h1>", f"<p class=\"note\">{rules_text(summary, registry)}</p>",
              f"<pre class=\"summary\">{html.escape(text)}</pre>", "<h2>Ratings</h2>",
              "<p class=\"note\">each player's rating, the maximum-likelihood Bradley–Terry fit of every "
              f"{_text(summary.get('unit', 'game'))}, on the line of its 95% interval; a player who won or lost every "
@@ -406,9 +379,9 @@ def tournament_page(summary: dict[str, Any]) -> str:
 
 
 def write_tournament_page(path: str, summary: dict[str, Any], quiet: bool = False, force: bool = False,
-                          command: str = "tournament") -> None:
+                          command: str = "tournament", registry: Any = None) -> None:
     """Write a tournament's page, as :func:`write_page` writes a match's."""
-    write_new(path, tournament_page(summary), "the report", force)
+    write_new(path, tournament_page(summary, registry), "the report", force)
     if not quiet:
         data().flush()
         say(f"gin {command}: report written to {safe(path, markup=False)}")
@@ -481,7 +454,7 @@ def report(
             write_data(rows.header(rows.PAIRING) + rows.lines(rows.pairing_row(p) for p in summary["pairings"]))
         else:
             show(render_tournament(summary))
-        write_tournament_page(output, summary, quiet, force, "report")
+        write_tournament_page(output, summary, quiet, force, "report", registry)
         raise typer.Exit(status)
     history = drawing.history
     summary = history.summary()
@@ -498,7 +471,7 @@ def report(
         write_json(summary)
     else:
         show(render_summary(summary))
-    write_page(output, history, summary, "report", quiet, force)
+    write_page(output, history, summary, "report", quiet, force, registry)
     raise typer.Exit(status)
 
 

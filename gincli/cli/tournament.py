@@ -179,7 +179,7 @@ def tournament(
     if report is not None:
         from .report import write_tournament_page
 
-        write_tournament_page(report, summary, quiet, force)
+        write_tournament_page(report, summary, quiet, force, registry=registry)
     if interrupted:  # said under -q too: the answer to the Ctrl-C, and how to go on
         say("gin tournament: interrupted"
             + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""))
