@@ -276,7 +276,7 @@ def wrapped_at_spaces(shown: list[str], said: list[str], width: int) -> None:
     at the spaces they were broken at they are the same words, none cut."""
     assert any(len(line) > width for line in said), "nothing to wrap: the test would prove nothing"
     assert all(len(line) <= width for line in shown), shown
-    assert " ".join(line.rstrip() for line in shown) == " ".join(said), (shown, said)
+    assert " ".join(line.strip() for line in shown) == " ".join(said), (shown, said)  # (indented after the first)
 
 
 def run_in_pane(tmp_path: Path, command: str, width: int) -> Pane:

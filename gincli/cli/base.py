@@ -63,17 +63,19 @@ def bots_registry(ctx: typer.Context, bots_file: str | None) -> Any:
 
 
 def warn(message: str) -> None:
-    """``gin: warning: MESSAGE`` on stderr, control characters made visible."""
-    from .render import safe
+    """``gin: warning: MESSAGE`` on stderr, control characters made visible;
+    on a terminal wrapped at spaces, never inside a word (:func:`.render.say`)."""
+    from .render import safe, say
 
-    print(f"gin: warning: {safe(message, markup=False)}", file=sys.stderr)
+    say(f"gin: warning: {safe(message, markup=False)}")
 
 
 def error(message: str) -> None:
-    """``gin: error: MESSAGE`` on stderr, control characters made visible."""
-    from .render import safe
+    """``gin: error: MESSAGE`` on stderr, control characters made visible;
+    on a terminal wrapped at spaces, never inside a word (:func:`.render.say`)."""
+    from .render import safe, say
 
-    print(f"gin: error: {safe(message, markup=False)}", file=sys.stderr)
+    say(f"gin: error: {safe(message, markup=False)}")
 
 
 def interrupted() -> typer.Exit:

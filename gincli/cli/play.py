@@ -34,7 +34,7 @@ from . import complete
 from .options import (BotLogOpt, BotTraceOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
                       check_dealer, check_seats, default_name, overrides_from, random_seed, split_bots,
                       utf8_text, whole_numbers)
-from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, write_data
+from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, terminal_width, write_data
 from ..formats.files import lock_beside, unlock_beside
 from ..base.jsonio import dumps, encodable
 
@@ -521,32 +521,10 @@ class Screen:
         return line
 
 
-def terminal_width(stream: Any) -> int | None:
-    """The width of the terminal ``stream`` writes to; None when it is not one."""
-    try:
-        if not stream.isatty():
-            return None
-        return os.get_terminal_size(stream.fileno()).columns or None
-    except (AttributeError, OSError, ValueError):
-        return None
-
-
 def fail(message: str) -> typer.Exit:
-    """``gin: error: MESSAGE`` on stderr, as every command says it; on a
-    terminal wrapped at spaces to its width, never inside a word. Returns the
-    exit (status 2) to raise."""
-    from io import StringIO
-
-    from rich.console import Console
-    from rich.text import Text
-
-    columns = terminal_width(sys.stderr)
-    if columns is None:
-        error(message)
-    else:
-        console = Console(file=StringIO(), highlight=False, color_system=None, emoji=False, width=columns)
-        sys.stderr.write(rendered(Text(f"gin: error: {safe(message, markup=False)}"), console))
-        sys.stderr.flush()
+    """``gin: error: MESSAGE`` on stderr, as every command says it (on a
+    terminal wrapped at spaces). Returns the exit (status 2) to raise."""
+    error(message)
     return typer.Exit(UsageError.exit_code)
 
 

@@ -168,10 +168,10 @@ def say(line: str, indent: int = 2) -> None:
     sessions; ...``), plain text. On a terminal it is wrapped at spaces to the
     terminal's width, never inside a word, each further line indented by
     ``indent`` more than the first; elsewhere (a file, a pipe) it stays one line."""
-    print(wrap_words(line, _terminal_width(sys.stderr), indent), file=sys.stderr)
+    print(wrap_words(line, terminal_width(sys.stderr), indent), file=sys.stderr)
 
 
-def _terminal_width(file: Any) -> int | None:
+def terminal_width(file: Any) -> int | None:
     """The width of the terminal ``file`` is, or None when it is none."""
     if not _isatty(file):
         return None
