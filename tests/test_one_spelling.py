@@ -54,8 +54,11 @@ def test_the_integer_options_are_those_expected():
                      ("match", "--seed"), ("match", "--hands"), ("match", "--games"), ("match", "--workers"),
                      ("match", "--max-forfeits"), ("match", "--max-hands"), ("tournament", "--seed"),
                      ("tournament", "--gauntlet"), ("tournament", "--hands"), ("tournament", "--games"),
-                     ("tournament", "--workers"), ("tournament", "--max-forfeits"), ("tournament", "--max-hands")]:
+                     ("tournament", "--workers"), ("tournament", "--max-forfeits"), ("tournament", "--max-hands"),
+                     ("play", "--max-forfeits")]:
         assert expected in names, expected
+    # one type for all, so that config.toml refuses 1.5 for each as the command line does
+    assert [_id(item) for item in INTEGER_OPTIONS if item[1].type.name != "whole number"] == []
 
 
 def _hint(param) -> str:

@@ -24,7 +24,7 @@ from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTr
                       DuplicateOpt, ForceOpt,
                       GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
                       PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
-                      TimeLimitOpt, from_config, overrides_from, split_bots)
+                      TimeLimitOpt, from_config, overrides_from, split_bots, whole_numbers)
 from .render import RowsFormat, data, plural, progress_bar, safe, say, show, write_data, write_json
 from .summary import render_tournament
 
@@ -45,7 +45,7 @@ def tournament(
     hands: HandsOpt = None,
     games: GamesOpt = None,
     gauntlet: Annotated[int | None, typer.Option(
-        "--gauntlet", min=1, metavar="K", help="The first K bots play each of the others (and not each other).")]
+        "--gauntlet", click_type=whole_numbers(1), metavar="K", help="The first K bots play each of the others (and not each other).")]
     = None,
     seed: SeedOpt = None,
     workers: MatchWorkersOpt = None,
