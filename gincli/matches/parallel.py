@@ -425,8 +425,7 @@ class _Pool:
                                 name=f"gincli-worker-{len(self.workers) + len(self.gone) + 1}", daemon=True)
         # A Ctrl-C while the worker starts is this process's (the worker ignores SIGINT once it can),
         # raised once the worker is known to kill().
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
+        with _interrupt_held():
             try:
                 proc.start()
             except BaseException:
@@ -441,8 +440,6 @@ class _Pool:
             worker = _Worker(proc, task_w, result_r)
             self.workers.append(worker)
             self.by_fd[task_w] = self.by_fd[result_r] = worker
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         return worker
 
     def _flush(self, worker: _Worker) -> None:
@@ -603,6 +600,31 @@ class _Pool:
             for proc in procs:
                 if proc.exitcode is not None:
                     proc.close()
+
+
+class _interrupt_held:
+    """A Ctrl-C while the body runs is raised as it ends. SIGINT is blocked
+    in this thread (a forked worker starts with it blocked, until it ignores
+    it) and, in the main thread, handled by a handler that only notes it: the
+    kernel may hand the signal to another thread of the process (a program with
+    threads of its own, a test runner's), whose handler would otherwise raise
+    in the main thread at once, between the fork and the worker's record."""
+
+    def __enter__(self) -> None:
+        self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        self.caught: list[Any] = []
+        self.previous: Any = None
+        self.swapped = (threading.current_thread() is threading.main_thread()
+                        and signal.getsignal(signal.SIGINT) is not None)  # None: set outside Python, left alone
+        if self.swapped:
+            self.previous = signal.signal(signal.SIGINT, lambda signum, frame: self.caught.append(frame))
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.swapped:
+            signal.signal(signal.SIGINT, self.previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)  # one that came to this thread: raised here
+        if self.caught and callable(self.previous):  # as the handler in place would have (SIG_IGN: nothing)
+            self.previous(signal.SIGINT, sys._getframe())
 
 
 def _reap(procs: list[Any], timeout: float) -> None:
