@@ -23,10 +23,17 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
 
 def pytest_collection_modifyitems(config, items):
     """The tests that use Ray run on one worker of pytest-xdist (``--dist
-    loadgroup``), which starts the local Ray instance they share once."""
+    loadgroup``), which starts the local Ray instance they share once; they
+    come first, so that their worker starts on them (they wait on Ray more
+    than they compute) while the others share the rest."""
+    def uses_ray(item) -> bool:
+        return ("ray_address" in getattr(item, "fixturenames", ()) or item.nodeid.startswith("tests/test_ray.py")
+                or any(m.name == "xdist_group" and m.args == ("ray",) for m in item.iter_markers()))
+
     for item in items:
-        if "ray_address" in getattr(item, "fixturenames", ()) or item.nodeid.startswith("tests/test_ray.py"):
+        if uses_ray(item):
             item.add_marker(pytest.mark.xdist_group("ray"))
+    items.sort(key=lambda item: not uses_ray(item))  # stable: the order within each part is kept
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,8 @@
 (:mod:`.errors`), the plugin contract checked wherever plugin code hands a value
 back (:mod:`.contract`: a fault is a sentence naming the plugin), JSON read and
 written the same way everywhere (:mod:`.jsonio`), the user's folders and the
-TOML files gincli reads (:mod:`.config`), and the version.
+TOML files gincli reads (:mod:`.config`), the installed packages' entry points
+and versions (:mod:`.packages`), and the version.
 
 It imports nothing of gincli's; every other layer may import it. The contract
 lives here, not with the registry, because the rule book, the hand and the

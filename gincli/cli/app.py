@@ -257,10 +257,10 @@ def _plugins_may_add_commands(plugin_dirs: list[str], disabled: list[str] | tupl
 
     if plugin_dirs or os.environ.get(ENV_PLUGINS_DIR) or (config_dir() / "plugins").is_dir():
         return True
-    from importlib.metadata import entry_points
+    from ..base.packages import entry_points
 
     blocked = set(disabled) | {n.strip() for n in os.environ.get(ENV_DISABLE, "").split(",")}
-    return any(ep.name not in blocked for ep in entry_points(group=ENTRY_POINT_GROUP))
+    return any(ep.name not in blocked for ep in entry_points(ENTRY_POINT_GROUP))
 
 
 def _click_class(name: str) -> type:

@@ -23,7 +23,6 @@ internal error; nothing is counted twice or lost.
 from __future__ import annotations
 
 import os
-import socket
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -197,13 +196,24 @@ class MatchWork:
             yield outcome
 
 
+def host_name() -> str:
+    """This machine's name, as a fault names where it happened (without the
+    socket module, which costs every gin command's start-up)."""
+    try:
+        return os.uname().nodename
+    except AttributeError:  # not POSIX
+        import socket
+
+        return socket.gethostname()
+
+
 def _fault(exc: Exception, indices: list[int]) -> ChunkFault:
     """Why sessions ``indices`` (the first one's, at least) could not be played."""
     if isinstance(exc, GinError):
-        return ChunkFault(exc.message, exc.exit_code, socket.gethostname())
+        return ChunkFault(exc.message, exc.exit_code, host_name())
     # a bug: said as the CLI says one (exit 3), from wherever it ran
     return ChunkFault(f"internal error while playing sessions {indices[0]} to {indices[-1]}: "
-                      f"{type(exc).__name__}: {exc}", 3, socket.gethostname())
+                      f"{type(exc).__name__}: {exc}", 3, host_name())
 
 
 _END = object()
@@ -333,7 +343,7 @@ class BackendRun:
         stream = call(self.backend, f"{what}'s map()", self.backend.map, work, feed())
         if not hasattr(stream, "__next__"):
             raise breach(self.backend, f"{what}'s map()", repr(stream), "an iterator of results")
-        here = socket.gethostname()
+        here = host_name()
         try:
             while True:
                 got = call(self.backend, f"{what}'s map()", next, stream)

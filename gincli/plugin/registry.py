@@ -177,9 +177,9 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
                 add(obj, name, str(path), origin)
 
     if entry_points:
-        from importlib.metadata import entry_points as find_entry_points
+        from ..base.packages import entry_points as find_entry_points
 
-        for ep in sorted(find_entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        for ep in sorted(find_entry_points(ENTRY_POINT_GROUP), key=lambda e: e.name):
             dist = getattr(ep.dist, "name", None) or "?"
             if not candidate(ep.name, f"package {dist}"):
                 continue
@@ -955,14 +955,13 @@ def _plugin_identity(info: PluginInfo, module: Any) -> dict[str, Any]:
     """A plugin as a transcript names it: its package and version, when known."""
     entry: dict[str, Any] = {}
     if info.origin == "package" and info.source.startswith("package "):
-        from importlib.metadata import PackageNotFoundError, version
+        from ..base.packages import version
 
         package = info.source[len("package "):]
         entry["package"] = package
-        try:
-            entry["version"] = version(package)
-        except (PackageNotFoundError, ValueError):
-            pass
+        found_version = version(package)
+        if found_version:
+            entry["version"] = found_version
     if "version" not in entry:
         found = getattr(module, "__version__", None)
         if isinstance(found, str) and found:

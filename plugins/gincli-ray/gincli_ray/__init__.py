@@ -24,10 +24,8 @@ lost or counted twice.
 from __future__ import annotations
 
 import dataclasses
-import logging
 import os
 import queue
-import socket
 import threading
 import time
 from collections import deque
@@ -172,6 +170,8 @@ class RayBackend(MatchBackend):
             if address is not None:
                 reachable(address)
                 token_auth()
+            import logging
+
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                                       "logging_level": logging.ERROR}
             if self.working_dir is not None:
@@ -286,6 +286,8 @@ def reachable(address: str) -> None:
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not port.isdigit():
         raise BackendError(f"--address takes HOST:PORT (the head of a Ray cluster) or auto, not {quote(address)}")
+    import socket
+
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
     except OSError as exc:
