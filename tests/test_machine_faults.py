@@ -47,16 +47,30 @@ def one_sentence(res: subprocess.CompletedProcess, *words: str) -> str:
 
 
 SLOW_BOT = '''
+import os
 import time
 from gincli import hookimpl
 from gincli_builtin.bots import SimpleBot
 
+HOLD = os.path.join(os.path.dirname(__file__), "hold")
+
 
 class Slow(SimpleBot):
+    """simple, but once the file the file hold names holds a session, waiting at
+    each decision while hold is there (the test takes it away when it has seen
+    what it came for)."""
     name = "slow"
 
     def choose(self, view):
-        time.sleep(0.003)
+        while True:
+            try:
+                with open(HOLD) as fh:
+                    watched = fh.read()
+            except OSError:
+                break
+            if not (watched and os.path.exists(watched) and os.path.getsize(watched)):
+                break
+            time.sleep(0.01)
         return super().choose(view)
 
 
@@ -89,8 +103,10 @@ def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen, limit: float = 6
 @pytest.mark.parametrize("second", [["--resume"], []], ids=["resume", "fresh"])
 def test_two_matches_on_one_transcripts_file_one_writes_the_other_is_refused(tmp_path, slow_plugins, second):
     target = tmp_path / "t.jsonl"
-    args = ["--plugins-dir", slow_plugins, "match", "--bots", "slow,random", "--games", "30", "--seed", "7",
+    args = ["--plugins-dir", slow_plugins, "match", "--bots", "slow,random", "--games", "6", "--seed", "7",
             "--workers", "1", "-q", "--transcripts", str(target)]
+    hold = Path(slow_plugins) / "hold"
+    hold.write_text(str(target))  # once a session is written, the match waits at its next decision
     first = subprocess.Popen([GIN, *args], cwd=tmp_path, env=env_for(tmp_path), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
@@ -100,7 +116,9 @@ def test_two_matches_on_one_transcripts_file_one_writes_the_other_is_refused(tmp
         one_sentence(loser, str(target), "is being written by another gin run")
         assert loser.stdout == ""
         assert target.read_bytes()[:len(before)] == before  # the loser wrote nothing, truncated nothing
+        assert first.poll() is None  # the first was writing all along
     finally:
+        hold.unlink(missing_ok=True)
         out, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     alone = tmp_path / "alone.jsonl"
