@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from helpers import json_lines, record
 
 KNOCKER = "7s 7h 7d 7c Js Qs Ks As 2c 5d"
@@ -422,3 +424,17 @@ def test_a_bot_reply_past_one_mebibyte_without_a_newline_is_refused():
         assert not program.alive()
     finally:
         program.kill()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab[]/\\#@= \x1b\n"), max_size=12) | st.text(max_size=12))
+def test_safe_text_is_escaped_as_rich_escapes_it(text):
+    """render.safe leaves rich unloaded where escaping would change nothing:
+    its answer is still exactly rich's."""
+    from rich.markup import escape
+
+    from gincli.cli.render import _CONTROL, _visible, safe
+
+    visible = _CONTROL.sub(_visible, text)
+    assert safe(text) == escape(visible)
+    assert safe(text, markup=False) == visible

@@ -75,7 +75,7 @@ def safe(text: object, markup: bool = True) -> str:
         s = f"a deeply nested {type(text).__name__}"
     if _CONTROL.search(s):
         s = _CONTROL.sub(_visible, s)
-    if markup:
+    if markup and ("[" in s or s.endswith("\\")):  # else escaping changes nothing: rich is not loaded for it
         from rich.markup import escape
 
         s = escape(s)
