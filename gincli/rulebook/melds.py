@@ -25,18 +25,13 @@ SUIT_MASK = 0x1FFF
 def _tables() -> tuple[list[int], list[int], list[int]]:
     """Per suit (13-bit mask): the value of its cards, the cards melded in runs,
     and the deadwood left."""
-    size = 1 << 13
-    value_sum = [0] * size
-    for m in range(1, size):
-        low = m & -m
-        value_sum[m] = value_sum[m ^ low] + RANK_VALUES[low.bit_length() - 1]
-    melded = [0] * size
-    deadwood = [0] * size
-    for m in range(size):
-        w = m & (m >> 1) & (m >> 2)  # bit i: i, i+1, i+2 all held
-        run = (w | (w << 1) | (w << 2)) & SUIT_MASK
-        melded[m] = run
-        deadwood[m] = value_sum[m & ~run]
+    value_sum = [0]
+    for rank in range(13):  # the masks with this rank added: those below it, each plus its value
+        value = RANK_VALUES[rank]
+        value_sum += [v + value for v in value_sum]
+    # bit i of m & m >> 1 & m >> 2: ranks i, i+1, i+2 all held; a run is those and the two above each
+    melded = [(w | w << 1 | w << 2) & SUIT_MASK for w in (m & m >> 1 & m >> 2 for m in range(1 << 13))]
+    deadwood = [value_sum[m & ~run] for m, run in enumerate(melded)]
     return value_sum, melded, deadwood
 
 
