@@ -611,18 +611,22 @@ class _interrupt_held:
     in the main thread at once, between the fork and the worker's record."""
 
     def __enter__(self) -> None:
-        self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        # The handler first, then the mask; undone in the other order. A Python handler runs
+        # in the main thread when it next can, as the handler in place then is: with the
+        # noting one in place while the mask changes, no KeyboardInterrupt can come between
+        # the two steps and leave SIGINT blocked in this thread (and in what it starts).
         self.caught: list[Any] = []
         self.previous: Any = None
         self.swapped = (threading.current_thread() is threading.main_thread()
                         and signal.getsignal(signal.SIGINT) is not None)  # None: set outside Python, left alone
         if self.swapped:
             self.previous = signal.signal(signal.SIGINT, lambda signum, frame: self.caught.append(frame))
+        self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
     def __exit__(self, *exc: Any) -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)  # one that came to this thread: noted now
         if self.swapped:
             signal.signal(signal.SIGINT, self.previous)
-        signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)  # one that came to this thread: raised here
         if self.caught and callable(self.previous):  # as the handler in place would have (SIG_IGN: nothing)
             self.previous(signal.SIGINT, sys._getframe())
 
