@@ -115,11 +115,17 @@ def test_the_match_asks_the_sprt_in_constant_time_with_the_same_answer():
     for elo0, elo1, p in ((0, 100, 0.6), (0, 20, 0.5), (-10, 10, 0.45), (0, 5, 0.52)):
         tally = Tally(spec, Sprt(elo0, elo1))
         rng = random.Random(elo1)
-        for _ in range(4_000):
+        previous = None
+        for i in range(4_000):
             x = rng.choice((0.0, 0.5, 1.0)) if rng.random() < 0.1 else float(rng.random() < p)
             tally.samples.append(x)
             tally.sums.add(x)
-            assert tally.decided() == tally.sprt.decided(tally.samples)
+            answer = tally.decided()
+            # the reference costs a pass over the samples: every step of the first 400, then where the answer
+            # changes and every 13th step (4 x 4,000 full passes took 9 s)
+            if i < 400 or i % 13 == 0 or answer != previous:
+                assert answer == tally.sprt.decided(tally.samples), i
+            previous = answer
 
 
 # The exact GSPRT ------------------------------------------------------------------------------------------------
