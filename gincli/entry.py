@@ -20,7 +20,8 @@ imports are done:
   the stack (:func:`_importing` says why), or :func:`main` has not been called
   yet (the console script's own lines): then it notes the interrupt and asks
   again a few milliseconds later, until it can be raised (:func:`main`
-  answers one held until it starts). A second Ctrl-C while one is held is
+  answers one held until it starts); meanwhile every import statement that
+  ends outside the import system answers it (:func:`_import_then_answer`). A second Ctrl-C while one is held is
   answered at once (a plugin that hangs while it is imported).
 
 The commands answer the ``KeyboardInterrupt`` themselves (their one line, and
@@ -34,6 +35,7 @@ import sys
 
 import _signal as signal  # the C module, already loaded: the signal module would import enum first
 import _thread  # likewise (threading imports more)
+import builtins
 import time
 
 EXIT_INTERRUPTED = 130
@@ -84,6 +86,23 @@ def _ask_again() -> None:
         pass
 
 
+_import = builtins.__import__
+
+
+def _import_then_answer(name: str, globals: object = None, locals: object = None, fromlist: object = (),
+                        level: int = 0) -> object:
+    """``__import__`` while a Ctrl-C is held in :func:`main`: the import, then
+    the interrupt, as soon as the outermost import statement is done (a command
+    that imports as it goes would otherwise have the held Ctrl-C land in its
+    next import at every recheck, and run to its end)."""
+    module = _import(name, globals, locals, fromlist, level)  # type: ignore[arg-type]
+    if _held["pending"] and _held["running"] and not _importing(sys._getframe(1)):
+        _held["pending"] = False
+        builtins.__import__ = _import
+        raise KeyboardInterrupt
+    return module
+
+
 def _on_interrupt(signum: int, frame: object) -> None:
     """SIGINT: ``KeyboardInterrupt`` now, or as soon as no module is being imported."""
     if _held["resent"]:
@@ -92,12 +111,16 @@ def _on_interrupt(signum: int, frame: object) -> None:
             return
     elif _held["pending"]:  # a second Ctrl-C while one is held: now, whatever is being imported
         _held["pending"] = False
+        builtins.__import__ = _import
         raise KeyboardInterrupt
     if not _held["running"] or _importing(frame):  # main() not reached yet (the console script), or an import
         _held["pending"] = True
+        if _held["running"]:
+            builtins.__import__ = _import_then_answer  # type: ignore[assignment]
         _thread.start_new_thread(_ask_again, ())
         return
     _held["pending"] = False
+    builtins.__import__ = _import
     raise KeyboardInterrupt
 
 
