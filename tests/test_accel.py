@@ -181,3 +181,30 @@ def test_gin_score_writes_the_same_bytes_with_the_accelerator_and_without(args, 
     assert subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path,
                           env=dict(os.environ, GINCLI_PURE="0")).stdout.split() == ["True"]  # the gin that ran
     assert fast[0]  # something was written
+
+
+def test_the_plain_c_bit_operations_answer_as_the_compilers_own(tmp_path):
+    """The accelerator built with GINCLI_PORTABLE_BITS (the plain C that a
+    compiler with neither GCC's builtins nor MSVC's intrinsics gets) answers as
+    the pure Python does: the source does not depend on GCC to be right."""
+    if _compiler() is None:
+        pytest.skip("no C compiler here")
+    import importlib.machinery
+    import importlib.util
+
+    target = tmp_path / ("_stdscore" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    subprocess.run([*cc, "-O2", "-shared", "-fPIC", "-DGINCLI_PORTABLE_BITS", "-I", sysconfig.get_paths()["include"],
+                    str(ROOT / "gincli/rulebook/_stdscore.c"), "-o", str(target)], check=True, capture_output=True)
+    loader = importlib.machinery.ExtensionFileLoader("_stdscore", str(target))
+    spec = importlib.util.spec_from_file_location("_stdscore", str(target), loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    rng = random.Random(2027)
+    for _ in range(3_000):
+        k, d = deal_knock(rng)
+        for limit in (10, 0):
+            assert module.plain(k, d, limit) == scoring.plain_pieces(k, d, limit), (k, d, limit)
+    with pytest.raises(ValueError):
+        module.plain((1 << 12) - 1, 0, 10)  # twelve cards: the plain count sees them too

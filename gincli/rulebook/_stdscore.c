@@ -17,6 +17,38 @@
 
 typedef uint64_t mask_t;
 
+/* The three bit operations, by the compiler's own instructions where it has
+ * them (GCC and Clang: __builtin_*; MSVC: its intrinsics), else in plain C.
+ * GINCLI_PORTABLE_BITS forces the plain C (tests/test_accel.py builds it so and
+ * holds it to the same answers). Every caller passes a non-zero mask to
+ * ctz64 and clz64. */
+#if !defined(GINCLI_PORTABLE_BITS) && (defined(__GNUC__) || defined(__clang__))
+static int ctz64(mask_t v) { return __builtin_ctzll(v); }
+static int clz64(mask_t v) { return __builtin_clzll(v); }
+static int popcount64(mask_t v) { return __builtin_popcountll(v); }
+#elif !defined(GINCLI_PORTABLE_BITS) && defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+#include <intrin.h>
+static int ctz64(mask_t v) { unsigned long i; _BitScanForward64(&i, v); return (int)i; }
+static int clz64(mask_t v) { unsigned long i; _BitScanReverse64(&i, v); return 63 - (int)i; }
+static int popcount64(mask_t v) {
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    return (int)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
+}
+#else
+static int popcount64(mask_t v) {
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    return (int)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
+}
+static int ctz64(mask_t v) { return popcount64((v & (0 - v)) - 1); }
+static int clz64(mask_t v) {
+    int n = 0;
+    while (!(v & (1ull << 63))) { v <<= 1; n++; }
+    return n;
+}
+#endif
+
 #define SUIT 0x1FFFull
 #define ALL52 ((1ull << 52) - 1)
 #define SPREAD (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39)
@@ -38,7 +70,7 @@ static int rank_value(int r) { return r < 9 ? r + 1 : 10; }
 static void make_tables(void) {
     for (int m = 1; m < 8192; m++) {
         int low = m & -m;
-        value_sum[m] = value_sum[m ^ low] + rank_value(__builtin_ctz(low));
+        value_sum[m] = value_sum[m ^ low] + rank_value(ctz64(low));
     }
     for (int m = 0; m < 8192; m++) {
         int w = m & (m >> 1) & (m >> 2);
@@ -116,7 +148,7 @@ static int choices_of(mask_t mask, mask_t t, Choice *out) {
         mask_t opts[5];
         int k = 0;
         opts[k++] = full;
-        if (__builtin_popcountll(full) == 4) {
+        if (popcount64(full) == 4) {
             opts[k++] = full & ~low;
             opts[k++] = full & ~(low << 13);
             opts[k++] = full & ~(low << 26);
@@ -197,7 +229,7 @@ typedef struct {
 
 static Info info_of(mask_t meld) {
     Info f;
-    int first = __builtin_ctzll(meld), last = 63 - __builtin_clzll(meld);
+    int first = ctz64(meld), last = 63 - clz64(meld);
     if (first / 13 == last / 13) {
         f.is_run = 1;
         f.suit = first / 13;
@@ -210,7 +242,7 @@ static Info info_of(mask_t meld) {
         f.suit = -1;
         f.low = f.high = r;
         f.open_card = -1;
-        if (__builtin_popcountll(meld) == 3)
+        if (popcount64(meld) == 3)
             for (int s = 0; s < 4; s++)
                 if (!(meld >> (s * 13 + r) & 1)) f.open_card = s * 13 + r;
     }
@@ -277,7 +309,7 @@ static int search(mask_t available, const Chain *chains, int n, int *laid, int *
         mask_t m = 0;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < len[i]; j++) m |= 1ull << chains[i].cards[j];
-        long key = (long)deadwood(available & ~m) * 64 + __builtin_popcountll(m);
+        long key = (long)deadwood(available & ~m) * 64 + popcount64(m);
         if (best_key < 0 || key < best_key) {
             best_key = key;
             best_laid = m;
@@ -316,7 +348,7 @@ static int plain_defence(mask_t held, const Arr *k, int *laid, int *nlaid, Arr *
             if (n != 1 || chains[0].n != 1) return search(held, chains, n, laid, nlaid, arr);
             card = chains[0].cards[0];
         } else {
-            card = 63 - __builtin_clzll(fits);
+            card = 63 - clz64(fits);
         }
         if (best_arrangement(held & ~(1ull << card), arr) < 0) return -1;
         if (arr->deadwood < deadwood(held)) {
@@ -352,7 +384,7 @@ static inline void put_sep(Out *o, int *first) {
 static void put_melds(Out *o, const Arr *a) {
     int order[MAX_MELDS], keys[MAX_MELDS];
     for (int i = 0; i < a->n; i++) {
-        int first = __builtin_ctzll(a->melds[i]);
+        int first = ctz64(a->melds[i]);
         keys[i] = (first % 13) * 4 + first / 13;
         order[i] = i;
         for (int j = i; j > 0 && keys[order[j - 1]] > keys[order[j]]; j--) {
@@ -368,7 +400,7 @@ static void put_melds(Out *o, const Arr *a) {
         mask_t m = a->melds[order[i]];
         int firstc = 1;
         while (m) {
-            int c = __builtin_ctzll(m);
+            int c = ctz64(m);
             m &= m - 1;
             put_sep(o, &firstc);
             put_card(o, c);
@@ -397,7 +429,7 @@ static int mask_arg(PyObject *obj, mask_t *out) {
     }
     unsigned long long v = PyLong_AsUnsignedLongLong(obj);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    if (v & ~ALL52 || __builtin_popcountll(v) > MAX_CARDS) {
+    if (v & ~ALL52 || popcount64(v) > MAX_CARDS) {
         PyErr_SetString(PyExc_ValueError, "a hand of at most 11 cards of the 52");
         return -1;
     }
