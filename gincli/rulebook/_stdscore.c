@@ -525,7 +525,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_stdscore",
                                     "The optional accelerator of gin score's hot path (standard melds).", -1,
-                                    methods};
+                                    methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__stdscore(void) {
     make_tables();
