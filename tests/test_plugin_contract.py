@@ -228,6 +228,8 @@ BROKEN_BOT = """
     ("raise RuntimeError('my bug')", "raised RuntimeError: my bug"),
     ("return '7h'", 'returned "7h", not a move'),
     ("return None", "returned null, not a move"),
+    ("raise SystemExit(5)", "called sys.exit(5)"),  # gin match goes on: no exit status 5
+    ("raise GeneratorExit('odd')", "raised GeneratorExit: odd"),
 ])
 def test_a_plugin_bot_that_fails_forfeits_like_an_external_bot(tmp_path, body, reason):
     f = tmp_path / "t.jsonl"

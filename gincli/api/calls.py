@@ -174,9 +174,10 @@ class _Collected:
 BotLike = Any  # str | gincli.Bot | Callable[[dict, list[dict]], dict]
 
 
-def _python_bots(reg: Any, bots: Sequence[BotLike]) -> tuple[list[str], list[str]]:
+def _python_bots(reg: Any, bots: Sequence[BotLike], time_limit: float | None) -> tuple[list[str], list[str]]:
     """The bots' specs for the plan, each Python object registered under a
-    label of its own; returns the specs and the labels to drop afterwards."""
+    label of its own (timed by ``time_limit``, when given); returns the specs
+    and the labels to drop afterwards."""
     specs: list[str] = []
     labels: list[str] = []
     seen: dict[int, int] = {}
@@ -200,18 +201,18 @@ def _python_bots(reg: Any, bots: Sequence[BotLike]) -> tuple[list[str], list[str
         taken.add(label)
         specs.append(label)
         labels.append(label)
-        reg.add_bot_object(label, bot_factory(b, label))
+        reg.add_bot_object(label, bot_factory(b, label, time_limit))
     return specs, labels
 
 
 @contextlib.contextmanager
-def _bots_in(reg: Any, bots: Sequence[BotLike], workers: int | None, backend: str) -> Iterator[tuple[list[str],
-                                                                                                 int | None]]:
+def _bots_in(reg: Any, bots: Sequence[BotLike], workers: int | None, backend: str,
+             time_limit: float | None) -> Iterator[tuple[list[str], int | None]]:
     """The bots as specs, the Python objects among them registered for this run
     only; and the workers (one, where a Python object cannot go to more)."""
     if isinstance(bots, str):
         raise UsageError(f"bots takes a list of bots, not the text {quote(bots)}")
-    specs, labels = _python_bots(reg, list(bots))
+    specs, labels = _python_bots(reg, list(bots), time_limit)
     try:
         if labels and (backend != DEFAULT_BACKEND or (workers is not None and workers > 1 and not forks())):
             where = (f"the backend {backend}" if backend != DEFAULT_BACKEND else
@@ -224,12 +225,36 @@ def _bots_in(reg: Any, bots: Sequence[BotLike], workers: int | None, backend: st
             reg.drop_bot_object(label)
 
 
+def _external(time_limit: float | None) -> float:
+    """An external bot's time limit a decision: ``time_limit``, else ``--time-limit``'s default."""
+    from ..matches.external import DEFAULT_TIME_LIMIT
+
+    return DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+
+
+def _seconds(name: str, value: Any, default: Any = None) -> Any:
+    """A time limit given to the API (``default`` for ``None``), checked as
+    ``--time-limit`` checks it."""
+    from ..matches.external.botsfile import seconds_problem
+
+    if value is None:
+        return default
+    try:
+        number = float(value) if not isinstance(value, bool) else float("nan")
+    except (TypeError, ValueError):
+        raise UsageError(f"{name} takes a number of seconds, not {quote(value)}") from None
+    problem = seconds_problem(number)
+    if problem:
+        raise UsageError(f"{name}: {problem}")
+    return number
+
+
 def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int | None = None,
                seed: int | None = None, workers: int | None = None, duplicate: bool = False,
                variant: str = "standard", scoring: str | None = None,
                options: Mapping[str, Any] | Sequence[str] | None = None, sprt: str | None = None,
                backend: str = DEFAULT_BACKEND, backend_options: Sequence[str] | None = None,
-               address: str | None = None, names: Sequence[str] | None = None, time_limit: float = 5.0,
+               address: str | None = None, names: Sequence[str] | None = None, time_limit: float | None = None,
                start_time_limit: float = 30.0, max_hands: int = 10_000, bot_log: str | None = None,
                bot_trace: str | None = None, max_forfeits: int = DEFAULT_MAX_FORFEITS,
                transcripts: bool = True) -> MatchResult:
@@ -249,17 +274,24 @@ def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int 
     ``legal``. A Python object plays in this process, its state kept; with
     ``workers`` > 1 in forked workers (each its own copy), which needs a
     platform that forks and the local backend. A move not in ``legal``, or an
-    exception it raises, forfeits that hand, with the reason.
+    exception it raises (``sys.exit()`` too), forfeits that hand, with the reason.
+
+    ``time_limit``: seconds a decision, for external bots (5 without it) and
+    Python objects (untimed without it): past it the hand is forfeited and the
+    match goes on; the late call is left running on a daemon thread, its
+    answer discarded.
 
     Returns a :class:`MatchResult`: ``summary`` (``gin match --format json``'s
     dict) and ``transcripts`` (``--transcripts``' sessions; none kept with
     ``transcripts=False``)."""
     reg = registry()
-    with _bots_in(reg, bots, workers, backend) as (specs, workers):
+    time_limit = _seconds("time_limit", time_limit)
+    start_time_limit = _seconds("start_time_limit", start_time_limit, 30.0)
+    with _bots_in(reg, bots, workers, backend, time_limit) as (specs, workers):
         plan = plan_match(reg, specs, ",".join(specs), hands=hands, games=games, seed=seed, variant=variant,
                           scoring=scoring, overrides=_overrides(options), duplicate=duplicate, sprt=sprt,
                           names=",".join(names) if names is not None else None, backend=backend,
-                          backend_option=backend_options, address=address, time_limit=time_limit,
+                          backend_option=backend_options, address=address, time_limit=_external(time_limit),
                           max_hands=max_hands, start_time_limit=start_time_limit, bot_log=bot_log,
                           bot_trace=bot_trace, max_forfeits=max_forfeits)
         tally = Tally(plan.spec, plan.test, plan.variant.name, plan.header["options"])
@@ -307,25 +339,29 @@ def play_tournament(bots: Sequence[BotLike], *, games: int | None = None, hands:
                     options: Mapping[str, Any] | Sequence[str] | None = None, sprt: str | None = None,
                     anchor: str | None = None, backend: str = DEFAULT_BACKEND,
                     backend_options: Sequence[str] | None = None, address: str | None = None,
-                    names: Sequence[str] | None = None, time_limit: float = 5.0, start_time_limit: float = 30.0,
+                    names: Sequence[str] | None = None, time_limit: float | None = None,
+                    start_time_limit: float = 30.0,
                     max_hands: int = 10_000, bot_log: str | None = None,
                     transcripts: bool = True) -> TournamentResult:
     """Play a tournament, as ``gin tournament`` does with the same arguments:
     three bots or more (as :func:`play_match` takes them, Python objects
     too), every pairing a match of ``games`` or ``hands`` (a round robin, or
     with ``gauntlet=K`` the first K against the others), the same deals for
-    each; ``anchor="NAME[=ELO]"`` fixes the ratings' scale. Returns a
+    each; ``anchor="NAME[=ELO]"`` fixes the ratings' scale; ``time_limit``
+    as :func:`play_match` takes it. Returns a
     :class:`TournamentResult`."""
     from ..cli.tournament import play_pairings, tournament_summary
 
     reg = registry()
-    with _bots_in(reg, bots, workers, backend) as (specs, workers):
+    time_limit = _seconds("time_limit", time_limit)
+    start_time_limit = _seconds("start_time_limit", start_time_limit, 30.0)
+    with _bots_in(reg, bots, workers, backend, time_limit) as (specs, workers):
         plan = plan_tournament(reg, specs, ",".join(specs), hands=hands, games=games, gauntlet=gauntlet, seed=seed,
                                variant=variant, scoring=scoring, overrides=_overrides(options), duplicate=duplicate,
                                sprt=sprt, names=",".join(names) if names is not None else None, anchor=anchor,
                                backend=backend, backend_option=backend_options, address=address,
-                               time_limit=time_limit, max_hands=max_hands, start_time_limit=start_time_limit,
-                               bot_log=bot_log)
+                               time_limit=_external(time_limit), max_hands=max_hands,
+                               start_time_limit=start_time_limit, bot_log=bot_log)
         tallies = [Tally(m, plan.test, plan.variant.name, plan.header["options"]) for m in plan.matches]
         out = _Collected() if transcripts else None
         _run(reg, plan.backend, plan.backend_options, workers, out,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..base.errors import shorten
 from .moves import Move
 from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import Option
@@ -25,6 +26,14 @@ class BotError(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+
+
+def failure(exc: BaseException) -> str:
+    """What bot code did that raised ``exc``, for a forfeit's reason:
+    ``called sys.exit(5)``, ``raised KeyError: 'x'``."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})"
+    return f"raised {type(exc).__name__}: {shorten(str(exc))}"
 
 
 class Bot:

@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO
 
-from ..base.errors import UsageError, clip
-from ..hand.bots import Bot
+from ..base.contract import PluginFault
+from ..base.errors import GinError, UsageError, clip, debug_enabled
+from ..hand.bots import Bot, failure
 from .external import configure, identities, is_external
 from .external.protocol import START_FAILURES, start_failure
 from ..hand.engine import Hand
@@ -189,7 +190,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     def on_hand(hand: Hand, result: HandResult, session: Any) -> None:
         for bot in notify:
             if bot.seat in hand.players:
-                bot.hand_over(hand.view(bot.seat), result.to_dict())
+                told(bot, "hand_over", bot.hand_over, hand.view(bot.seat), result.to_dict())
 
     options = registry.transcript_options(variant, rules) if record else None
     plugins = registry.transcript_plugins(variant, system, rules, options) if options is not None else None
@@ -197,7 +198,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
                        plugins=plugins, max_hands=spec.max_hands, record=record,
                        on_hand=on_hand if notify else None)
     for bot in bots.values():
-        bot.close()
+        told(bot, "close", bot.close, at=f" (at the end of session {spec.session_id(index)})")
     programs = identities(bots)
     hands = []
     forfeits = []
@@ -218,6 +219,20 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     return SessionOutcome(index, hands, session_winner(rec.result) if settled else None, line, forfeits,
                           rec.capped, dict(rec.result.get("scores", {})) if settled else {},
                           session_winners(rec.result) if settled else [], programs, rec.stalled)
+
+
+def told(bot: Bot, what: str, fn: Any, *args: Any, at: str = "") -> None:
+    """``fn(*args)``, a bot's ``hand_over`` or ``close``: what it raises (a
+    ``sys.exit()`` too, but not Ctrl-C) is a :class:`PluginFault` naming the
+    bot, as there is no hand left to forfeit."""
+    try:
+        fn(*args)
+    except (GinError, KeyboardInterrupt):
+        raise
+    except BaseException as exc:
+        if debug_enabled():
+            raise
+        raise PluginFault(f"the bot {bot.name or bot.seat}'s {what} {failure(exc)}{at}") from None
 
 
 class Tally:

@@ -15,11 +15,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..hand.bots import BotError
+from ..hand.bots import BotError, failure
 from ..rulebook.cards import CARD_NAMES
 from ..hand.engine import MAX_HAND_MOVES, Hand, IllegalMove, Move, cut_cards, shuffled_deck
 from ..base.contract import PluginFault
-from ..base.errors import GinError, debug_enabled, quote, shorten
+from ..base.errors import GinError, debug_enabled, quote
 from ..formats.transcripts import transcript
 from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import Rules
@@ -178,9 +178,10 @@ class Table:
 
 def take_turn(hand: Hand, choose: Chooser) -> None:
     """The player to act makes one move, chosen by ``choose`` (a bot: plugin
-    code). A chooser that fails (raises anything), returns something that is not
-    a move, or a move the rules forbid, makes that player forfeit the hand, as
-    an external bot's crash or illegal reply does."""
+    code). A chooser that fails (raises anything, ``SystemExit`` too; a
+    ``KeyboardInterrupt`` goes through), returns something that is not a move,
+    or a move the rules forbid, makes that player forfeit the hand, as an
+    external bot's crash or illegal reply does."""
     player = hand.to_act
     try:
         move = choose(hand)
@@ -193,12 +194,12 @@ def take_turn(hand: Hand, choose: Chooser) -> None:
         hand.forfeit(player, exc.reason)
     except IllegalMove as exc:
         hand.forfeit(player, f"illegal move ({exc.rule}): {exc.message}")
-    except GinError:
-        raise  # a variant's or a move set's fault, or a bot that cannot be started at all: not this hand's
-    except Exception as exc:
+    except (GinError, KeyboardInterrupt):
+        raise  # a variant's or a move set's fault, a bot that cannot be started at all, Ctrl-C: not this hand's
+    except BaseException as exc:  # a sys.exit() in a bot ends its hand, not the match
         if debug_enabled():
             raise
-        hand.forfeit(player, f"raised {type(exc).__name__}: {shorten(str(exc))}")
+        hand.forfeit(player, failure(exc))
 
 
 def play_hand(hand: Hand, choose: Chooser) -> HandResult:
