@@ -14,7 +14,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "gincli"
 
 #: The layers, from the bottom up: a module may import its own layer's and those below.
-LAYERS = ("base", "rulebook", "hand", "formats", "sessions", "matches", "plugin", "replay", "cli", "api")
+LAYERS = ("base", "rulebook", "hand", "formats", "sessions", "matches", "plugin", "replay", "rl", "cli", "api")
 
 
 def modules() -> dict[str, Path]:

@@ -1,0 +1,251 @@
+"""An episode at the table, move by move, for the environments of this
+package: one hand (``episode="hand"``) or a whole session of the scoring
+system (``episode="session"``), dealt by a :class:`~gincli.sessions.table.Table`
+from one seed as every command deals (so the deal for seed S is ``gin deal
+--seed S``'s), played on the hand engine, its moves given as action ids
+(:mod:`.actions`) and its positions seen through each seat's view (:mod:`.observe`).
+
+The rewards are zero-sum: when a hand ends, its winner gets its points and the
+other loses them (``episode="hand"``); in a session, each hand's end gives each
+player the change in (its score − the opponent's) on the session's score pad,
+so an episode's return is the session's final difference, bonuses included.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..base.errors import UsageError, quote
+from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand
+from ..hand.moves import Move
+from ..plugin.registry import load_registry
+from ..rulebook.rng import SplitMix64
+from ..rulebook.rules import parse_assignments
+from ..rulebook.scoring import HandResult
+from ..sessions.table import Table, take_turn
+from .actions import ActionTable
+from .observe import REWARD_SCALE, Encoder
+
+#: The two seats, as PettingZoo's classic environments name them.
+AGENTS = ("player_0", "player_1")
+EPISODES = ("hand", "session")
+
+_registry: Any = None
+
+
+def registry() -> Any:
+    """The plugins, loaded once a process as ``gin`` loads them; a plugin left
+    out is a warning (:mod:`warnings`), as ``gin`` warns on stderr."""
+    global _registry
+    if _registry is None:
+        _registry = load_registry()
+        for problem in _registry.problems:
+            warnings.warn(problem, stacklevel=4)
+    return _registry
+
+
+def overrides(options: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
+    """``options``: a mapping of option names to values, or ``--option``'s ``key=value`` strings."""
+    if options is None:
+        return {}
+    if isinstance(options, Mapping):
+        return {str(k).replace("-", "_"): v for k, v in options.items()}
+    if isinstance(options, str):
+        raise UsageError(f"options takes a mapping or a list of key=value strings, not {quote(options)}")
+    try:
+        return parse_assignments(list(options))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def check_seed(seed: Any) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, float)) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
+        raise UsageError(f"a seed is a whole number from 0 to 2**64 - 1, not {quote(seed)}")
+    return int(seed)
+
+
+class Game:
+    """The rules of an environment, and the episode being played.
+
+    ``variant`` (a name or a ``.toml`` file), ``scoring`` and ``options`` are
+    ``gin deal``'s; a mistake in them is a :class:`~gincli.base.errors.UsageError`
+    in one sentence. ``max_hands`` caps a session (it is then truncated)."""
+
+    def __init__(self, variant: str = "standard", scoring: str = "game",
+                 options: Mapping[str, Any] | Sequence[str] | None = None, episode: str = "hand",
+                 normalize: bool = False, max_hands: int = 10_000):
+        if episode not in EPISODES:
+            raise UsageError(f"episode is \"hand\" or \"session\", not {quote(episode)}")
+        if type(max_hands) is not int or max_hands < 1:
+            raise UsageError(f"max_hands is a whole number of 1 or more, not {quote(max_hands)}")
+        reg = registry()
+        self.variant = reg.variant(variant)
+        self.system = reg.scoring(scoring)
+        if 2 not in self.system.players:
+            seats = " or ".join(str(n) for n in self.system.players)
+            raise UsageError(f"the scoring system {self.system.name} takes {seats} players; the environments "
+                             "seat two")
+        try:
+            self.rules = reg.rules(self.variant, self.system, overrides(options))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        self.movesets = tuple(self.rules.movesets)
+        self.actions = ActionTable(self.movesets)
+        self.encoder = Encoder(self.movesets)
+        self.episode = episode
+        self.scale = REWARD_SCALE if normalize else 1.0
+        self.max_hands = max_hands
+        self.table: Table | None = None
+        self.hand: Hand | None = None
+        self.seed: int | None = None
+        self.done: str | None = None  # "terminated" or "truncated" once the episode has ended
+        self._seeds: SplitMix64 | None = None
+        self._legal: tuple[np.ndarray, dict[int, Move]] | None = None
+        self._zeros = np.zeros(self.actions.size, np.int8)
+        #: Told of every hand that ends, ``on_hand(hand, result)``, before the next is dealt.
+        self.on_hand: Callable[[Hand, HandResult], None] | None = None
+
+    # -- the episode -----------------------------------------------------------------------
+
+    def start(self, seed: int | None = None) -> None:
+        """Deal a new episode: from ``seed`` (the deal ``gin deal --seed`` makes),
+        else from the next seed of the last one given, else a random one."""
+        seed = check_seed(seed)
+        if seed is not None:
+            self._seeds = SplitMix64(seed).derive(0)
+        elif self._seeds is None:
+            self._seeds = SplitMix64(int.from_bytes(os.urandom(8), "big"))
+        table_seed = seed if seed is not None else self._seeds.next64() >> 1
+        try:
+            self.table = Table(AGENTS, self.variant, self.rules, self.system, table_seed, record=False)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        self.seed = table_seed
+        self.done = None
+        self._deal()
+
+    def _deal(self) -> None:
+        assert self.table is not None
+        self.hand = self.table.deal()
+        self._legal = None
+
+    @property
+    def to_act(self) -> str:
+        assert self.hand is not None
+        return self.hand.to_act
+
+    def legal(self) -> tuple[np.ndarray, dict[int, Move]]:
+        """The mask of the seat to act and the move each legal id plays (kept until the next move)."""
+        if self._legal is None:
+            assert self.hand is not None
+            self._legal = self.actions.legal(self.hand.legal_moves())
+        return self._legal
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation and its action mask (all zeros when it is not to act)."""
+        assert self.hand is not None
+        obs = self.encoder.observation(self.hand.view(agent))
+        if self.done is None and agent == self.hand.to_act:
+            mask = self.legal()[0].copy()
+        else:
+            mask = self._zeros.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    # -- moves -------------------------------------------------------------------------------
+
+    def play(self, action: Any) -> tuple[dict[str, float], dict[str, Any] | None]:
+        """The seat to act plays the action id ``action``. An id that is not
+        legal now forfeits the hand (as a bot's illegal move does); a value that
+        is no id at all is a :class:`UsageError`. Returns each seat's reward and,
+        when a hand ended, what ``info`` tells of it."""
+        hand = self.hand
+        assert hand is not None and self.done is None
+        if isinstance(action, (bool, float)) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < self.actions.size:
+            raise UsageError(f"an action is an id from 0 to {self.actions.size - 1}, not {quote(action)}")
+        action = int(action)
+        move = self.legal()[1].get(action)
+        player = hand.to_act
+        if move is None:
+            hand.forfeit(player, f"{player} chose the action {action} ({self.actions.describe(action)}), "
+                                 "which is not legal now")
+        else:
+            hand.apply(move)
+        return self._moved()
+
+    def bot_turn(self, choose: Callable[[Hand], Move]) -> tuple[dict[str, float], dict[str, Any] | None]:
+        """The seat to act is a bot: ``choose(hand)`` gives its move, checked as
+        in every match (a bot that fails forfeits the hand)."""
+        assert self.hand is not None and self.done is None
+        take_turn(self.hand, choose)
+        return self._moved()
+
+    def _moved(self) -> tuple[dict[str, float], dict[str, Any] | None]:
+        """After a move: gincli's spread after a knock, the move cap, the end of a
+        hand (its rewards; the next deal, in a session), the end of the episode."""
+        hand = self.hand
+        table = self.table
+        assert hand is not None and table is not None
+        self._legal = None
+        if hand.phase == SPREAD:
+            hand.record_spread()
+        elif not hand.over and len(hand.moves) >= MAX_HAND_MOVES:
+            hand.stall()
+        if not hand.over:
+            return dict.fromkeys(AGENTS, 0.0), None
+        before = dict(table.session.scores_so_far()) if self.episode == "session" else None
+        result = table.end_hand(hand)
+        if self.on_hand is not None:
+            self.on_hand(hand, result)
+        info: dict[str, Any] = {"result": result.to_dict()}
+        if before is None:
+            rewards = self._hand_rewards(result)
+            self.done = "truncated" if hand.stalled else "terminated"
+        else:
+            after = table.session.scores_so_far()
+            a, b = AGENTS
+            delta = (after.get(a, 0) - after.get(b, 0)) - (before.get(a, 0) - before.get(b, 0))
+            rewards = {a: delta / self.scale, b: -delta / self.scale}
+            if table.finished:
+                self.done = "terminated"
+            elif len(table.results) >= self.max_hands:
+                table.capped = True
+                self.done = "truncated"
+            if self.done is not None:
+                info["session"] = table.session.result()
+            else:
+                self._deal()
+        info["hands"] = len(table.results)
+        return rewards, info
+
+    def _hand_rewards(self, result: HandResult) -> dict[str, float]:
+        rewards = dict.fromkeys(AGENTS, 0.0)
+        if result.winner is not None:
+            loser = AGENTS[1] if result.winner == AGENTS[0] else AGENTS[0]
+            rewards[result.winner] = result.points / self.scale
+            rewards[loser] = -result.points / self.scale
+        return rewards
+
+    def render(self) -> str:
+        """The table for people: every card (both hands: a picture, not an observation)."""
+        from ..rulebook.cards import CARD_NAMES, cards_of
+
+        hand = self.hand
+        if hand is None:
+            return "no hand dealt yet: reset the environment"
+        top = CARD_NAMES[hand.pile[-1]] if hand.pile else "none"
+        head = (f"hand {hand.number + 1} · {hand.dealer} deals · "
+                + (f"{hand.to_act} to {hand.expecting()}" if not hand.over else "over")
+                + f" · discard {top} · stock {hand.stock_count}")
+        lines = [head] + [f"  {p}: {' '.join(CARD_NAMES[c] for c in cards_of(hand.hands[p]))}" for p in AGENTS]
+        if hand.result is not None:
+            r = hand.result
+            lines.append(f"  {r.outcome}: " + (f"{r.winner} wins {r.points}" if r.winner else "nobody scores"))
+        return "\n".join(lines)
