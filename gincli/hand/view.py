@@ -137,14 +137,18 @@ class PlayerView:
             if self.stock_count > 2:
                 moves.append(self.draw_stock())
             return moves
-        held = self.hand
+        held, me, taken, limit = self.hand, self.me, self.taken, self.knock_limit
+        values = self.melds.values
+        # Laying a card aside lowers the least deadwood by at most its value: most
+        # discards need no solving to know they are no knock.
+        whole = deadwood(held)
         moves = []
         for c in cards_of(held):
-            if c == self.taken:
+            if c == taken:
                 continue
-            moves.append(self.discard(c))
-            if deadwood(held & ~(1 << c)) <= self.knock_limit:
-                moves.append(self.knock(c))
-        if self.big_gin and deadwood(held) == 0:
-            moves.append(self.knock(None))
+            moves.append(Move(me, "discard", None, c))
+            if whole - values[c] <= limit and deadwood(held & ~(1 << c)) <= limit:
+                moves.append(Move(me, "knock", None, c))
+        if self.big_gin and whole == 0:
+            moves.append(Move(me, "knock"))
         return moves

@@ -69,9 +69,16 @@ class ActionTable:
         (fields of their own), the id plays the first of them."""
         mask = np.zeros(self.size, np.int8)
         by_id: dict[int, Move] = {}
-        id_of = self.id_of
         for m in moves:
-            i = id_of(m)
+            action = m.action  # the common moves first, without a call
+            if action == "discard":
+                i = DISCARD + m.card  # type: ignore[operator]
+            elif action == "knock" and m.card is not None:
+                i = KNOCK + m.card
+            elif action == "draw":
+                i = STOCK if m.source == "stock" else TAKE
+            else:
+                i = self.id_of(m)
             if i not in by_id:
                 by_id[i] = m
         if by_id:

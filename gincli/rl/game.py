@@ -23,6 +23,7 @@ import numpy as np
 from ..base.errors import UsageError, quote
 from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand
 from ..hand.moves import Move
+from ..hand.view import PlayerView
 from ..plugin.registry import load_registry
 from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import parse_assignments
@@ -107,7 +108,7 @@ class Game:
         self.seed: int | None = None
         self.done: str | None = None  # "terminated" or "truncated" once the episode has ended
         self._seeds: SplitMix64 | None = None
-        self._legal: tuple[np.ndarray, dict[int, Move]] | None = None
+        self._legal: tuple[PlayerView, np.ndarray, dict[int, Move]] | None = None
         self._zeros = np.zeros(self.actions.size, np.int8)
         #: Told of every hand that ends, ``on_hand(hand, result)``, before the next is dealt.
         self.on_hand: Callable[[Hand, HandResult], None] | None = None
@@ -141,22 +142,29 @@ class Game:
         assert self.hand is not None
         return self.hand.to_act
 
+    def _acting(self) -> tuple[PlayerView, np.ndarray, dict[int, Move]]:
+        """The view of the seat to act, its mask and the move each legal id plays:
+        made once a position (the view's own ``legal()``: the rules in one place)."""
+        if self._legal is None:
+            hand = self.hand
+            assert hand is not None
+            view = hand.view(hand.to_act)
+            self._legal = (view, *self.actions.legal(view.legal()))
+        return self._legal
+
     def legal(self) -> tuple[np.ndarray, dict[int, Move]]:
         """The mask of the seat to act and the move each legal id plays (kept until the next move)."""
-        if self._legal is None:
-            assert self.hand is not None
-            self._legal = self.actions.legal(self.hand.legal_moves())
-        return self._legal
+        _, mask, by_id = self._acting()
+        return mask, by_id
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation and its action mask (all zeros when it is not to act)."""
-        assert self.hand is not None
-        obs = self.encoder.observation(self.hand.view(agent))
-        if self.done is None and agent == self.hand.to_act:
-            mask = self.legal()[0].copy()
-        else:
-            mask = self._zeros.copy()
-        return {"observation": obs, "action_mask": mask}
+        hand = self.hand
+        assert hand is not None
+        if self.done is None and agent == hand.to_act:
+            view, mask, _ = self._acting()
+            return {"observation": self.encoder.observation(view), "action_mask": mask.copy()}
+        return {"observation": self.encoder.observation(hand.view(agent)), "action_mask": self._zeros.copy()}
 
     # -- moves -------------------------------------------------------------------------------
 

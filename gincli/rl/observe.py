@@ -10,6 +10,7 @@ numbers them, ``suit * 13 + rank``), then the phase (one-hot), the knock limit
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,10 @@ FULL_STOCK = 31
 REWARD_SCALE = 100.0
 
 _PHASE_INDEX = {"offer": 0, "draw": 1, "discard": 2, "spread": 4, "over": 4}
-_BITS = np.arange(52, dtype=np.uint64)
+_BIT = tuple(1 << c for c in range(52))
+_ALL = (1 << 52) - 1
+#: Each 13-bit pattern of one suit's cards as its 13 plane entries (float32 bytes).
+_SUIT_BYTES = [row.tobytes() for row in ((np.arange(8192)[:, None] >> np.arange(13)) & 1).astype(np.float32)]
 
 
 class Encoder:
@@ -45,36 +49,41 @@ class Encoder:
 
     def observation(self, view: PlayerView) -> np.ndarray:
         """The observation of ``view``'s seat, a new array each call (a learner may keep it)."""
+        bit = _BIT
         hand = view.hand
         pile = view.discard_pile
-        top = 1 << pile[-1] if pile else 0
-        below = 0
-        for c in pile:
-            below |= 1 << c
-        on_pile = below
-        below &= ~top
+        on_pile = sum(map(bit.__getitem__, pile))  # distinct cards: a sum of their bits is their mask
+        top = bit[pile[-1]] if pile else 0
         took = 0
-        for c in view.opponent_took:
-            took |= 1 << c
+        for c in view.opponent_took:  # a card may be taken twice: or, not sum
+            took |= bit[c]
         mine = 0
         for c in view.my_discards:
-            mine |= 1 << c
-        refused = 0
+            mine |= bit[c]
+        refused = mine & ~took
         for c in view.opponent_discards:
-            refused |= 1 << c
-        refused |= mine & ~took
+            refused |= bit[c]
         if view.opponent in view.passes:
-            refused |= 1 << view.upcard
+            refused |= bit[view.upcard]
         holds = took & ~on_pile & ~hand  # a card taken from the pile is in a hand or back on the pile
-        unknown = ((1 << 52) - 1) & ~(hand | on_pile | holds)
-        masks = np.array((hand, top, below, holds, refused, mine, unknown), dtype=np.uint64)
-        out = np.empty(OBSERVATION_SIZE, np.float32)
-        out[:PHASE_AT] = ((masks[:, None] >> _BITS) & 1).reshape(-1)
-        out[PHASE_AT:] = 0.0
+        unknown = _ALL & ~(hand | on_pile | holds)
         phase = _PHASE_INDEX.get(view.phase, 4)
         if phase < 2 and self._answers and any(ms.checked_answer_due(view) for ms in self._answers):
             phase = 3
-        out[PHASE_AT + phase] = 1.0
-        out[KNOCK_LIMIT_AT + min(view.knock_limit, KNOCK_LIMITS - 1)] = 1.0
-        out[STOCK_AT] = view.stock_count / FULL_STOCK
-        return out
+        # Made as bytes, 13 cards at a time from a table, then one array: numpy's cost is per call.
+        suit = _SUIT_BYTES
+        return np.frombuffer(b"".join([suit[m & 0x1FFF] + suit[m >> 13 & 0x1FFF] + suit[m >> 26 & 0x1FFF]
+                                       + suit[m >> 39]
+                                       for m in (hand, top, on_pile & ~top, holds, refused, mine, unknown)])
+                             + _tail(phase, min(view.knock_limit, KNOCK_LIMITS - 1), view.stock_count),
+                             np.float32).copy()
+
+
+@functools.cache
+def _tail(phase: int, knock_limit: int, stock_count: int) -> bytes:
+    """The entries after the card planes, as bytes (a few hundred kinds)."""
+    tail = np.zeros(OBSERVATION_SIZE - PHASE_AT, np.float32)
+    tail[phase] = 1.0
+    tail[KNOCK_LIMIT_AT - PHASE_AT + knock_limit] = 1.0
+    tail[STOCK_AT - PHASE_AT] = stock_count / FULL_STOCK
+    return tail.tobytes()
