@@ -186,10 +186,14 @@ def test_the_minimal_bot_of_the_protocol_page_plays(tmp_path):
 PYTHON_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 
-@pytest.mark.parametrize("page", ["api.md"])
+@pytest.mark.parametrize("page", ["api.md", "rl.md"])
 def test_the_python_examples_of_a_page_run(page, tmp_path):
-    """docs/api.md's ```python blocks, in order, in one interpreter, from a fresh
-    folder holding the project's files: each runs, and its asserts hold."""
+    """docs/api.md's and docs/rl.md's ```python blocks, in order, in one
+    interpreter, from a fresh folder holding the project's files: each runs, and
+    its asserts hold (rl.md's where the extra gincli[rl] is installed)."""
+    if page == "rl.md":
+        for module in ("numpy", "pettingzoo", "gymnasium"):
+            pytest.importorskip(module)
     blocks_ = PYTHON_BLOCK.findall((DOCS / page).read_text())
     assert blocks_, page
     script = tmp_path / "page.py"
@@ -199,7 +203,8 @@ def test_the_python_examples_of_a_page_run(page, tmp_path):
     for entry in ROOT.iterdir():
         if not entry.name.startswith("."):
             (work / entry.name).symlink_to(entry)
-    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"), PYTHONIOENCODING="utf-8")
+    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"), PYTHONIOENCODING="utf-8",
+               PATH=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
     env.pop("GINCLI_DEBUG", None)
     proc = subprocess.run([sys.executable, str(script)], cwd=work, env=env, capture_output=True, text=True,
                           timeout=600, stdin=subprocess.DEVNULL)
