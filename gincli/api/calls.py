@@ -6,13 +6,12 @@ the arguments is the command's :class:`~gincli.base.errors.UsageError`."""
 from __future__ import annotations
 
 import contextlib
-import json
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..base.errors import UsageError, quote
-from ..base.jsonio import dumps, loads
+from ..base.jsonio import dumps, holds_nan_or_infinity, loads
 from ..formats.containers import Item
 from ..formats.records import HandScorer
 from ..hand.bots import Bot
@@ -59,15 +58,17 @@ def _items(records: Iterable[Any], what: str) -> Iterator[Item]:
         raise UsageError(f"gincli.{what} takes an iterable of records (dicts), not one {type(records).__name__}: "
                          "put it in a list")
     for i, record in enumerate(records):
-        if type(record) is dict:
-            yield Item("<records>", i, None, record)
-        else:
+        if type(record) is not dict:
             yield Item("<records>", i, None, None, f"record {i + 1} is not a dict (a JSON object)")
+        elif holds_nan_or_infinity(record):  # as the record of a file holding one is refused, never echoed
+            yield Item("<records>", i, None, None, f"record {i + 1} holds NaN or Infinity, which JSON does not allow")
+        else:
+            yield Item("<records>", i, None, record)
 
 
 def _lines(text: str) -> Iterator[dict[str, Any]]:
     for line in text.splitlines():
-        yield json.loads(line)
+        yield loads(line)
 
 
 def score(records: Iterable[Mapping[str, Any]], *, variant: str | None = None, scoring: str = "game",
@@ -99,8 +100,12 @@ def validate(transcript: Mapping[str, Any], *, variant: str | Sequence[str] | No
     variants = [variant] if isinstance(variant, str) else list(variant or [])
     defaults = validation_defaults(reg, variants, scoring, _overrides(options))
     state = {"registry": reg, "defaults": defaults, "mode": "json", "invalid_only": False}
-    item = (Item("<transcript>", 0, None, transcript) if type(transcript) is dict else
-            Item("<transcript>", 0, None, None, "the transcript is not a dict (a JSON object)"))
+    if type(transcript) is not dict:
+        item = Item("<transcript>", 0, None, None, "the transcript is not a dict (a JSON object)")
+    elif holds_nan_or_infinity(transcript):
+        item = Item("<transcript>", 0, None, None, "the transcript holds NaN or Infinity, which JSON does not allow")
+    else:
+        item = Item("<transcript>", 0, None, transcript)
     return next(_lines(validate_chunk(state, [item])[0]))
 
 
@@ -110,6 +115,8 @@ def deal(*, seed: int | None = None, players: Sequence[str] | str = ("ann", "bob
     """A seeded deal: the transcript ``gin deal --format json`` writes (the
     shuffled deck and the deal, ready for moves). Without ``seed``, a random
     one, recorded in the transcript; without ``dealer``, the players cut for it."""
+    if holds_nan_or_infinity(id):  # the transcript is JSON: it could not be written
+        raise UsageError(f"id must be a JSON value, not {quote(id)} (JSON has no NaN or Infinity)")
     names = parse_players(players if isinstance(players, str) else ",".join(players))
     _, doc = deal_transcript(registry(), names, seed=seed, dealer=dealer, variant=variant, scoring=scoring,
                              overrides=_overrides(options), id=id)

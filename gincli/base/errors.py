@@ -63,7 +63,8 @@ QUOTE_LIMIT = 40
 def quote(value: object) -> str:
     """A piece of input as an error message shows it: as JSON, cut to
     ``QUOTE_LIMIT`` characters with an ellipsis and the full length past that
-    (``"AAAA…" (52,428,800 characters)``)."""
+    (``"AAAA…" (52,428,800 characters)``); a NaN or an infinity (TOML's, a
+    script's) as ``nan`` or ``inf``, never a token no JSON reader takes."""
     import json
 
     if isinstance(value, str):
@@ -71,10 +72,31 @@ def quote(value: object) -> str:
             return json.dumps(value, ensure_ascii=False)
         return json.dumps(value[:QUOTE_LIMIT], ensure_ascii=False)[:-1] + f"…\" ({len(value):,} characters)"
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        text = as_json(value)
     except (TypeError, ValueError, RecursionError):
         text = f"a {type(value).__name__}"
     return shorten(text)
+
+
+#: A JSON string (skipped) or one of the tokens Python's encoder writes for NaN and the infinities.
+_STRING_OR_NON_FINITE = r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN'
+_TOML_SPELLING = {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}
+
+
+def as_json(value: object) -> str:
+    """``value`` as JSON for a message, where a NaN or an infinity (in a TOML
+    file, a value from a script) is spelt as TOML and Python spell it,
+    ``nan``, ``inf``, ``-inf``: never a token no JSON reader takes.
+    ``TypeError``, ``ValueError`` (a cycle), ``RecursionError`` when it is not JSON."""
+    import json
+
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        import re
+
+        text = json.dumps(value, ensure_ascii=False)  # the same error again when it is not the NaN's
+        return re.sub(_STRING_OR_NON_FINITE, lambda m: _TOML_SPELLING.get(m.group(), m.group()), text, flags=re.S)
 
 
 def clip(text: str, limit: int = 160) -> str:

@@ -1,13 +1,15 @@
 """JSON in and out, the same rules everywhere: input has no NaN or Infinity
 (FORMATS.md's JSON has none), no number past what a double can hold (``1e400``,
 which Python would read as an infinity) and no byte-order mark left in it;
-output is always valid UTF-8 JSON, whatever strings the input held, and never
-holds NaN or Infinity.
+output is always valid UTF-8 JSON, whatever strings the input held, and is
+strict: never NaN or Infinity, and no negative zero (``-0.0`` is written
+``0.0``, at any depth: a zero is a zero in a result, whatever rounded to it).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
@@ -141,12 +143,52 @@ def holds_non_finite(value: Any) -> NonFinite | None:
 
 
 def dumps(obj: Any, indent: int | None = None) -> str:
-    """``obj`` as JSON text that always encodes as UTF-8: non-ASCII characters
-    as they are, unless a lone surrogate (from ``"\\ud800"`` in the input) is
-    among them; then the whole text is ASCII with escapes. ``ValueError`` for a
-    NaN or an infinity: JSON has none, and gincli never writes one."""
+    """``obj`` as strict JSON text that always encodes as UTF-8: non-ASCII
+    characters as they are, unless a lone surrogate (from ``"\\ud800"`` in the
+    input) is among them; then the whole text is ASCII with escapes. A negative
+    zero, at any depth, is written ``0.0``. ``ValueError`` for a NaN or an
+    infinity: JSON has none, and gincli never writes one."""
     text = json.dumps(obj, ensure_ascii=False, indent=indent, allow_nan=False)
-    return text if encodable(text) else json.dumps(obj, ensure_ascii=True, indent=indent, allow_nan=False)
+    if not encodable(text):
+        text = json.dumps(obj, ensure_ascii=True, indent=indent, allow_nan=False)
+    return unsigned_zeros(text)
+
+
+#: A JSON string (skipped) or the number ``-0.0``, as Python's encoder writes a
+#: negative zero (a number that goes on, ``-0.05``, is no match).
+_STRING_OR_NEGATIVE_ZERO = re.compile(r'"(?:[^"\\]|\\.)*"|-0\.0(?![0-9eE])', re.S)
+
+
+def _unsigned(m: re.Match[str]) -> str:
+    return "0.0" if m.group() == "-0.0" else m.group()
+
+
+def unsigned_zeros(text: str) -> str:
+    """JSON text with every ``-0.0`` number written ``0.0`` (strings as they are).
+    The search runs only when the text holds ``-0.0`` at all: seldom."""
+    return _STRING_OR_NEGATIVE_ZERO.sub(_unsigned, text) if "-0.0" in text else text
+
+
+def holds_nan_or_infinity(value: Any) -> bool:
+    """Whether a Python value (a dict from a script, not parsed JSON) holds a
+    NaN or an infinite float anywhere, keys too (iteratively: any depth; a
+    container met again, or a cycle, is looked at once)."""
+    stack, seen = [value], set()
+    while stack:
+        v = stack.pop()
+        if isinstance(v, float):
+            if v != v or v in _INFINITIES:
+                return True
+        elif isinstance(v, (dict, list, tuple)):
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            if isinstance(v, dict):
+                stack.extend(v.keys())
+                stack.extend(v.values())
+            else:
+                stack.extend(v)
+    return False
 
 
 def encodable(text: str) -> bool:
@@ -165,15 +207,14 @@ def utf8_lines(lines: list[str]) -> str:
     text = "\n".join(lines) + "\n" if lines else ""
     if encodable(text):
         return text
-    return "".join((line if encodable(line) else
-                    json.dumps(json.loads(line, parse_constant=_no_constant), ensure_ascii=True, allow_nan=False))
-                   + "\n" for line in lines)
+    return "".join((line if encodable(line) else dumps(json.loads(line, parse_constant=_no_constant))) + "\n"
+                   for line in lines)
 
 
 def error_line(ident: Any, message: str) -> str:
     """FORMATS.md's ``{"id": ..., "error": ...}`` for a record that failed
     (``id`` null when it cannot be written: not JSON, or NaN or an infinity)."""
     try:
-        return json.dumps({"id": ident, "error": message}, ensure_ascii=False, allow_nan=False)
+        return dumps({"id": ident, "error": message})
     except (TypeError, ValueError, RecursionError):
-        return json.dumps({"id": None, "error": message}, ensure_ascii=False)
+        return dumps({"id": None, "error": message})

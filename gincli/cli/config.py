@@ -79,8 +79,8 @@ def emit_config(format: OutputFormat, data: dict[str, Any]) -> None:
 
 
 def _toml(value: Any) -> str:
-    import json
+    from ..base.jsonio import dumps
 
     if isinstance(value, bool):
         return "true" if value else "false"
-    return json.dumps(value, ensure_ascii=False)
+    return dumps(value)

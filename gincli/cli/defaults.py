@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base.errors import ConfigError, click_sentence, quote
+from ..base.jsonio import holds_nan_or_infinity
 
 
 def command_defaults(path: Path, name: str, command: Any, ctx: Any, defaults: dict[str, Any],
@@ -48,6 +49,9 @@ def command_defaults(path: Path, name: str, command: Any, ctx: Any, defaults: di
         except Exception as exc:  # click's BadParameter: the option refuses the value
             reason = click_sentence(getattr(exc, "message", None) or str(exc))
             raise ConfigError(f"the config file {path}: {where} is not accepted: {reason}") from None
+        if holds_nan_or_infinity(value):  # an option of text takes it as "nan", but gin config -f json cannot write it
+            raise ConfigError(f"the config file {path}: {where} is not accepted: {quote(value)} is not a number "
+                              "JSON allows (for text, put it in quotes)")
         out[param.name] = value
         if isinstance(param.show_default, str):  # "all cores", "random, printed": the config's value instead
             param.show_default = True

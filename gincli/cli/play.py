@@ -36,7 +36,7 @@ from .options import (BotLogOpt, BotTraceOpt, BotsFileOpt, OptionOpt, SeedOpt, S
                       utf8_text, whole_numbers)
 from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, terminal_width, write_data
 from ..formats.files import lock_beside, unlock_beside
-from ..base.jsonio import dumps, encodable
+from ..base.jsonio import dumps, encodable, unsigned_zeros
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
 
@@ -160,7 +160,7 @@ class TranscriptFile:
         head = json.dumps({**doc, "hands": [_HANDS]}, ensure_ascii=False, indent=1, allow_nan=False)
         marker = json.dumps(_HANDS)
         text = head.replace(marker, ",\n  ".join(parts)) if head.count(marker) == 1 else ""
-        return text + "\n" if text and encodable(text) else dumps(doc, indent=1) + "\n"
+        return unsigned_zeros(text) + "\n" if text and encodable(text) else dumps(doc, indent=1) + "\n"
 
     def save(self, doc: dict[str, Any]) -> None:
         text = self.text(doc)

@@ -1,7 +1,11 @@
 """``--format csv``: results for a spreadsheet, a row each, streamed.
 
 RFC 4180: a header row first, fields quoted where they hold a comma, a quote
-or a line break, lines ending in CRLF. One layout per kind of row:
+or a line break, lines ending in CRLF. Safe to open: a text field that a
+spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return: a player named ``=cmd|' /c calc'!A1``) gets a
+leading ``'``, as OWASP recommends; numbers are written as numbers (``-12``),
+a negative zero as ``0.0``, as in JSON. One layout per kind of row:
 
 - :data:`HAND`: a scored hand (``gin score``);
 - :data:`TRANSCRIPT`: a replayed transcript (``gin validate``);
@@ -43,7 +47,7 @@ PAIRING = ("pairing", "player_1", "bot_1", "player_2", "bot_2", "unit", "games",
 
 def lines(rows: Iterable[Sequence[Any]]) -> str:
     """Rows as CSV text (RFC 4180): quoted where needed, CRLF line ends; ``None`` is an empty field,
-    true and false are ``true`` and ``false``."""
+    true and false are ``true`` and ``false``, text a spreadsheet would run as a formula starts with ``'``."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     for row in rows:
@@ -51,7 +55,13 @@ def lines(rows: Iterable[Sequence[Any]]) -> str:
     return out.getvalue()
 
 
+#: What a text field starting with one of them is to a spreadsheet: a formula
+#: (OWASP, "CSV Injection"; a tab and a carriage return too: some spreadsheets drop them before one).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def _field(value: Any) -> Any:
+    """One field: the text, the number or the word the csv module writes."""
     if value is None:
         return ""
     if value is True:
@@ -59,7 +69,10 @@ def _field(value: Any) -> Any:
     if value is False:
         return "false"
     if isinstance(value, str):
-        return value.replace("\x00", "\\x00")  # the csv module refuses NUL; a spreadsheet would too
+        value = value.replace("\x00", "\\x00")  # the csv module refuses NUL; a spreadsheet would too
+        return "'" + value if value.startswith(FORMULA_STARTS) else value
+    if type(value) is float and value == 0:
+        return 0.0  # -0.0 too: one zero, as in JSON
     return value
 
 

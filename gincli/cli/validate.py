@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import json
 from typing import Annotated, Any
 
 import typer
@@ -12,7 +11,7 @@ import typer
 from ..base.contract import PluginFault
 from ..base.errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, UsageError, quote
 from ..rulebook.rules import resolve
-from ..base.jsonio import utf8_lines
+from ..base.jsonio import dumps, utf8_lines
 from ..formats.containers import Item, Reader
 from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
 from ..replay.validate import Defaults, Fault, Report, validate
@@ -185,7 +184,7 @@ def _written(report: Report, where: str, mode: str, console: Any) -> str:
         try:
             line = report.to_json()
         except Exception:  # written the plain way, which fails the same way and says so
-            line = json.dumps(report.to_dict(), ensure_ascii=False)
+            line = dumps(report.to_dict())
         return utf8_lines([line])
     if mode == "brief":
         return rendered(brief_line(report, where), console)

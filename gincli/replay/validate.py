@@ -12,8 +12,6 @@ the end of the session (``complete``).
 
 from __future__ import annotations
 
-import json
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +21,7 @@ from ..base.contract import PluginFault
 from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
 from ..formats.transcripts import TRANSCRIPT_FORMAT
 from ..base.errors import GinError, RecordError, UsageError, plural, quote
+from ..base.jsonio import dumps
 from ..plugin.registry import GINCLI_OPTIONS, Registry
 from ..rulebook.rules import PLAY_OPTIONS, Rules
 from ..rulebook.scoring import HandResult
@@ -123,12 +122,12 @@ class Report:
         }
 
     def to_json(self) -> str:
-        """``json.dumps(self.to_dict(), ensure_ascii=False)``, each hand's result
-        written by :meth:`HandResult.to_json` (the hot path of ``gin validate``)."""
-        head = json.dumps({"id": self.id, "valid": self.valid, "complete": self.complete,
-                           "errors": [e.to_dict() for e in self.errors]}, ensure_ascii=False)
-        tail = json.dumps({"scores": self.result.get("scores", {}), "result": self.result, "variant": self.variant,
-                           "scoring": self.scoring}, ensure_ascii=False)
+        """``dumps(self.to_dict())`` (:mod:`gincli.base.jsonio`'s strict writer), each
+        hand's result written by :meth:`HandResult.to_json` (the hot path of ``gin validate``)."""
+        head = dumps({"id": self.id, "valid": self.valid, "complete": self.complete,
+                      "errors": [e.to_dict() for e in self.errors]})
+        tail = dumps({"scores": self.result.get("scores", {}), "result": self.result, "variant": self.variant,
+                      "scoring": self.scoring})
         return f'{head[:-1]}, "hands": [{", ".join([h.to_json() for h in self.hands])}], {tail[1:]}'
 
 
@@ -562,9 +561,7 @@ def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
 
 
 def _show(value: Any) -> str:
-    import json
-
-    return json.dumps(value, ensure_ascii=False)
+    return dumps(value)
 
 
 def _lenient_complete(doc: dict[str, Any], hands: list[Any], players: tuple[str, ...], variant: Variant,

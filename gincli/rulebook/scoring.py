@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from json import dumps as _dumps
 from json.encoder import encode_basestring as _encode_str
 
 from .cards import CARD_NAMES, CARD_TABLE, by_rank, card_str, cards_of, json_by_rank
 from ..base.errors import RecordError, plural
+from ..base.jsonio import dumps as _dumps
 from .layoffs import plain_defence
 from .meldrules import STANDARD, MeldSolver
 from .melds import Arrangement, best_arrangement, deadwood, meld_info, min_arrangements
@@ -59,7 +59,8 @@ class Spread:
         return d
 
     def to_json(self) -> str:
-        """``json.dumps(self.to_dict())``, built directly (the hot path of ``gin score``)."""
+        """``dumps(self.to_dict())`` (:mod:`gincli.base.jsonio`'s strict writer),
+        built directly (the hot path of ``gin score``)."""
         return _spread_json(_json_value(self.name), self.melds, self.layoffs, self.deadwood_mask, self.deadwood)
 
 
@@ -111,9 +112,9 @@ class HandResult:
         return d
 
     def to_json(self) -> str:
-        """``json.dumps(self.to_dict(), ensure_ascii=False)``, built directly."""
+        """``dumps(self.to_dict())`` (:mod:`gincli.base.jsonio`'s strict writer), built directly."""
         if self.forfeit is not None or self.fields:
-            return _dumps(self.to_dict(), ensure_ascii=False)
+            return _dumps(self.to_dict())
         knocker = self.knocker.to_json() if self.knocker else "null"
         defender = self.defender.to_json() if self.defender else "null"
         winner = "null" if self.winner is None else _json_value(self.winner)
@@ -160,9 +161,13 @@ def _meld_text(meld: int) -> tuple[int, str]:
 
 
 def _json_value(value: Any) -> str:
+    """A value from the input (an id) as strict JSON: ``ValueError`` for a NaN
+    or an infinity, a negative zero as ``0.0``."""
     if type(value) is str:
         return _encode_str(value)
-    return _dumps(value, ensure_ascii=False)
+    if type(value) is int:
+        return str(value)
+    return _dumps(value)
 
 
 def sort_melds(melds: tuple[int, ...] | list[int]) -> list[int]:

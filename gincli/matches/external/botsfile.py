@@ -25,6 +25,7 @@ from typing import Any
 
 from ...base.config import read_toml
 from ...base.errors import ConfigError, quote
+from ...base.jsonio import holds_nan_or_infinity
 from .protocol import ExternalSpec
 
 KEYS = ("command", "cwd", "env", "time_limit", "start_time_limit", "parameters", "description")
@@ -91,6 +92,8 @@ def _spec(path: Path, name: str, entry: Any) -> ExternalSpec:
     params = entry.get("parameters", {})
     if not isinstance(params, dict):
         raise bad("\"parameters\" must be a table")
+    if holds_nan_or_infinity(params):  # hello is JSON, which has none
+        raise bad("\"parameters\" hold nan or inf, which JSON does not allow (the bot is sent them in hello)")
     cwd = entry.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
         raise bad("\"cwd\" must be a folder's path")

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...base.errors import MachineError, os_reason
+from ...base.jsonio import unsigned_zeros
 from ...hand.bots import BotError
 from ..processes import die_with_parent, prctl
 
@@ -517,7 +518,7 @@ class Program:
         self.close_trace()
 
 
-_encode = json.JSONEncoder(separators=(",", ":")).encode
+_encode = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 try:  # optional (pip install 'gincli[fast]'): five to ten times json's speed
     from orjson import dumps as _fast_encode
 except ImportError:  # pragma: no cover
@@ -525,16 +526,20 @@ except ImportError:  # pragma: no cover
 
 
 def encode(message: Any) -> bytes:
-    """A message as one line of JSON (without its newline), compact; with orjson
-    when it is installed (UTF-8 as it is), else json (ASCII escapes). What
-    orjson cannot write (an integer past 64 bits, a key that is not a string, a
-    lone surrogate) goes through json."""
+    """A message as one line of strict JSON (without its newline), compact; with
+    orjson when it is installed (UTF-8 as it is), else json (ASCII escapes).
+    What orjson cannot write (an integer past 64 bits, a key that is not a
+    string, a lone surrogate) goes through json. A negative zero is written
+    ``0.0``, as gincli writes JSON everywhere (:func:`~gincli.base.jsonio.dumps`);
+    what reaches a bot holds no NaN (a bots file's parameters are checked)."""
     if _fast_encode is not None:
         try:
-            return _fast_encode(message)
+            line = _fast_encode(message)
         except TypeError:
             pass
-    return _encode(message).encode()
+        else:
+            return unsigned_zeros(line.decode()).encode() if b"-0.0" in line else line
+    return unsigned_zeros(_encode(message)).encode()
 
 #: Running programs of this process, by (command, seat).
 _programs: dict[tuple[Any, ...], Program] = {}
