@@ -320,10 +320,12 @@ def _run(reg: Any, backend: Any, options: dict[str, str], workers: int | None, o
         if refused is not None:
             raise refused
     finally:
-        close_all()
+        fault = close_all()
         stopped = run.stop()
         if stopped:
             warnings.warn(stopped, stacklevel=3)
+    if fault is not None:  # a bot log or trace that stopped taking lines as its bot ended
+        raise fault
 
 
 class TournamentResult:

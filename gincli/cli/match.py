@@ -177,7 +177,7 @@ def match(
                 pass
         from ..matches.external import close_all
 
-        close_all()
+        refused = refused or close_all()  # a bot log that stopped taking lines as its bot ended
         stopped = run.stop()  # a backend that fails to let go is said after the result, never over it
     elapsed = time.perf_counter() - started
     summary = tally.summary()
@@ -317,7 +317,8 @@ class _FileTranscripts:
                     os.ftruncate(self.fd, start)
                 except OSError:
                     pass
-            kept = f"; the {plural(self.lines, 'session')} written before it are kept" if self.lines else ""
+            kept = (f"; the {plural(self.lines, 'session')} written before it {'is' if self.lines == 1 else 'are'} "
+                    "kept" if self.lines else "")
             hint = " (finish the match with --resume once there is room)" if exc.errno in FULL else ""
             raise MachineError(f"cannot write the transcripts to {self.path}: {os_reason(exc)}{kept}{hint}") \
                 from None

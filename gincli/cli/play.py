@@ -7,6 +7,7 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import sys
 import time
 from dataclasses import dataclass, replace
@@ -130,6 +131,9 @@ class TranscriptFile:
             raise UsageError(f"--transcript {path} is a folder; name a file")
         if not path.parent.is_dir():
             raise UsageError(f"--transcript {path}: the folder {path.parent} does not exist")
+        if path.exists() and not stat.S_ISREG(path.stat().st_mode):  # /dev/full: it is replaced at every move
+            raise UsageError(f"--transcript {path} is not a regular file; name a file (gin play saves the "
+                             "transcript whole after every move, in its place)")
         self.lock = lock_beside(path, "the transcript")
         if not resume and path.exists() and path.stat().st_size > 0:
             self.close()
@@ -1021,8 +1025,10 @@ def play(
                 b.close()
             from ..matches.external import close_all
 
-            close_all()
+            fault = close_all()
         game.save()
+        if fault is not None:  # a bot log or trace that stopped taking lines as its bot ended
+            raise fault
         if stop is not None:
             raise fail(stopped(stop, game, path, cwd if saved else None, external and saved is not None and
                                saved.cwd is None))

@@ -8,8 +8,10 @@ the system refuses (a full disk, ``/dev/full``, a special file) is an
 
 :func:`prepare` runs first of all: a standard stream that is closed at start
 (``2>&-``) is opened on ``/dev/null`` so that no file gincli opens takes its
-place (gincli's messages would otherwise land in the data), and text for
-people never fails on an encoding that lacks the suit symbols.
+place (gincli's messages would otherwise land in the data), a standard error
+that refuses a write (``2>/dev/full``) is treated the same from then on
+(:class:`_Messages`), and text for people never fails on an encoding that
+lacks the suit symbols.
 """
 
 from __future__ import annotations
@@ -60,6 +62,47 @@ def prepare() -> None:
                 stream.reconfigure(errors=PLAIN)
             except (OSError, ValueError, LookupError):
                 pass
+    if sys.stderr is not None and not isinstance(sys.stderr, _Messages):
+        sys.stderr = _Messages(sys.stderr)  # type: ignore[assignment]
+
+
+class _Messages:
+    """Standard error, where gincli's messages go. A write the system refuses
+    (a full disk, ``2>/dev/full``, a reader gone) drops the messages from then
+    on, as a standard error closed at start does: ``/dev/null`` takes its
+    place (what Python and the workers would write there too), and the run
+    ends with the status its work earns, the data on standard output untouched."""
+
+    def __init__(self, stream: Any):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError:
+            self._drop()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError:
+            self._drop()
+
+    def _drop(self) -> None:
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):
+            return
+        try:
+            self._stream.flush()  # what it holds goes to /dev/null
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 #: The error handler of text for people on a terminal whose encoding lacks

@@ -149,7 +149,7 @@ def tournament(
                 pass
         from ..matches.external import close_all
 
-        close_all()
+        refused = refused or close_all()  # a bot log that stopped taking lines as its bot ended
         stopped = run.stop()
     elapsed = time.perf_counter() - started
     summary = tournament_summary(tour, header, matches, tallies, anchor_name, anchor_elo)

@@ -8,11 +8,18 @@ fails, and every line appended to a file of ``--bot-log DIR`` when asked for,
 after a marker of the session and hand it came in (:attr:`Program.context`).
 With ``--bot-trace DIR``, every line sent and every line read is written to a
 file of its own, timestamped and marked the same way.
+
+Either file that the system stops taking (a full disk, a quota, a file size
+limit) stops the run: what was written of a line is taken back, so the file
+ends with whole lines, and the next exchange with the bot (or the end of the
+run, :func:`close_all`) raises :class:`BotLogError` naming the file. The
+draining of standard error goes on meanwhile: a bot never blocks on it.
 """
 
 from __future__ import annotations
 
 import collections
+import errno
 import json
 import os
 import select
@@ -43,7 +50,33 @@ LAST_WORDS = 4 << 20
 
 
 class BotLogError(MachineError):
-    """The --bot-log or --bot-trace folder cannot be written: the match stops (exit 2)."""
+    """A --bot-log or --bot-trace file cannot be written: the match stops (exit 2)."""
+
+
+def append_whole(fd: int, data: bytes, keep: int) -> None:
+    """Append every byte of ``data`` to the file open on ``fd`` (``O_APPEND``);
+    when the system refuses (a full disk), the file is cut back to its first
+    ``keep`` bytes (a line cut short is taken back) and the ``OSError`` raised."""
+    view = memoryview(data)
+    try:
+        while view:
+            written = os.write(fd, view)
+            if not written:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            view = view[written:]
+    except OSError:
+        try:
+            os.ftruncate(fd, keep)
+        except OSError:
+            pass
+        raise
+
+
+def _size(fd: int) -> int:
+    try:
+        return os.lseek(fd, 0, os.SEEK_END)
+    except OSError:
+        return 0
 
 
 class LineBuffer:
@@ -162,6 +195,10 @@ class _Drain:
         self.log = log
         self.marker = marker  # what each line of the log begins with: where the match is when it is read
         self.line_start = True  # whether the next byte of the log begins a line
+        self.end = _size(log.fileno()) if log is not None else 0  # the log's size (this thread its one writer)
+        self.whole = self.end  # its size up to its last whole line
+        #: Why the log stopped taking what the program wrote (a full disk), for the program to raise.
+        self.fault: OSError | None = None
         self.pid = os.getpid()  # a forked child holds copies of these, never their thread
         self.wake = self.waker = -1
         self.thread = threading.Thread(target=self._run, name="gincli-bot-stderr", daemon=True)
@@ -211,15 +248,18 @@ class _Drain:
     def _take(self, chunk: bytes) -> None:
         self.tail.feed(chunk)
         if self.log is not None:
+            data = self._marked(chunk)
+            fd = self.log.fileno()
             try:
-                view = memoryview(self._marked(chunk))
-                while view:
-                    written = self.log.write(view)
-                    if not written:
-                        raise OSError("nothing written")
-                    view = view[written:]
-            except (OSError, ValueError):  # a full disk: the log stops, the draining never does
+                append_whole(fd, data, self.whole)
+            except OSError as exc:  # a full disk: the log stops (the program says so), the draining never does
+                self.fault = exc
                 self._close_log()
+                return
+            end = data.rfind(b"\n")
+            if end >= 0:
+                self.whole = self.end + end + 1
+            self.end += len(data)
 
     def _marked(self, chunk: bytes) -> bytes:
         """The chunk with the marker before each line it begins."""
@@ -246,8 +286,8 @@ class _Drain:
         if self.log is not None:
             try:
                 self.log.close()
-            except OSError:
-                pass
+            except OSError as exc:
+                self.fault = self.fault or exc
             self.log = None
 
     def _close(self) -> None:
@@ -300,6 +340,10 @@ class Program:
         self.log = log
         self.trace_path = trace
         self.trace: IO[bytes] | None = None  # the --bot-trace file, once opened (it stays open across restarts)
+        self.trace_end = 0  # its size
+        #: The bot log or the trace stopped taking lines (a full disk): raised at the next exchange.
+        self.fault: BotLogError | None = None
+        self.fault_raised = False
         #: Where the match is (``session 3 hand 2``): each line of the log and the trace is marked with it.
         self.context = ""
         self._mark = (b"", "")  # the log's marker, and the context it was made for
@@ -322,22 +366,30 @@ class Program:
         parent = os.getpid()
         prctl()  # looked up here: the child may not allocate between fork and exec
         log = None
+        self.check_files()
         if self.log is not None:
             try:
                 self.log.parent.mkdir(parents=True, exist_ok=True)
                 log = open(self.log, "ab", buffering=0)  # unbuffered: every byte there at once
                 if self.context:  # in a match: where each start begins
-                    log.write(self.marker() + f"== gincli starts `{self.label}` ==\n".encode(errors="replace"))
+                    fd = log.fileno()
+                    append_whole(fd, self.marker() + f"== gincli starts `{self.label}` ==\n".encode(errors="replace"),
+                                 _size(fd))
             except OSError as exc:
-                raise BotLogError(f"cannot write the bot log {self.log}: {os_reason(exc)}") from None
+                if log is not None:
+                    log.close()
+                raise self._fault(BotLogError(f"cannot write the bot log to {self.log}: {os_reason(exc)}")) \
+                    from None
         if self.trace_path is not None and self.trace is None:
             try:
                 self.trace_path.parent.mkdir(parents=True, exist_ok=True)
                 self.trace = open(self.trace_path, "ab", buffering=0)
+                self.trace_end = _size(self.trace.fileno())
             except OSError as exc:
                 if log is not None:
                     log.close()
-                raise BotLogError(f"cannot write the bot trace {self.trace_path}: {os_reason(exc)}") from None
+                raise self._fault(BotLogError(f"cannot write the bot trace to {self.trace_path}: "
+                                              f"{os_reason(exc)}")) from None
         env = {**os.environ, **self.env} if self.env else None
         read, write = os.pipe()  # its standard error: both ends closed when we exec anything else
         try:
@@ -374,15 +426,37 @@ class Program:
 
     def _traced(self, arrow: bytes, line: bytes) -> None:
         """One line of the trace: a timestamp (UTC), where the match is, ``>``
-        (sent) or ``<`` (read) or ``!`` (what gincli made of it), the line."""
+        (sent) or ``<`` (read) or ``!`` (what gincli made of it), the line.
+        Written whole or not at all: :class:`BotLogError` when the system refuses."""
         assert self.trace is not None
         now = time.time()
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
+        data = b"%s [%s] %s %s\n" % (stamp.encode(), self.context.encode(errors="replace"), arrow, line)
         try:
-            self.trace.write(b"%s [%s] %s %s\n" % (stamp.encode(), self.context.encode(errors="replace"), arrow,
-                                                     line))
-        except (OSError, ValueError):  # a full disk: the trace stops, the match does not
+            append_whole(self.trace.fileno(), data, self.trace_end)
+        except OSError as exc:  # a full disk: the trace ends with the line before, and the match stops
             self.close_trace()
+            raise self._fault(BotLogError(f"cannot write the bot trace to {self.trace_path}: {os_reason(exc)}")) \
+                from None
+        self.trace_end += len(data)
+
+    def _fault(self, exc: BotLogError) -> BotLogError:
+        """``exc``, kept as this program's fault (the first one) and marked as raised."""
+        self.fault = self.fault or exc
+        self.fault_raised = True
+        return self.fault
+
+    def file_fault(self) -> BotLogError | None:
+        """Why the bot log or the trace stopped taking lines, if one did."""
+        if self.fault is None and self.drain is not None and self.drain.fault is not None:
+            self.fault = BotLogError(f"cannot write the bot log to {self.log}: {os_reason(self.drain.fault)}")
+        return self.fault
+
+    def check_files(self) -> None:
+        """:class:`BotLogError` when the bot log or the trace stopped taking lines."""
+        fault = self.file_fault()
+        if fault is not None:
+            raise self._fault(fault)
 
     def note(self, text: str) -> None:
         """A line of the trace saying what gincli did or made of a reply (a restart, a fault)."""
@@ -393,8 +467,9 @@ class Program:
         if self.trace is not None:
             try:
                 self.trace.close()
-            except OSError:
-                pass
+            except OSError as exc:
+                self.fault = self.fault or BotLogError(f"cannot write the bot trace to {self.trace_path}: "
+                                                       f"{os_reason(exc)}")
             self.trace = None
 
     def alive(self) -> bool:
@@ -409,6 +484,7 @@ class Program:
         to the program's input, in one system call as a rule: no buffer, no flush."""
         if self.proc is None or self.proc.stdin is None:
             raise BotError("is not running")
+        self.check_files()
         if self.trace is not None:
             self._traced(b">", data)
         if self.stdin_fd < 0:
@@ -429,6 +505,7 @@ class Program:
         line = self.buffer.line()
         if line is None:
             line = self._read(limit)
+        self.check_files()
         if self.trace is not None:
             self._traced(b"<", line)
         return line
@@ -502,6 +579,7 @@ class Program:
         self.proc = None
         if self.drain is not None:  # after the kill: what it wrote until it died is read first
             self.drain.stop()
+            self.file_fault()
             self.drain = None
 
     def close(self, grace: float = EXIT_GRACE) -> None:
@@ -560,15 +638,22 @@ def restart_counts() -> None:
         program.failed_starts = 0
 
 
-def close_all(grace: float = EXIT_GRACE) -> None:
+def close_all(grace: float = EXIT_GRACE) -> BotLogError | None:
     """Close every program this process runs; ``grace=0`` (a worker ending
-    from a signal handler) only kills their process groups, taking no lock."""
+    from a signal handler) only kills their process groups, taking no lock.
+    Returns the first bot log or trace that stopped taking lines and was not
+    raised yet (what a bot wrote on its standard error as it ended), for the
+    caller to raise: the run stops with it."""
+    fault = None
     for program in list(_programs.values()):
         if grace > 0:
             program.close(grace)
+            if fault is None and program.fault is not None and not program.fault_raised:
+                fault = program.fault
         elif program.proc is not None:
             try:
                 os.killpg(program.proc.pid, signal.SIGKILL)
             except OSError:
                 pass
     _programs.clear()
+    return fault
