@@ -55,16 +55,22 @@ class BotLogError(MachineError):
 
 def append_whole(fd: int, data: bytes, keep: int) -> None:
     """Append every byte of ``data`` to the file open on ``fd`` (``O_APPEND``);
-    when the system refuses (a full disk), the file is cut back to its first
-    ``keep`` bytes (a line cut short is taken back) and the ``OSError`` raised."""
+    when the system refuses (a full disk), the file is cut back to its last
+    whole line (the first ``keep`` bytes, or the lines of ``data`` that were
+    written whole before the refusal) and the ``OSError`` raised."""
     view = memoryview(data)
+    done = 0
     try:
         while view:
             written = os.write(fd, view)
             if not written:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
             view = view[written:]
+            done += written
     except OSError:
+        line_end = data.rfind(b"\n", 0, done)
+        if line_end >= 0:
+            keep = max(keep, _size(fd) - done + line_end + 1)
         try:
             os.ftruncate(fd, keep)
         except OSError:
