@@ -110,7 +110,7 @@ def test_a_faulty_backend_is_one_sentence_naming_its_plugin(run, tmp_path, metho
     folder = backend_dir(tmp_path, "faulty", **methods)
     res = run("--plugins-dir", str(folder), *MATCH, "--backend", "faulty",
               "--transcripts", str(tmp_path / "t.jsonl"))
-    assert res.exit_code == 2, res.stderr
+    assert res.exit_code == 4, res.stderr
     assert res.stdout == ""
     lines = res.stderr.strip().splitlines()
     assert lines[0].startswith('gin: error: plugin "faulty": ') and said in lines[0], res.stderr

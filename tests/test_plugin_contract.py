@@ -139,7 +139,7 @@ def test_a_variant_returning_a_bad_knock_limit_costs_its_records_only(tmp_path, 
               plugins={"broken": BROKEN_VARIANT.format(kind=kind)},
               input="".join(json.dumps(r) + "\n" for r in records))
     out = json_lines(res.stdout)
-    assert res.returncode == 1 and len(out) == len(records)
+    assert res.returncode == 4 and len(out) == len(records)
     for r, o in zip(records, out):
         if r.get("variant") == "broken" and r.get("knocker"):
             assert o["error"] == f'plugin "broken": the variant broken\'s {said}' or said in o["error"]
@@ -159,7 +159,7 @@ def test_a_variant_multiplier_below_one_is_a_breach(tmp_path):
         """
     res = gin("score", "--format", "json", "--variant", "free", str(ROOT / "examples" / "hand.toml"),
               tmp_path=tmp_path, plugins={"free": code})
-    assert res.returncode == 1
+    assert res.returncode == 4
     assert "hand_multiplier() returned 0, not a whole number of 1 or more" in json_lines(res.stdout)[0]["error"]
 
 
@@ -195,19 +195,19 @@ BROKEN_SESSION = """
 def test_a_session_breaking_its_contract_stops_a_match_with_one_sentence(tmp_path, add, result, said):
     res = gin("match", "--bots", "simple,simple", "--games", "2", "--scoring", "bad", "-q", tmp_path=tmp_path,
               plugins={"bad": BROKEN_SESSION.format(add=add, result=result)})
-    assert res.returncode in (1, 2) and 'plugin "bad"' in res.stderr and said in res.stderr
+    assert res.returncode == 4 and 'plugin "bad"' in res.stderr and said in res.stderr
     assert res.stderr.count("gin: error:") == 1
 
 
 def test_a_session_breaking_its_contract_is_a_plugin_fault_in_gin_validate(tmp_path):
     plugins = {"bad": BROKEN_SESSION.format(add="pass", result='{"scores": "many"}')}
     deal = gin("deal", "--seed", "3", "--scoring", "bad", "--format", "json", tmp_path=tmp_path, plugins=plugins)
-    assert deal.returncode == 1 and 'plugin "bad"' in deal.stderr  # it cannot even deal: no score to show
+    assert deal.returncode == 4 and 'plugin "bad"' in deal.stderr  # it cannot even deal: no score to show
     doc = json.loads(gin("deal", "--seed", "3", "--scoring", "hand", "--format", "json", tmp_path=tmp_path).stdout)
     doc["scoring"] = "bad"  # the hand system has no options of its own: the rules stay right
     res = gin("validate", "--format", "json", "-", tmp_path=tmp_path, plugins=plugins, input=json.dumps(doc))
     report = json.loads(res.stdout)
-    assert res.returncode == 1 and not report["valid"]
+    assert res.returncode == 4 and not report["valid"]
     assert 'plugin "bad"' in report["errors"][0]["message"]
 
 

@@ -10,6 +10,7 @@ command line overrides::
     scoring = "hollywood"    # every command with a --scoring
     workers = 2              # every command with a --workers
     color = "never"          # the global --color: auto, always or never
+    import_time_limit = 5    # seconds a plugin may take to import (GINCLI_IMPORT_TIME_LIMIT wins)
 
     [match]                  # a command's own options, by their long name
     games = 100
@@ -37,11 +38,15 @@ CONFIG_FILE = "config.toml"
 COLOR_MODES = ("auto", "always", "never")
 #: The most worker processes an option takes (a run uses no more than the cores, nor its work, need).
 MAX_WORKERS = 1024
+#: The seconds a plugin's import may be given (``import_time_limit``, ``GINCLI_IMPORT_TIME_LIMIT``):
+#: long enough for a slow machine, short enough to wait for at a prompt.
+IMPORT_LIMIT_RANGE = (0.1, 600.0)
 TOP_KEYS: dict[str, str] = {
     "variant": "a variant's name or a variant file (a string)",
     "scoring": "a scoring system's name (a string)",
     "workers": "a whole number of worker processes, from 1 to 1024",
     "color": "auto, always or never",
+    "import_time_limit": "a number of seconds from 0.1 to 600 that a plugin may take to import",
 }
 
 
@@ -127,7 +132,7 @@ def _read_regular(path: Path, what: str) -> bytes:
 
 def read_config(path: Path | None = None, commands: tuple[str, ...] = ()) -> dict[str, Any]:
     """The settings of ``config.toml`` (``{}`` when there is none), checked at
-    the top level: the four keys of :data:`TOP_KEYS`, and a table for each of
+    the top level: the keys of :data:`TOP_KEYS`, and a table for each of
     ``commands`` (their keys are checked against the command's options by
     :func:`gincli.cli.defaults.command_defaults`). :class:`ConfigError` naming the file and the key."""
     path = path or config_path()
@@ -151,13 +156,17 @@ def _fits(key: str, value: Any) -> bool:
         return type(value) is int and 1 <= value <= MAX_WORKERS
     if key == "color":
         return value in COLOR_MODES
+    if key == "import_time_limit":
+        low, high = IMPORT_LIMIT_RANGE
+        return type(value) in (int, float) and low <= value <= high
     return isinstance(value, str) and value != ""
 
 
 def default_map(doc: dict[str, Any], commands: tuple[str, ...]) -> dict[str, Any]:
     """Click's ``default_map`` for the root command: ``color`` for the global
-    option, and for each command the top-level keys overlaid by its table."""
-    top = {k: v for k, v in doc.items() if not isinstance(v, dict)}
+    option, and for each command the top-level keys overlaid by its table
+    (``import_time_limit`` is no option: :func:`gincli.cli.base.Settings.registry` reads it)."""
+    top = {k: v for k, v in doc.items() if not isinstance(v, dict) and k != "import_time_limit"}
     out: dict[str, Any] = {}
     if "color" in top:
         out["color"] = top["color"]

@@ -6,7 +6,9 @@ crossing, and a breach, or an exception it raises, becomes a
 :class:`PluginFault`: one sentence naming the plugin and what it returned. A
 ``PluginFault`` is a record error, so ``gin score`` gives the record an
 ``error`` entry and goes on, ``gin validate`` reports the transcript's fault,
-and nothing a plugin does can end a command with an internal error.
+and nothing a plugin does can end a command with an internal error: every
+command ends a run that met one with exit status 4, the one status of a
+plugin's fault.
 """
 
 from __future__ import annotations
@@ -15,13 +17,17 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from .errors import RecordError, clip, debug_enabled, quote
+from .errors import EXIT_PLUGIN_FAULT, RecordError, clip, debug_enabled, quote
 
 T = TypeVar("T")
 
 
 class PluginFault(RecordError):
-    """A plugin broke its contract (a value of the wrong kind, an exception)."""
+    """A plugin broke its contract (a value of the wrong kind, an exception):
+    the record it touched fails, and the command ends with exit status 4
+    (:data:`~gincli.base.errors.EXIT_PLUGIN_FAULT`), whatever it is."""
+
+    exit_code = EXIT_PLUGIN_FAULT
 
     def __init__(self, message: str):
         super().__init__(message, rule="plugin-fault")

@@ -11,6 +11,8 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_RECORD_FAILED = 1  # some record or transcript failed; the others were processed
 EXIT_UNREADABLE = 2  # the input (or the command line) cannot be used at all
+#: 3 is a bug of gincli's (gincli.cli.base.EXIT_INTERNAL); a plugin's fault is never one.
+EXIT_PLUGIN_FAULT = 4  # a plugin broke its contract: the sentence names it, in every command
 
 
 class GinError(Exception):
@@ -53,7 +55,10 @@ class ConfigError(GinError):
 
 
 class PluginError(ConfigError):
-    """A plugin failed to import or broke a hook's contract."""
+    """A plugin broke a hook's contract where the command needed it (exit 4, as
+    every plugin fault; one left out while loading is a warning only)."""
+
+    exit_code = EXIT_PLUGIN_FAULT
 
 
 #: How many characters of a piece of input an error message quotes.

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from ..base.errors import EXIT_UNREADABLE, GinError, debug_enabled, unexpected
+from ..base.errors import EXIT_PLUGIN_FAULT, EXIT_UNREADABLE, GinError, debug_enabled, unexpected
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,9 +39,12 @@ class Settings:
 
     def registry(self) -> Any:
         if self._registry is None:
-            from ..plugin.registry import load_registry
+            from ..plugin.registry import ENV_IMPORT_TIME_LIMIT, load_registry
 
-            self._registry = load_registry(self.plugin_dirs, self.disabled)
+            limit = self.config.get("import_time_limit")
+            if limit is not None and not os.environ.get(ENV_IMPORT_TIME_LIMIT):
+                os.environ[ENV_IMPORT_TIME_LIMIT] = repr(float(limit))  # worker processes load plugins too
+            self._registry = load_registry(self.plugin_dirs, self.disabled, notice=warn)
             for problem in self._registry.problems:
                 warn(problem)
         return self._registry
@@ -99,7 +102,7 @@ def guard(fn: F, stdout_is_data: bool = True, plugin: str | None = None) -> F:
     ``GINCLI_DEBUG=1`` asks for the traceback. With ``stdout_is_data`` (gincli's
     own commands), standard output holds the command's data only
     (:func:`gincli.cli.streams.command_streams`); a plugin's command prints as it likes.
-    A plugin's command that fails is that plugin's fault, said so (exit 2), never a
+    A plugin's command that fails is that plugin's fault, said so (exit 4), never a
     gincli bug to report: ``plugin`` names it (``plugin "hello": its command odds``)."""
 
     @functools.wraps(fn)
@@ -131,7 +134,7 @@ def guard(fn: F, stdout_is_data: bool = True, plugin: str | None = None) -> F:
                 raise
             error(f"{plugin} called sys.exit({exc.code!r}); gincli stopped" if plugin else
                   f"something called sys.exit({exc.code!r}) during the command (a plugin?); gincli stopped")
-            raise typer.Exit(EXIT_UNREADABLE) from None
+            raise typer.Exit(EXIT_PLUGIN_FAULT) from None
         except OSError as exc:  # the machine refused something gincli did not expect to fail
             if debug_enabled():
                 raise
@@ -148,7 +151,7 @@ def guard(fn: F, stdout_is_data: bool = True, plugin: str | None = None) -> F:
 
                 error(f"{plugin} failed: {type(exc).__name__}: {clip(str(exc), 120)} "
                       "(GINCLI_DEBUG=1 shows the traceback)")
-                raise typer.Exit(EXIT_UNREADABLE) from None
+                raise typer.Exit(EXIT_PLUGIN_FAULT) from None
             error(f"internal error: {type(exc).__name__}: {exc} (set GINCLI_DEBUG=1 for the traceback, "
                   "and please report it)")
             raise typer.Exit(EXIT_INTERNAL) from None

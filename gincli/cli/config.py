@@ -13,13 +13,13 @@ from .render import OutputFormat, safe, write_data, write_json
 
 HELP = """Show the config file (config.toml in the config folder) and the defaults in effect.
 
-The config file gives defaults to options: variant, scoring, workers and color at the top level (for every command that has the option), and a [COMMAND] table for a command's own options by their long names, for instance [match] games = 100. Options given on the command line always win. gin config path prints only the file's path. See docs/config.md.
+The config file gives defaults to options: variant, scoring, workers and color at the top level (for every command that has the option), import_time_limit (the seconds a plugin may take to import; GINCLI_IMPORT_TIME_LIMIT wins), and a [COMMAND] table for a command's own options by their long names, for instance [match] games = 100. Options given on the command line always win. gin config path prints only the file's path. See docs/config.md.
 
 Exit status: 0; 2 when the config file is wrong (the file and the key are named).
 """
 
 #: The defaults of the top-level keys when the config file does not set them.
-BUILT_IN = {"variant": "standard", "scoring": "game", "workers": None, "color": "auto"}
+BUILT_IN = {"variant": "standard", "scoring": "game", "workers": None, "color": "auto", "import_time_limit": 5}
 
 
 def register(app: typer.Typer) -> None:
@@ -54,8 +54,13 @@ def config_command(
 
 def describe(s: Any) -> dict[str, Any]:
     """What ``gin config --format json`` prints."""
+    import os
+
     values = {key: {"value": s.config.get(key, default), "from": "config file" if key in s.config else "built-in"}
               for key, default in BUILT_IN.items()}
+    given = os.environ.get("GINCLI_IMPORT_TIME_LIMIT", "").strip()
+    if given:  # the environment wins over the file (gincli.plugin.registry reads it)
+        values["import_time_limit"] = {"value": given, "from": "GINCLI_IMPORT_TIME_LIMIT"}
     root = s.config
     commands = {name: dict(table) for name, table in root.items() if isinstance(table, dict)}
     return {"path": str(s.config_file), "exists": s.config_file.is_file(), "defaults": values, "commands": commands}
@@ -70,6 +75,8 @@ def emit_config(format: OutputFormat, data: dict[str, Any]) -> None:
     for key, entry in data["defaults"].items():
         value = entry["value"]
         shown = "all cores" if key == "workers" and value is None else str(value)
+        if key == "import_time_limit":
+            shown += " s"
         lines.append(f"  {key:<8} {safe(shown, markup=False):<12} ({entry['from']})")
     for name, table in data["commands"].items():
         lines.append(f"[{name}]")

@@ -10,7 +10,9 @@ from typing import Annotated, Any
 
 import typer
 
-from ..base.errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError, UsageError, shorten
+from ..base.contract import PluginFault
+from ..base.errors import (EXIT_OK, EXIT_PLUGIN_FAULT, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError,
+                           UsageError, shorten)
 from ..base.jsonio import dumps, error_line, utf8_lines
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
@@ -26,7 +28,7 @@ HELP = """Score hands from their end positions (hand records).
 
 Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, JSON Lines with --format json, or a row a hand with --format csv. Ends, on stderr, with the counts of outcomes and each player's totals (per file when there are several); --summary also writes them as a last JSON line.
 
-Exit status: 0 all scored; 1 some record failed (its error is reported in its place); 2 an input could not be read at all.
+Exit status: 0 all scored; 1 some record failed (its error is reported in its place); 2 an input could not be read at all; 4 a plugin broke its contract (the records it touched name it).
 """
 
 def register(app: typer.Typer) -> None:
@@ -66,6 +68,7 @@ def score(
         write_data(rows.header(rows.HAND))
     total = Totals("all")
     per_file = []
+    plugin_faults = 0  # records a plugin's fault cost: the run's status is a plugin's fault then
     for path in files:
         reader = Reader(path, input_format)
         stdin_notice("gin score", "hand records", path, quiet)
@@ -75,7 +78,7 @@ def score(
             with progress_bar("" if quiet else f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:
                 chunks = chunked(reader.items(parse=False), CHUNK)
-                for out, counts, bad, errors, players in ordered_map(
+                for out, counts, bad, errors, players, faults in ordered_map(
                         _score_chunk, chunks, workers_for(workers), setup, state, warmup=0.0 if workers else WARMUP):
                     if errors:  # people: each bad record's sentence on stderr, in its place
                         done = 0
@@ -87,6 +90,7 @@ def score(
                         out = out[done:]
                     write_data(out, json=mode == "json")
                     totals.add(counts, bad, players)
+                    plugin_faults += faults
                     advance(reader.position())
             reader.check()  # gzip data cut short: the records before it are scored
         except InputError as exc:
@@ -105,7 +109,7 @@ def score(
         say_lines(summary(total.outcomes, total.failed), players_text(total.players))
     if status == EXIT_OK and total.failed:
         status = EXIT_RECORD_FAILED
-    raise typer.Exit(status)
+    raise typer.Exit(EXIT_PLUGIN_FAULT if plugin_faults else status)
 
 
 def say_lines(*texts: str) -> None:
@@ -205,16 +209,18 @@ def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, sco
             "colour": colour}
 
 
-def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]], dict[str, list[int]]]:
+def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]], dict[str, list[int]],
+                                            int]:
     """A worker's chunk: :func:`score_chunk` with the worker's state."""
     return score_chunk(worker_state(), items)
 
 
 def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]],
-                                                                    dict[str, list[int]]]:
+                                                                    dict[str, list[int]], int]:
     """Score a chunk of records: what to write (JSON lines, CSV rows, or each
     hand for people), outcome counts, failures, for people each failure's
-    sentence with where it goes in the text (an offset), and each player's totals.
+    sentence with where it goes in the text (an offset), each player's totals,
+    and how many of the failures were a plugin's fault.
     ``state``: the scorer, the mode (text, json, csv) and the colour
     (``gin score``'s workers, and :func:`gincli.score`)."""
     scorer: HandScorer = state["scorer"]
@@ -227,7 +233,7 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
     written = 0  # characters of text so far: where a failure's sentence goes
     counts: Counter[str] = Counter()
     players: dict[str, list[int]] = {}
-    failed = 0
+    failed = faults = 0
     lane = scorer.score_line if mode == "json" else None
     for item in items:
         if lane is not None and item.raw is not None:
@@ -241,7 +247,7 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
                 _tally(players, done[1], done[2], done[3], done[4], done[5])
                 continue
         item.load()
-        result, message = _score_one(scorer, item)
+        result, message, plugin = _score_one(scorer, item)
         if result is not None:
             try:
                 if text:
@@ -258,6 +264,7 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
             except Exception as exc:
                 message = record_failure(exc, "written" if not text else "shown")
         failed += 1
+        faults += plugin
         if text:
             ident = _id_of(item)
             label = f" ({shorten(safe(ident, markup=False))})" if ident is not None else ""
@@ -267,8 +274,8 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
         else:
             lines.append(error_line(_id_of(item), message))
     if mode == "json":
-        return utf8_lines(lines), counts, failed, errors, players
-    return "".join(lines), counts, failed, errors, players
+        return utf8_lines(lines), counts, failed, errors, players, faults
+    return "".join(lines), counts, failed, errors, players, faults
 
 
 def _seated(result: HandResult, item: Item) -> tuple[str, ...]:
@@ -279,16 +286,19 @@ def _seated(result: HandResult, item: Item) -> tuple[str, ...]:
     return tuple(n for n in hands if isinstance(n, str)) if isinstance(hands, dict) else ()
 
 
-def _score_one(scorer: HandScorer, item: Item) -> tuple[HandResult | None, str]:
-    """One record's result, or why it has none: any failure costs this record only."""
+def _score_one(scorer: HandScorer, item: Item) -> tuple[HandResult | None, str, bool]:
+    """One record's result, or why it has none, and whether that is a plugin's
+    fault: any failure costs this record only."""
     if item.error is not None:
-        return None, item.error
+        return None, item.error, False
     try:
-        return scorer.score(item.record), ""
+        return scorer.score(item.record), "", False
+    except PluginFault as exc:
+        return None, exc.message, True
     except RecordError as exc:
-        return None, exc.message
+        return None, exc.message, False
     except Exception as exc:
-        return None, record_failure(exc, "scored")
+        return None, record_failure(exc, "scored"), False
 
 
 def _id_of(item: Item) -> Any:

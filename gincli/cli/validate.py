@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from ..base.contract import PluginFault
-from ..base.errors import EXIT_OK, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, UsageError, quote
+from ..base.errors import EXIT_OK, EXIT_PLUGIN_FAULT, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, UsageError, quote
 from ..rulebook.rules import resolve
 from ..base.jsonio import dumps, utf8_lines
 from ..formats.containers import Item, Reader
@@ -28,7 +28,7 @@ HELP = """Replay transcripts move by move and check every rule and every claimed
 
 Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. For each transcript: whether it is valid, whether it is complete (the session was settled), the first fault (hand, move, rule id, one sentence), each finished hand's score and the session's scores. A transcript's own variant, scoring and options are used; --variant, --scoring and --option fill in what a transcript leaves out.
 
-Exit status: 0 every transcript valid; 1 some transcript invalid; 2 an input could not be read at all.
+Exit status: 0 every transcript valid; 1 some transcript invalid; 2 an input could not be read at all; 4 a plugin broke its contract (the transcripts it touched name it: plugin-fault).
 """
 
 CHUNK = 50  # transcripts a worker replays at a time
@@ -63,7 +63,7 @@ def validate_command(
     s = settings(ctx)
     registry = s.registry()
     defaults = validation_defaults(registry, variant, scoring, overrides_from(option))
-    counts = {"valid": 0, "invalid": 0, "complete": 0}
+    counts = {"valid": 0, "invalid": 0, "complete": 0, "plugin": 0}
     status = EXIT_OK
     gc.freeze()
     mode = format.value if format != "text" else "brief" if brief else "text"
@@ -78,13 +78,14 @@ def validate_command(
             with progress_bar(f"validating {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:
                 chunks = chunked(reader.items(parse=False), CHUNK)
-                for text, valid, invalid, complete in ordered_map(
+                for text, valid, invalid, complete, plugin in ordered_map(
                         _validate_chunk, chunks, workers_for(workers), setup, state,
                         warmup=0.0 if workers else WARMUP):
                     write_data(text, json=mode == "json")
                     counts["valid"] += valid
                     counts["invalid"] += invalid
                     counts["complete"] += complete
+                    counts["plugin"] += plugin
                     advance(reader.position())
             reader.check()  # gzip data cut short: the transcripts before it are replayed
         except InputError as exc:
@@ -98,7 +99,7 @@ def validate_command(
             f"({counts['complete']:,} complete), {counts['invalid']:,} invalid")
     if status == EXIT_OK and counts["invalid"]:
         status = EXIT_RECORD_FAILED
-    raise typer.Exit(status)
+    raise typer.Exit(EXIT_PLUGIN_FAULT if counts["plugin"] else status)
 
 
 def validation_defaults(registry: Any, variants: list[str] | None, scoring: str | None,
@@ -113,6 +114,7 @@ def validation_defaults(registry: Any, variants: list[str] | None, scoring: str 
     try:  # a bad --option value is a usage error for the whole run, not one per transcript (a key unknown
         # here may be an option of the scoring system a transcript names)
         known = registry.option_specs(first or registry.variant("standard"), registry.scoring(scoring or "game"))
+        registry.check_left_out(overrides, known)
         resolve(known, overrides if set(overrides) <= set(known) else  # as given: values quoted as typed
                 {k: v for k, v in overrides.items() if k in known})
     except ValueError as exc:
@@ -147,20 +149,21 @@ def _failed(ident: Any, message: str) -> Report:
     return Report(ident, False, False, [Fault(None, None, "transcript-format", message)])
 
 
-def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int]:
+def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int, int]:
     """A worker's chunk: :func:`validate_chunk` with the worker's state."""
     return validate_chunk(worker_state(), items)
 
 
-def validate_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, int, int, int]:
+def validate_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, int, int, int, int]:
     """Validate a chunk of transcripts: what to write (JSON lines, a report for
-    people, or one line each), and the counts. ``state``: the registry, the
+    people, or one line each), and the counts (valid, invalid, complete, and
+    those with a plugin's fault: ``plugin-fault``). ``state``: the registry, the
     defaults, the mode, ``invalid_only`` (``gin validate``'s workers, and
     :func:`gincli.validate`)."""
     mode, invalid_only = state["mode"], state["invalid_only"]
     out = []
     console = stdout_console() if mode in ("text", "brief") else None
-    valid = invalid = complete = 0
+    valid = invalid = complete = plugin = 0
     for item in items:
         report = _check(item, state["registry"], state["defaults"])
         try:
@@ -174,7 +177,8 @@ def validate_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, int, 
             complete += report.complete
         else:
             invalid += 1
-    return "".join(out), valid, invalid, complete
+            plugin += any(f.rule == "plugin-fault" for f in report.errors)
+    return "".join(out), valid, invalid, complete, plugin
 
 
 def _written(report: Report, where: str, mode: str, console: Any) -> str:

@@ -221,7 +221,7 @@ _END = object()
 
 def breach(obj: Any, what: str, value: Any, expected: str) -> PluginError:
     """A backend's value that is not what gincli asked for: one sentence naming
-    its plugin (exit 2, as any plugin that breaks a hook's contract)."""
+    its plugin (exit 4, as any plugin that breaks a hook's contract)."""
     return PluginError(_breach(obj, what, value, expected).message)
 
 

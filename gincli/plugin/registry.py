@@ -18,6 +18,14 @@ out. Variant files (the ``variants/`` folder of the configuration folder) come
 after every plugin and never take a name in use: one naming a registered
 variant is left out, with a warning when its rules differ. A plugin that fails to import or breaks a hook's contract is left out with
 one sentence naming it (``Registry.problems``); the rest of gincli still works.
+
+Plugin code that runs while plugins load (an import, a ``register`` hook) is
+bounded (:func:`_plugin_code`): a time limit, a notice naming it while it is
+slow, and standard output, file descriptor 1 included, kept for gincli's data.
+What it registers is checked as it arrives (:meth:`Registry._check_item`,
+:func:`option_problem`, each meld rules' data at the defaults); an item that
+breaks the contract is left out with a warning, and asking for it by name later
+is that sentence again as a :class:`~gincli.base.contract.PluginFault` (exit 4).
 """
 
 from __future__ import annotations
@@ -40,13 +48,13 @@ import pluggy
 from . import hookspecs
 from ..matches.backends import MatchBackend, check_backend
 from ..hand.bots import Bot
-from ..base.contract import StrayOutput
-from ..base.config import ENTRY_POINT_GROUP, ENV_DISABLE, ENV_PLUGINS_DIR, config_dir
-from ..base.errors import ConfigError, PluginError, UsageError, quote
+from ..base.contract import PluginFault, StrayOutput, plugin_of
+from ..base.config import ENTRY_POINT_GROUP, ENV_DISABLE, ENV_PLUGINS_DIR, IMPORT_LIMIT_RANGE, config_dir
+from ..base.errors import ConfigError, GinError, UsageError, quote
 from ..hand.moves import ACTIONS
 from ..hand.moveset import MoveSet
 from ..rulebook.meldrules import MeldRules
-from ..rulebook.rules import PLAY_OPTIONS, Option, Rules, format_value, resolve
+from ..rulebook.rules import OPTION_KINDS, PLAY_OPTIONS, Option, Rules, format_value, resolve
 from ..sessions.systems import ScoringSystem
 from ..rulebook.variant import PendingVariant, Variant
 
@@ -108,9 +116,11 @@ def split_names(text: str | None) -> list[str]:
 
 
 def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
-                        entry_points: bool = True) -> tuple[pluggy.PluginManager, list[PluginInfo], list[str]]:
+                        entry_points: bool = True, notice: Callable[[str], None] | None = None,
+                        ) -> tuple[pluggy.PluginManager, list[PluginInfo], list[str]]:
     """Build the plugin manager: hook specs, then the plugins in order of
-    precedence (the module's docstring).
+    precedence (the module's docstring). ``notice`` hears of a plugin that is
+    slow to import, while it imports (gin's warnings; worker processes pass none).
 
     Returns ``(manager, plugins loaded, problems)``; each problem is one
     sentence naming a plugin that was left out, or what it did wrong.
@@ -172,7 +182,7 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
                 continue
             if not candidate(name, str(path)):
                 continue
-            obj = _guarded_import(name, str(path), functools.partial(_import_path, name, path), problems)
+            obj = _guarded_import(name, str(path), functools.partial(_import_path, name, path), problems, notice)
             if obj is not None:
                 add(obj, name, str(path), origin)
 
@@ -183,7 +193,7 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
             dist = getattr(ep.dist, "name", None) or "?"
             if not candidate(ep.name, f"package {dist}"):
                 continue
-            obj = _guarded_import(ep.name, f"package {dist}", ep.load, problems)
+            obj = _guarded_import(ep.name, f"package {dist}", ep.load, problems, notice)
             if obj is not None:
                 add(obj, ep.name, f"package {dist}", "package")
 
@@ -238,30 +248,35 @@ def _unmarked(plugin: object, name: str, hooks: list[str]) -> list[str]:
     return out
 
 
-#: How long a plugin may take to import, in seconds (``GINCLI_IMPORT_TIME_LIMIT``):
-#: one that loops at import is left out, and gincli goes on.
-IMPORT_TIME_LIMIT = 30.0
+#: How long a plugin may take to import (and each of its hooks at registration), in
+#: seconds: ``GINCLI_IMPORT_TIME_LIMIT``, else ``import_time_limit`` in config.toml.
+#: A plugin past it is left out and gincli goes on; a user waits that long at most.
+IMPORT_TIME_LIMIT = 5.0
 ENV_IMPORT_TIME_LIMIT = "GINCLI_IMPORT_TIME_LIMIT"
+SETS_THE_LIMIT = f"{ENV_IMPORT_TIME_LIMIT}, or import_time_limit in config.toml, sets the limit"
+#: After this long (at most half the limit), a plugin still importing is named on stderr.
+IMPORT_NOTICE = 1.0
 
 
-class _ImportTimeout(BaseException):
-    """Raised in a plugin's import past its time limit (a BaseException: no
+class _PluginTimeout(BaseException):
+    """Raised in plugin code past its time limit (a BaseException: no
     ``except Exception`` in the plugin swallows it)."""
 
 
-def _guarded_import(name: str, source: str, load: Callable[[], Any], problems: list[str]) -> Any:
-    """``load()``, a plugin's import: its prints go to stderr, and an exception,
-    a ``sys.exit()`` or an import past the time limit leaves the plugin out with
-    one sentence in ``problems`` (``None`` is returned)."""
-    import contextlib
-
-    limit = _import_time_limit()
+def _guarded_import(name: str, source: str, load: Callable[[], Any], problems: list[str],
+                    notice: Callable[[str], None] | None = None) -> Any:
+    """``load()``, a plugin's import, as plugin code (:func:`_plugin_code`): an
+    exception, a ``sys.exit()`` or an import past the time limit leaves the
+    plugin out with one sentence in ``problems`` (``None`` is returned). With
+    ``notice``, a plugin still importing after :data:`IMPORT_NOTICE` is named
+    through it while it runs, so that a user waiting knows who for."""
+    limit = _import_time_limit(problems)
     try:
-        with contextlib.redirect_stdout(_stray(sys.stdout)), _time_limit(limit):
+        with _plugin_code(limit, _still_importing(name, source, limit) if notice else None, notice):
             return load()
-    except _ImportTimeout:
+    except _PluginTimeout:
         problems.append(f"plugin \"{name}\" ({source}) did not finish importing within {limit:g} s; it was left "
-                        f"out (a loop at import? {ENV_IMPORT_TIME_LIMIT} sets the limit)")
+                        f"out (a loop at import? {SETS_THE_LIMIT})")
     except SystemExit as exc:
         problems.append(f"plugin \"{name}\" ({source}) called sys.exit({exc.code!r}) while importing; it was left "
                         "out")
@@ -270,24 +285,145 @@ def _guarded_import(name: str, source: str, load: Callable[[], Any], problems: l
     return None
 
 
+def _still_importing(name: str, source: str, limit: float) -> str:
+    return (f"plugin \"{name}\" ({source}) is still importing after {_notice_after(limit):g} s; it is left out at "
+            f"{limit:g} s ({SETS_THE_LIMIT})")
+
+
+def _notice_after(limit: float) -> float:
+    return min(IMPORT_NOTICE, limit / 2)
+
+
+@contextlib.contextmanager
+def _plugin_code(limit: float, still: str | None = None, notice: Callable[[str], None] | None = None) -> Any:
+    """Run plugin code at load time (its import, its hooks at registration):
+    its prints go to stderr (said once), and so does whatever it writes to file
+    descriptor 1 (``os.write(1, ...)``, a C library's ``printf``), so that
+    standard output holds gincli's data only; past ``limit`` seconds it is
+    stopped (:class:`_PluginTimeout`); after :func:`_notice_after`, ``still``
+    is said through ``notice`` while it runs."""
+    with contextlib.redirect_stdout(_stray(sys.stdout)), _fd1_to_stderr(), _time_limit(limit), \
+            _watch(still, _notice_after(limit), notice):
+        yield
+
+
 def _stray(stdout: Any) -> Any:
     """Where a plugin's prints go while it loads: stderr, said once (the
     command's stand-in when one is in place already)."""
     return stdout if isinstance(stdout, StrayOutput) else StrayOutput()
 
 
-def _import_time_limit() -> float:
-    text = os.environ.get(ENV_IMPORT_TIME_LIMIT, "")
+@contextlib.contextmanager
+def _fd1_to_stderr() -> Any:
+    """File descriptor 1 pointed at stderr's (at ``/dev/null`` when stderr is
+    closed), then put back: what plugin code writes below Python's ``sys.stdout``
+    cannot reach standard output. Ctrl-C is held while the descriptors are
+    switched, so that an interrupt never leaves standard output pointed
+    elsewhere. Another thread's writes to descriptor 1 meanwhile go to stderr
+    too (in gin, no other thread writes there while plugins load)."""
+    _flush(sys.stdout, sys.__stdout__)  # gincli's own data first, in order
+    with _sigint_held():
+        try:
+            saved = os.dup(1)
+        except OSError:  # no standard output at all: nothing to keep apart
+            saved = -1
+        if saved >= 0:
+            try:
+                os.dup2(2, 1)
+            except OSError:
+                try:
+                    null = os.open(os.devnull, os.O_WRONLY)
+                    os.dup2(null, 1)
+                    os.close(null)
+                except OSError:
+                    os.close(saved)
+                    saved = -1
     try:
-        value = float(text) if text else IMPORT_TIME_LIMIT
-    except ValueError:
+        yield
+    finally:
+        if saved >= 0:
+            _flush(sys.__stdout__)  # what a plugin left in the real stdout's buffer goes where it wrote
+            with _sigint_held():
+                os.dup2(saved, 1)
+                os.close(saved)
+
+
+def _flush(*streams: Any) -> None:
+    for stream in streams:
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # said by gincli's own next write, if it matters
+            pass
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Any:
+    """SIGINT blocked in this thread meanwhile (delivered once it is unblocked)."""
+    import signal
+
+    held = hasattr(signal, "pthread_sigmask")
+    if held:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if held and signal.SIGINT not in before:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
+def _watch(still: str | None, after: float, notice: Callable[[str], None] | None) -> Any:
+    """``notice(still)`` from a thread of its own after ``after`` seconds, unless
+    the block is done by then: said while the main thread is busy in plugin
+    code, even code that holds it in C."""
+    if still is None or notice is None:
+        yield
+        return
+    import threading
+
+    done = threading.Event()
+
+    def watch() -> None:
+        if not done.wait(after):
+            try:
+                notice(still)
+            except Exception:  # stderr gone: nothing to tell
+                pass
+
+    threading.Thread(target=watch, name="gincli-import-notice", daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
+def _import_time_limit(problems: list[str] | None = None) -> float:
+    """``GINCLI_IMPORT_TIME_LIMIT`` (gin sets it from config.toml's
+    ``import_time_limit`` when it is not set, so that worker processes share
+    it), else :data:`IMPORT_TIME_LIMIT`; a value that is not a number of seconds
+    within :data:`IMPORT_LIMIT_RANGE` is said in ``problems`` and the default used."""
+    text = os.environ.get(ENV_IMPORT_TIME_LIMIT, "").strip()
+    if not text:
         return IMPORT_TIME_LIMIT
-    return value if 0 < value < 1e6 else IMPORT_TIME_LIMIT
+    low, high = IMPORT_LIMIT_RANGE
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if low <= value <= high:
+        return value
+    if problems is not None:
+        problem = (f"{ENV_IMPORT_TIME_LIMIT}={quote(text)} is not a number of seconds from {low:g} to {high:g}; "
+                   f"the default, {IMPORT_TIME_LIMIT:g} s, is used")
+        if problem not in problems:
+            problems.append(problem)
+    return IMPORT_TIME_LIMIT
 
 
 @contextlib.contextmanager
 def _time_limit(seconds: float) -> Any:
-    """Raise :class:`_ImportTimeout` in this thread after ``seconds`` (where the
+    """Raise :class:`_PluginTimeout` in this thread after ``seconds`` (where the
     system has interval timers and this is the main thread; else no limit)."""
     import signal
     import threading
@@ -297,7 +433,7 @@ def _time_limit(seconds: float) -> Any:
         return
 
     def expired(signum: int, frame: Any) -> None:
-        raise _ImportTimeout()
+        raise _PluginTimeout()
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -323,6 +459,53 @@ def _import_path(name: str, path: Path) -> ModuleType:
         sys.modules.pop(modname, None)
         raise
     return module
+
+
+#: An option's name: what ``--option NAME=VALUE``, a variant file and a transcript's
+#: ``options`` key it by (``-`` on the command line reads as ``_``).
+OPTION_NAME = r"[a-z][a-z0-9_]*"
+
+
+def check_option_list(what: str, options: Any, field: str = "options") -> None:
+    """A plugin's options (or a bot's parameters): a tuple of :class:`Option`,
+    each sound (:func:`option_problem`), no name twice; TypeError naming the
+    field when not."""
+    if not isinstance(options, tuple) or not all(isinstance(o, Option) for o in options):
+        raise TypeError(f"{what}'s {field} must be a tuple of gincli.Option objects, not {quote(repr(options))}")
+    seen: set[str] = set()
+    for opt in options:
+        problem = option_problem(opt)
+        if problem is None and opt.name in seen:
+            problem = "it is declared twice"
+        if problem is not None:
+            raise TypeError(f"{what}'s option {quote(opt.name)} is wrong: {problem}")
+        seen.add(opt.name)
+
+
+def option_problem(opt: Option) -> str | None:
+    """What is wrong with an option a plugin declares, in a clause (None when
+    nothing is): its name, its kind, its choices, its ``most``, its description,
+    and its default, which must be a value of its own kind and range."""
+    import re
+
+    if not isinstance(opt.name, str) or not re.fullmatch(OPTION_NAME, opt.name):
+        return "its name must be a lower-case word of letters, digits and _ (as --option NAME=VALUE writes it)"
+    if opt.kind not in OPTION_KINDS:
+        return f"its kind is {quote(opt.kind)}, not one of {', '.join(OPTION_KINDS)}"
+    if opt.kind == "choice":
+        choices = opt.choices
+        if (not isinstance(choices, tuple) or not choices or len(set(choices)) != len(choices)
+                or not all(isinstance(c, str) and c.strip() for c in choices)):
+            return f"a choice needs a tuple of different names as its choices, not {quote(repr(choices))}"
+    if opt.most is not None and (type(opt.most) is not int or opt.most < 0):
+        return f"its most must be a whole number of 0 or more, not {quote(repr(opt.most))}"
+    if not isinstance(opt.description, str):
+        return f"its description must be text, not {quote(repr(opt.description))}"
+    try:
+        opt.coerce(opt.default)
+    except (ValueError, TypeError):
+        return f"its default {quote(opt.default)} is not {opt.allowed()}"
+    return None
 
 
 class Registry:
@@ -354,13 +537,18 @@ class Registry:
         self.replaced: dict[tuple[str, str], str] = {}
         self._origin = {info.name: info for info in plugins}
         #: Variants left out for their options, by name: why, said again when one is asked for.
-        self._refused: dict[str, str] = {}
+        self._refused: dict[str, GinError] = {}
+        #: Scoring systems and bots left out for their plugin's fault, by kind and name: why.
+        self._refused_items: dict[tuple[str, str], PluginFault] = {}
+        #: Options of items left out for their plugin's fault: name -> why.
+        self._left_out: dict[str, str] = {}
         for kind, (hook, types) in KINDS.items():
             self._call_hook(pm, plugins, hook,
                             lambda name, kind=kind, types=types: self._registrar(kind, types, name, pending))
             if kind == "bot":  # commands after the things they may use
                 self._call_hook(pm, plugins, "gincli_register_commands", self._command_registrar)
         self._settle_keys()
+        self._check_meld_data()
         self._add_user_variants(pending)  # files never take a name in use: they come after every plugin
         self._add_user_bots()
         self._bind(pending)
@@ -410,7 +598,11 @@ class Registry:
             try:
                 self._check_item(kind, item)
             except TypeError as exc:
-                self.problems.append(f"plugin \"{plugin}\": {exc}; it was left out")
+                sentence = f"plugin \"{plugin}\": {exc}; it was left out"
+                self.problems.append(sentence)
+                self._leave_out_options(item, f"plugin \"{plugin}\": {exc}; its {kind} {name} was left out")
+                if kind in ("variant", "scoring system", "bot"):  # asked for by name: the fault again
+                    self._refused_items.setdefault((kind, name), PluginFault(sentence))
                 return
             if kind == "move set":
                 self._check_keys(plugin, item)
@@ -433,18 +625,24 @@ class Registry:
                    registrar: Callable[[str], Callable[..., None]]) -> None:
         """Call a ``register`` hook of each plugin, in order of precedence (the
         first of a name wins), with ``registrar(plugin)``'s register(): plugin
-        code, whose prints go to stderr and whose failure (an exception, a
-        ``sys.exit()``, values returned instead of registered) is a problem
-        naming it, what it registered before staying."""
+        code (:func:`_plugin_code`: what it writes to standard output goes to
+        stderr, and it has the import's time limit), whose failure (an exception,
+        a ``sys.exit()``, values returned instead of registered, a hook past the
+        limit) is a problem naming it, what it registered before staying."""
         for info in plugins:
             plugin = pm.get_plugin(info.name)
             if plugin is None or hook not in info.hooks:
                 continue
             others = [p for p in pm.get_plugins() if p is not plugin]
             caller = pm.subset_hook_caller(hook, remove_plugins=others)
+            limit = _import_time_limit()
             try:
-                with contextlib.redirect_stdout(_stray(sys.stdout)):
+                with _plugin_code(limit):
                     returned = [r for r in caller(register=registrar(info.name)) if r is not None]
+            except _PluginTimeout:
+                self.problems.append(f"plugin \"{info.name}\": its {hook} hook did not finish within {limit:g} s "
+                                     f"({SETS_THE_LIMIT}); what it registered before stays")
+                continue
             except SystemExit as exc:
                 self.problems.append(f"plugin \"{info.name}\": its {hook} hook called sys.exit({exc.code!r}); what "
                                      "it registered before stays")
@@ -480,24 +678,31 @@ class Registry:
         return register
 
     def _check_item(self, kind: str, item: Any) -> None:
-        """What a registered item must be, beyond its type: TypeError when not."""
+        """What a registered item must be, beyond its type and name: TypeError,
+        one clause naming the field, when not. Every option it declares is checked
+        too (:func:`option_problem`)."""
+        description = getattr(item, "description", "")
+        if not isinstance(description, str):
+            raise TypeError(f"the {kind} {item.name}'s description must be text, not {quote(repr(description))}")
         if kind == "move set":
             self._check_moveset(item)
         elif kind == "meld rules":
             self._check_options(f"the meld rules {item.name}", item.options)
         elif kind == "match backend":
             check_backend(item)
+        elif kind == "bot":
+            check_option_list(f"the bot {item.name}", getattr(item, "parameters", None), "parameters")
         elif kind == "scoring system":
             counts = getattr(item, "players", None)
             if (not isinstance(counts, tuple) or not counts
                     or not all(type(n) is int and 2 <= n <= 4 for n in counts)):
                 raise TypeError(f"the scoring system {item.name}'s players must be a tuple of counts from 2 to 4, "
                                 f"not {quote(repr(counts))}")
-            if not all(isinstance(o, Option) for o in getattr(item, "options", ())):
-                raise TypeError(f"the scoring system {item.name}'s options must be gincli.Option objects")
+            check_option_list(f"the scoring system {item.name}", getattr(item, "options", None))
         elif kind == "variant" and isinstance(item, Variant):
             if not isinstance(item.defaults, dict):
                 raise TypeError(f"the variant {item.name}'s defaults must be a dict")
+            check_option_list(f"the variant {item.name}", item.extra_options, "extra_options")
 
     def _check_code_variants(self) -> None:
         """A variant made in code with a default for something that is not an
@@ -509,11 +714,64 @@ class Registry:
             specs = self.all_option_specs(variant)
             unknown = [key for key in variant.defaults if key not in specs]
             if unknown:  # as a variant file's unknown option: never played without it
-                del self.variants[name]
-                self._refused[name] = (f"plugin \"{plugin}\": the variant {name} has a default for "
-                                       f"{quote(unknown[0])}, which is not an option (the options are "
-                                       f"{', '.join(sorted(specs))}), so the variant was left out")
-                self.problems.append(self._refused[name])
+                self._refuse(name, f"plugin \"{plugin}\": the variant {name} has a default for "
+                                   f"{quote(unknown[0])}, which is not an option (the options are "
+                                   f"{', '.join(sorted(specs))}), so the variant was left out")
+                continue
+            for key, value in variant.defaults.items():
+                try:
+                    specs[key].coerce(value)
+                except ValueError as exc:
+                    self._refuse(name, f"plugin \"{plugin}\": the variant {name}'s default for {key} is wrong: "
+                                       f"{exc}; the variant was left out")
+                    break
+
+    def _refuse(self, name: str, sentence: str) -> None:
+        """Leave out a plugin's variant: a warning now, and the sentence again,
+        a plugin's fault (exit 4), when it is asked for by name."""
+        del self.variants[name]
+        self._refused[name] = PluginFault(sentence)
+        self.problems.append(sentence)
+
+    def _check_meld_data(self) -> None:
+        """Each meld rules' data with every option at its default (melds, card
+        values, layoffs onto gin, words: :meth:`MeldRules.checked_data`), as
+        plugin code; meld rules that break their contract there are left out, one
+        sentence naming the plugin and the method. Under other rules the same
+        checks run when they are asked for."""
+        if not self.meld_rules:
+            return
+        defaults = resolve(self.all_option_specs(Variant("defaults")))
+        limit = _import_time_limit()
+        for name, mr in list(self.meld_rules.items()):
+            why = None
+            try:
+                with _plugin_code(limit):
+                    mr.checked_data(defaults)
+            except PluginFault as exc:
+                why = f"{exc.message}, with every option at its default"
+            except _PluginTimeout:
+                why = (f"plugin \"{plugin_of(mr)}\": the meld rules {name} did not say what a meld is within "
+                       f"{limit:g} s ({SETS_THE_LIMIT})")
+            if why is not None:
+                del self.meld_rules[name]
+                self._leave_out_options(mr, f"{why}; the meld rules {name} were left out")
+                self.problems.append(f"{why}; the meld rules {name} were left out")
+
+    def _leave_out_options(self, item: Any, sentence: str) -> None:
+        """The options of an item left out for its plugin's fault: asked for by
+        name, they are that fault again (exit 4), not an unknown option."""
+        for opt in getattr(item, "options", None) or ():
+            name = getattr(opt, "name", None)
+            if isinstance(name, str) and name not in self._left_out:
+                self._left_out[name] = f"{sentence}, and with them the option {quote(name)}"
+
+    def check_left_out(self, keys: Iterable[str], specs: Mapping[str, Option]) -> None:
+        """A :class:`PluginFault` when one of ``keys`` (options asked for) is no
+        option only because the plugin that adds it was left out for its fault."""
+        for key in keys:
+            if key not in specs and key in self._left_out:
+                raise PluginFault(self._left_out[key])
 
     def _check_moveset(self, ms: MoveSet) -> None:
         """A move set's actions and options may not take those of the rule book or
@@ -521,8 +779,15 @@ class Registry:
         taken = {a: "the rule book" for a in ACTIONS}
         for other in self.movesets.values():
             taken.update(dict.fromkeys(other.actions, f"the move set {other.name}"))
-        if not isinstance(ms.actions, tuple) or not all(isinstance(a, str) and a for a in ms.actions):
-            raise TypeError(f"the move set {ms.name}'s actions must be a tuple of names")
+        for attr in ("actions", "outcomes", "record_fields"):
+            names = getattr(ms, attr, None)
+            if not isinstance(names, tuple) or not all(isinstance(a, str) and a.strip() for a in names):
+                raise TypeError(f"the move set {ms.name}'s {attr} must be a tuple of names, not {quote(repr(names))}")
+        rule_ids = getattr(ms, "rule_ids", None)
+        if (not isinstance(rule_ids, Mapping)
+                or not all(isinstance(k, str) and k and isinstance(v, str) for k, v in rule_ids.items())):
+            raise TypeError(f"the move set {ms.name}'s rule_ids must map rule ids to what each means (text), not "
+                            f"{quote(repr(rule_ids))}")
         for action in ms.actions:
             if action in taken:
                 raise TypeError(f"the move set {ms.name} adds the action {quote(action)}, which is {taken[action]}'s")
@@ -535,11 +800,8 @@ class Registry:
         for kind, table in (("move set", self.movesets), ("meld rules", self.meld_rules)):
             for other in table.values():
                 options.update(dict.fromkeys((o.name for o in other.options), f"the {kind} {other.name}"))
-        if not isinstance(added, tuple):
-            raise TypeError(f"{what}'s options must be a tuple of gincli.Option objects")
+        check_option_list(what, added)
         for opt in added:
-            if not isinstance(opt, Option):
-                raise TypeError(f"{what}'s options must be gincli.Option objects")
             if opt.name in options:
                 raise TypeError(f"{what} adds the option {quote(opt.name)}, which is {options[opt.name]}'s")
 
@@ -613,7 +875,7 @@ class Registry:
                         self.variants[pv.name] = self.bind_variant(pv)
                     except ConfigError as exc:
                         self.problems.append(str(exc))
-                        self._refused[pv.name] = str(exc)
+                        self._refused[pv.name] = exc
             if not progress:
                 for _, pv in waiting:
                     self.problems.append(f"variant file {pv.source}: unknown base variant \"{pv.base}\"; "
@@ -699,7 +961,9 @@ class Registry:
             self.variants.setdefault(variant.name, variant)  # transcripts name it by its name
             return variant
         if name in self._refused:
-            raise UsageError(self._refused[name])
+            raise self._refused[name]
+        if ("variant", name) in self._refused_items:
+            raise self._refused_items[("variant", name)]
         named = sorted(n for n in self.variants if not n.endswith(".toml") and "/" not in n)
         raise UsageError(f"unknown variant {quote(name)}; the variants are {', '.join(named)}")
 
@@ -772,6 +1036,8 @@ class Registry:
                                                                             **params}.items())))
             else:
                 cls = self.bots.get(name)
+                if cls is None and ("bot", name) in self._refused_items:
+                    raise self._refused_items[("bot", name)]
                 if cls is None:
                     known = sorted(self.bots) + sorted(self.named_bots)
                     raise UsageError(f"unknown bot {quote(name)}; the bots are {', '.join(known)}, "
@@ -805,6 +1071,8 @@ class Registry:
 
     def scoring(self, name: str) -> ScoringSystem:
         found = self.scoring_systems.get(name)
+        if found is None and ("scoring system", name) in self._refused_items:
+            raise self._refused_items[("scoring system", name)]
         if found is None:
             raise UsageError(f"unknown scoring system {quote(name)}; the scoring systems are "
                              f"{', '.join(sorted(self.scoring_systems))}")
@@ -837,6 +1105,7 @@ class Registry:
         if key is not None and key in self._rules_cache:
             return self._rules_cache[key]
         specs = self.option_specs(variant, scoring)
+        self.check_left_out(overrides or {}, specs)
         own = {k: v for k, v in variant.defaults.items() if k in specs}
         values = resolve(specs, own, overrides or {}, where=where)
         rules = Rules(values, tuple(ms for ms in self.movesets.values() if self._enabled(ms, values)),
@@ -943,10 +1212,10 @@ class Registry:
         try:
             on = ms.enabled(values)
         except Exception as exc:
-            raise PluginError(f"plugin \"{self.owner.get((kind, ms.name), '?')}\": its {kind} {ms.name} "
+            raise PluginFault(f"plugin \"{self.owner.get((kind, ms.name), '?')}\": its {kind} {ms.name} "
                               f"failed to say whether it is on: {type(exc).__name__}: {exc}") from None
         if not isinstance(on, bool):
-            raise PluginError(f"plugin \"{self.owner.get((kind, ms.name), '?')}\": its {kind} {ms.name} "
+            raise PluginFault(f"plugin \"{self.owner.get((kind, ms.name), '?')}\": its {kind} {ms.name} "
                               f"answered enabled() with {quote(on)}, not true or false")
         return on
 
@@ -970,7 +1239,8 @@ def _plugin_identity(info: PluginInfo, module: Any) -> dict[str, Any]:
 
 
 def load_registry(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
-                  entry_points: bool = True) -> Registry:
-    """Load every plugin and collect what it registers (the one factory)."""
-    pm, infos, problems = make_plugin_manager(plugin_dirs, disabled, entry_points)
+                  entry_points: bool = True, notice: Callable[[str], None] | None = None) -> Registry:
+    """Load every plugin and collect what it registers (the one factory);
+    ``notice``: as :func:`make_plugin_manager`'s."""
+    pm, infos, problems = make_plugin_manager(plugin_dirs, disabled, entry_points, notice)
     return Registry(pm, infos, problems)

@@ -360,6 +360,8 @@ def _header(doc: Any, registry: Registry,
         variant = _variant(registry, vname, options)
         system = registry.scoring(sname)
         rules = registry.rules(variant, system, {**defaults.options, **options}, where="options")
+    except PluginFault as exc:  # a plugin's, not the transcript's: its sentence whole
+        raise bad("plugin-fault", exc.message) from None
     except (GinError, ValueError) as exc:
         raise bad("transcript-options", str(exc)) from None
     if len(players) not in system.players:

@@ -29,6 +29,10 @@ from .melds import Arrangement
 #: imported here: the rules module builds on this one).
 Rules = Mapping[str, Any]
 
+#: The most a card may count in deadwood under any meld rules: a hand's deadwood then
+#: stays within 11 * 100, which knock limits, points and every table of the solver hold.
+MAX_CARD_VALUE = 100
+
 #: What a meld is under the rule book, in words (for errors and help).
 STANDARD_WORDS = "a set is 3 or 4 cards of one rank; a run 3 or more of one suit in sequence"
 
@@ -93,6 +97,18 @@ class MeldRules:
     def solver(self, rules: Rules) -> MeldSolver:
         """The solver these rules build (their data checked: a plugin's fault is
         a sentence naming it)."""
+        masks, values, on_gin, words = self.checked_data(rules)
+        if masks == STANDARD_MASKS and values == CARD_VALUES and not on_gin:
+            return STANDARD
+        return MeldSolver(self.name, tuple(sorted(masks)), values, on_gin, words)
+
+    def checked_data(self, rules: Rules) -> tuple[frozenset[int], tuple[int, ...], bool, str]:
+        """What these rules say under ``rules`` (their melds, each card's value,
+        layoffs onto gin, their words), checked where it crosses: a mask that is
+        not two cards or more of the 52, a value that is not a whole number from
+        0 to :data:`MAX_CARD_VALUE`, is a :class:`~gincli.base.contract.PluginFault`
+        naming the plugin and the method. Also asked at registration, with every
+        option at its default."""
         from ..base.contract import breach, call, truth
 
         def what(method: str) -> str:
@@ -107,16 +123,14 @@ class MeldRules:
         values = []
         for c in range(52):
             v = call(self, what("card_value"), self.card_value, c, rules)
-            if type(v) is not int or v < 0:
-                raise breach(self, what("card_value"), v, "a whole number of 0 or more")
+            if type(v) is not int or not 0 <= v <= MAX_CARD_VALUE:
+                raise breach(self, what("card_value"), v, f"a whole number from 0 to {MAX_CARD_VALUE}")
             values.append(v)
         on_gin = truth(self, what("layoff_on_gin"), call(self, what("layoff_on_gin"), self.layoff_on_gin, rules))
         words = call(self, what("words"), self.words, rules)
         if not isinstance(words, str) or not words.strip():
             raise breach(self, what("words"), words, "a sentence")
-        if masks == STANDARD_MASKS and tuple(values) == CARD_VALUES and not on_gin:
-            return STANDARD
-        return MeldSolver(self.name, tuple(sorted(masks)), tuple(values), on_gin, words)
+        return frozenset(masks), tuple(values), on_gin, words
 
 
 class MeldSolver:
@@ -471,4 +485,4 @@ def _standard() -> StandardSolver:
     return STANDARD
 
 
-__all__ = ["MeldRules", "MeldSolver", "STANDARD", "standard_melds"]
+__all__ = ["MAX_CARD_VALUE", "MeldRules", "MeldSolver", "STANDARD", "standard_melds"]

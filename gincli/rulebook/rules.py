@@ -26,6 +26,8 @@ class Option:
     ``kind`` is one of ``int`` (a whole number >= 0), ``bool``, ``choice`` (one
     of ``choices``), ``int-or-off`` (a number, or ``"off"``), ``knock-limit``
     (a number, or ``"upcard"``: the first upcard's value, an ace meaning gin only).
+    ``most``, when given, is the largest number the option takes (a card's
+    value, say, which meld rules keep within :data:`~gincli.rulebook.meldrules.MAX_CARD_VALUE`).
     """
 
     name: str
@@ -33,14 +35,16 @@ class Option:
     description: str
     kind: str = "int"
     choices: tuple[str, ...] = field(default=())
+    most: int | None = None
 
     def allowed(self) -> str:
         """What values are allowed, in words, for error messages and help."""
+        number = "a whole number >= 0" if self.most is None else f"a whole number from 0 to {self.most}"
         return {
-            "int": "a whole number >= 0",
+            "int": number,
             "bool": "true or false",
-            "int-or-off": 'a whole number >= 0, or "off"',
-            "knock-limit": 'a whole number >= 0, or "upcard"',
+            "int-or-off": f'{number}, or "off"',
+            "knock-limit": f'{number}, or "upcard"',
         }.get(self.kind) or "one of " + ", ".join(f'"{c}"' for c in self.choices)
 
     def coerce(self, value: Any) -> Any:
@@ -54,13 +58,18 @@ class Option:
             if isinstance(value, str) and value in self.choices:
                 return value
         else:
-            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= (
+                    value if self.most is None else self.most):
                 return value
             if kind == "int-or-off" and (value is False or value == OFF or value is None):
                 return OFF
             if kind == "knock-limit" and value == "upcard":
                 return value
         raise ValueError(f"{self.name} must be {self.allowed()}, not {format_value(value)}")
+
+
+#: What an option's ``kind`` may be (:class:`Option`).
+OPTION_KINDS = ("int", "bool", "choice", "int-or-off", "knock-limit")
 
 
 def format_value(value: Any) -> str:

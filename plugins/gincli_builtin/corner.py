@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gincli import MeldRules, Option, Rules, hookimpl, standard_melds
+from gincli.rulebook.meldrules import MAX_CARD_VALUE
 
 ACE_VALUE = 1
 
@@ -24,7 +25,7 @@ class CornerMelds(MeldRules):
     description = "runs round the corner (Q-K-A, K-A-2), an ace's deadwood value, layoffs onto gin"
     options = (
         Option("corner_runs", False, "a run may go round the corner, from K to A to 2 (Q-K-A, K-A-2)", "bool"),
-        Option("ace_value", ACE_VALUE, "what an ace counts in deadwood"),
+        Option("ace_value", ACE_VALUE, "what an ace counts in deadwood", most=MAX_CARD_VALUE),
         Option("layoff_on_gin", False, "the defender may lay off onto gin; a defender left with no deadwood ties "
                "the hand (outcome gin_tied)", "bool"),
     )
