@@ -115,12 +115,15 @@ def shorten(text: str) -> str:
     return text if len(text) <= QUOTE_LIMIT else f"{text[:QUOTE_LIMIT]}… ({len(text):,} characters)"
 
 
-def unexpected(exc: BaseException, doing: str) -> str:
+def unexpected(exc: BaseException, doing: str, what: str = "record") -> str:
     """One sentence for an unexpected failure on one record (``doing``: "scored",
-    "replayed"), the exception's text cut to a readable length."""
+    "replayed"; ``what``: "record", "transcript", "hand"). The exception's own
+    text is gincli's, not the input's: it is never shown (it would read as if
+    it said what is wrong with the input); ``GINCLI_DEBUG=1`` shows it."""
     if isinstance(exc, RecursionError):
         return f"could not be {doing}: it is nested too deeply"
-    return f"could not be {doing}: {type(exc).__name__}: {shorten(str(exc))}"
+    return (f"this {what} could not be {doing}: a bug in gincli stopped it (please report it; GINCLI_DEBUG=1 "
+            "shows the traceback)")
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -87,13 +87,14 @@ def interrupted() -> typer.Exit:
     return typer.Exit(EXIT_INTERRUPTED)
 
 
-def record_failure(exc: Exception, doing: str) -> str:
+def record_failure(exc: Exception, doing: str, what: str = "record") -> str:
     """The error of one record that failed unexpectedly (``doing``: "scored",
-    "replayed", "shown"), one sentence; with ``GINCLI_DEBUG=1`` the exception
-    goes on, with its traceback."""
+    "replayed", "shown"; ``what``: "record", "transcript"), one sentence that
+    says it is a bug; with ``GINCLI_DEBUG=1`` the exception goes on, with its
+    traceback."""
     if debug_enabled():
         raise exc
-    return unexpected(exc, doing)
+    return unexpected(exc, doing, what)
 
 
 def guard(fn: F, stdout_is_data: bool = True, plugin: str | None = None) -> F:

@@ -433,7 +433,7 @@ def report(
                         except UsageError:
                             raise
                         except Exception as exc:
-                            problem = record_failure(exc, "read")
+                            problem = record_failure(exc, "read", "transcript")
                     else:
                         reading.records += 1
                     if problem is not None:

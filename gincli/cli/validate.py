@@ -142,11 +142,11 @@ def _check(item: Item, registry: Any, defaults: Defaults) -> Report:
     except PluginFault as exc:  # a plugin's, not the transcript's: its sentence whole
         return Report(item.record.get("id"), False, False, [Fault(None, None, "plugin-fault", exc.message)])
     except Exception as exc:
-        return _failed(item.record.get("id"), record_failure(exc, "replayed"))
+        return _failed(item.record.get("id"), record_failure(exc, "replayed", "transcript"), "internal-error")
 
 
-def _failed(ident: Any, message: str) -> Report:
-    return Report(ident, False, False, [Fault(None, None, "transcript-format", message)])
+def _failed(ident: Any, message: str, rule: str = "transcript-format") -> Report:
+    return Report(ident, False, False, [Fault(None, None, rule, message)])
 
 
 def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int, int]:
@@ -169,7 +169,8 @@ def validate_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, int, 
         try:
             text = _written(report, item.where, mode, console) if report.valid is False or not invalid_only else ""
         except Exception as exc:
-            report = _failed(report.id, record_failure(exc, "written" if mode in ("json", "csv") else "shown"))
+            report = _failed(report.id, record_failure(exc, "written" if mode in ("json", "csv") else "shown",
+                                                       "transcript's report"), "internal-error")
             text = _written(report, item.where, mode, console)
         out.append(text)
         if report.valid:

@@ -20,7 +20,7 @@ from ..rulebook.cards import CARD_NAMES, CARD_TABLE, card_str, parse_card
 from ..base.contract import PluginFault
 from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
 from ..formats.transcripts import TRANSCRIPT_FORMAT
-from ..base.errors import GinError, RecordError, UsageError, plural, quote
+from ..base.errors import GinError, RecordError, UsageError, debug_enabled, plural, quote, unexpected
 from ..base.jsonio import dumps
 from ..plugin.registry import GINCLI_OPTIONS, Registry
 from ..rulebook.rules import PLAY_OPTIONS, Rules
@@ -81,6 +81,7 @@ RULES: dict[str, str] = {
     "deal-order": "a partnership deal whose two tables are out of order (the first player's table comes first)",
     "stalled-early": "a hand marked stalled (gincli stops a hand at 2,000 moves, dead) that stops before that",
     "plugin-fault": "a plugin (a variant, a scoring system, a move set) broke its contract while the transcript was replayed; the message names it",
+    "internal-error": "gincli failed where it did not foresee a failure: a bug in gincli (please report it); the hands finished before it are kept",
 }
 
 
@@ -176,7 +177,9 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
     except PluginFault as exc:
         seating, fault = None, Fault(None, None, "plugin-fault", exc.message)
     last = len(hands) - 1
+    mi: int | None = None  # the move being replayed, for a fault nobody foresaw
     for hi, raw in enumerate(hands if fault is None else []):
+        mi = None
         try:
             if session.finished:
                 raise Stop(Fault(hi, None, "hand-after-session-end",
@@ -198,6 +201,7 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
                 except IllegalMove as exc:
                     ctx = {"state": before or _snapshot(hand), "moves": moves[max(0, mi - 6):mi], "move": m}
                     raise Stop(Fault(hi, mi, exc.rule or "illegal-move", exc.message, ctx)) from None
+            mi = None
             forfeit = raw.get("forfeit")
             if forfeit is not None and not hand.over:
                 who = forfeit.get("player") if isinstance(forfeit, dict) else None
@@ -228,12 +232,17 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
         except PluginFault as exc:
             fault = Fault(hi, None, "plugin-fault", exc.message)
             break
+        except Exception as exc:  # a bug: this hand's fault, the hands before it kept
+            fault = _internal(exc, hi, mi)
+            break
     try:
         report.result = session.result()  # once: a session's result grows with its hands
         if fault is None:
             report.complete = _settled(session, hands, report)
     except PluginFault as exc:  # the session's own answers, after its hands: its fault, said whole
         fault = fault or Fault(None, None, "plugin-fault", exc.message)
+    except Exception as exc:
+        fault = fault or _internal(exc, None, None)
     if fault is None:
         claimed = doc.get("result")
         if claimed is not None:
@@ -241,6 +250,8 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
                 _check_claimed_session(claimed, report.result)
             except Stop as stop:
                 fault = stop.fault
+            except Exception as exc:
+                fault = _internal(exc, None, None)
     if fault is not None:
         report.valid = False
         report.errors.append(fault)
@@ -249,7 +260,20 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
                 report.complete = _lenient_complete(doc, hands, players, variant, rules, system)
             except PluginFault:
                 report.complete = False
+            except Exception:  # following past the fault is a guess: a bug there costs only the guess
+                if debug_enabled():
+                    raise
+                report.complete = False
     return report
+
+
+def _internal(exc: Exception, hand: int | None, move: int | None) -> Fault:
+    """The fault where gincli failed unforeseen: at that hand (and move), the
+    hands before it kept; with ``GINCLI_DEBUG=1`` the exception goes on."""
+    if debug_enabled():
+        raise exc
+    return Fault(hand, move, "internal-error",
+                 unexpected(exc, "replayed", "hand" if hand is not None else "transcript"))
 
 
 def _first_seating(doc: dict[str, Any], session: CheckedSession, players: tuple[str, ...]) -> Seating | None:

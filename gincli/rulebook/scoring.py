@@ -15,7 +15,7 @@ from ..base.errors import RecordError, plural
 from ..base.jsonio import dumps as _dumps
 from .layoffs import plain_defence
 from .meldrules import STANDARD, MeldSolver
-from .melds import Arrangement, best_arrangement, deadwood, meld_info, min_arrangements
+from .melds import Arrangement, best_arrangement, deadwood, in_sequence, meld_info, min_arrangements
 from .rules import OFF, Rules
 from .variant import Variant
 
@@ -483,8 +483,8 @@ def declared_melds(name: str, held: int, melds: list[int] | None,
     used = 0
     for meld in melds:
         if not solver.is_meld(meld):
-            raise RecordError(f"{name}'s meld [{' '.join(card_str(x) for x in meld_cards_in_order(meld))}] is not a "
-                              f"meld ({solver.words})", rule="not-a-meld")
+            raise RecordError(f"{name}'s meld [{' '.join(card_str(x) for x in _no_meld_in_order(meld))}] "
+                              f"is not a meld ({solver.words})", rule="not-a-meld")
         if meld & ~held:
             names = " ".join(card_str(c) for c in meld_cards_in_order(meld))
             missing = card_str(cards_of(meld & ~held)[0])
@@ -502,6 +502,15 @@ def _as_arrangement(held: int, melds: list[int], solver: MeldSolver = STANDARD) 
         used |= m
     rest = held & ~used
     return Arrangement(solver.mask_value(rest), tuple(melds), rest)
+
+
+def _no_meld_in_order(cards: int) -> list[int]:
+    """Cards declared as a meld that is none, as a meld would be written: one
+    suit in sequence, else by rank (none, for an empty one)."""
+    held = cards_of(cards)
+    if held and held[-1] // 13 == held[0] // 13:
+        return in_sequence(held)
+    return by_rank(held)
 
 
 def meld_cards_in_order(meld: int) -> list[int]:
