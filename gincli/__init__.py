@@ -6,7 +6,9 @@ For scripts and notebooks (docs/api.md): :func:`score` scores hand records,
 tournament) (names, ``exec:`` programs,
 :class:`Bot` objects or plain callables ``(view, legal) -> move``), each
 returning what its ``gin`` command writes with ``--format json``;
-:func:`new_hand` deals a :class:`GameHand` to step through move by move.
+:func:`new_hand` deals a :class:`GameHand` to step through move by move. A
+mistake in their arguments is a :class:`UsageError` (a :class:`GinError`) in
+the command's sentence, naming the argument.
 
 For plugin authors (docs/plugins.md): ``hookimpl`` marks a plugin's hook
 implementations; :class:`Variant`, :class:`ScoringSystem`, :class:`Session`,
@@ -36,7 +38,7 @@ _LAZY = {
     "ScoringSystem": "sessions.systems", "Seating": "sessions.systems", "Session": "sessions.systems",
     "PendingVariant": "rulebook.variant", "Variant": "rulebook.variant",
     "Bot": "hand.bots",
-    "RecordError": "base.errors",
+    "RecordError": "base.errors", "UsageError": "base.errors", "GinError": "base.errors",
     "IllegalMove": "hand.moves", "Move": "hand.moves",
     "MoveSet": "hand.moveset",
     "MeldRules": "rulebook.meldrules", "standard_melds": "rulebook.meldrules",
@@ -74,7 +76,7 @@ keep_names(__name__, frozenset(_LAZY))  # gincli.validate: the function, though 
 if TYPE_CHECKING:
     from .matches.backends import BackendError, MatchBackend, MatchWork
     from .hand.bots import Bot
-    from .base.errors import RecordError
+    from .base.errors import GinError, RecordError, UsageError
     from .hand.moves import IllegalMove, Move
     from .hand.moveset import MoveSet
     from .rulebook.meldrules import MeldRules, standard_melds
@@ -89,7 +91,7 @@ if TYPE_CHECKING:
     from .api.hands import GameHand, new_hand
 
 
-__all__ = ["BackendError", "MatchBackend", "MatchWork", "Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "MeldRules", "standard_melds", "RecordError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
+__all__ = ["BackendError", "MatchBackend", "MatchWork", "Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "MeldRules", "standard_melds", "RecordError", "UsageError", "GinError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
            "variant_from_file", "__version__",
            "score", "validate", "deal", "play_match", "MatchResult", "Transcripts", "GameHand", "new_hand",
            "play_tournament", "TournamentResult"]

@@ -159,21 +159,30 @@ def test_play_match_without_transcripts_has_the_same_summary(run):
     assert result.summary == json.loads(res.stdout) and len(result.transcripts) == 0
 
 
-@pytest.mark.parametrize("args,kwargs", [
-    (("--bots", "simple", "--games", "1"), {"bots": ["simple"], "games": 1}),
-    (("--bots", "simple,random"), {"bots": ["simple", "random"]}),
+@pytest.mark.parametrize("args,kwargs,flags,keywords", [
+    (("--bots", "simple", "--games", "1"), {"bots": ["simple"], "games": 1},
+     '--bots takes bots separated by commas, at least two, not "simple"',
+     'bots takes at least two bots, not ["simple"]'),
+    (("--bots", "simple,random"), {"bots": ["simple", "random"]},
+     "give either --hands N or --games N", "give either hands=N or games=N"),
     (("--bots", "simple,random", "--hands", "3", "--duplicate"), {"bots": ["simple", "random"], "hands": 3,
-                                                                  "duplicate": True}),
-    (("--bots", "simple,nobody", "--hands", "1"), {"bots": ["simple", "nobody"], "hands": 1}),
+                                                                  "duplicate": True},
+     "--duplicate plays deals in pairs", "duplicate plays deals in pairs"),
+    (("--bots", "simple,nobody", "--hands", "1"), {"bots": ["simple", "nobody"], "hands": 1},
+     'unknown bot "nobody"', 'unknown bot "nobody"'),
     (("--bots", "simple,random", "--hands", "1", "--option", "no_such=1"),
-     {"bots": ["simple", "random"], "hands": 1, "options": {"no_such": 1}}),
+     {"bots": ["simple", "random"], "hands": 1, "options": {"no_such": 1}},
+     '--option: unknown option "no_such"', 'options: unknown option "no_such"'),
 ])
-def test_play_match_says_what_is_wrong_as_the_command_does(run, args, kwargs):
+def test_play_match_says_what_is_wrong_as_the_command_does(run, args, kwargs, flags, keywords):
+    """The same sentence, naming the flag on the command line and the argument in Python."""
     res = run("match", *args, "--quiet")
     assert res.exit_code == 2
     with pytest.raises(UsageError) as info:
         gincli.play_match(**kwargs)
-    assert info.value.message in res.stderr.replace("\n", " ")
+    assert info.value.message.startswith(keywords)
+    assert res.stderr.replace("\n", " ").startswith(f"gin: error: {flags}")
+    assert info.value.message.replace(keywords, flags, 1) in res.stderr.replace("\n", " ")
 
 
 # -- bots as Python objects --------------------------------------------------------------------------------
@@ -393,7 +402,7 @@ def test_a_python_bot_plays_a_tournament_and_mistakes_are_the_commands():
     assert policy.model.asked > 0 and len(result.transcripts) == 6
     with pytest.raises(UsageError, match="two bots play a match"):
         gincli.play_tournament(["simple", "random"], hands=2)
-    with pytest.raises(UsageError, match="--anchor"):
+    with pytest.raises(UsageError, match="^anchor \"nobody\" is not one of the players"):
         gincli.play_tournament(["simple", "random", "expert"], hands=2, anchor="nobody")
 
 

@@ -299,5 +299,5 @@ def test_a_time_limit_is_checked_as_the_command_line_checks_it(tmp_path):
         """))
     assert out["got"] == ["time_limit: 0 is not between 0.01 and 86,400 seconds (a day)",
                           "time_limit: nan is not a number of seconds (give one from 0.01 to 86,400)",
-                          "time_limit takes a number of seconds, not \"soon\"",
+                          "time_limit: \"soon\" is not a number of seconds",
                           "time_limit: 1e+06 is not between 0.01 and 86,400 seconds (a day)"]

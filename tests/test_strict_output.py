@@ -339,6 +339,6 @@ def test_gincli_validate_and_deal_refuse_nan():
     assert report["valid"] is False and report["id"] is None
     assert report["errors"][0]["message"] == "the transcript holds NaN or Infinity, which JSON does not allow"
     assert _same(gincli.validate(dict(transcript, id=-0.0))["id"], 0.0)
-    with pytest.raises(UsageError, match=r"^id must be a JSON value, not \[nan\] \(JSON has no NaN or Infinity\)$"):
+    with pytest.raises(UsageError, match=r"^id: \[nan\] is not a JSON value \(JSON has no NaN or Infinity\)$"):
         gincli.deal(seed=1, id=[float("nan")])
     assert _same(gincli.deal(seed=1, id=-0.0)["id"], 0.0)

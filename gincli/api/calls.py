@@ -1,16 +1,23 @@
 """The commands as functions: :func:`score`, :func:`validate`, :func:`deal`,
 :func:`play_match` (docs/api.md). Each calls the code its command calls and
-returns what the command writes with ``--format json``, as dicts; a mistake in
-the arguments is the command's :class:`~gincli.base.errors.UsageError`."""
+returns what the command writes with ``--format json``, as dicts. Every
+argument is checked before anything runs, by the checks the command's options
+use (:mod:`gincli.base.arguments`): a mistake is a
+:class:`~gincli.base.errors.UsageError` with the command's sentence, naming
+the argument (``games: 0 must be at least 1``) where the command names its flag."""
 
 from __future__ import annotations
 
 import contextlib
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from os import PathLike
 from typing import Any
 
-from ..base.errors import UsageError, quote
+from ..base.arguments import (KEYWORDS, SEED_MAX, argument, flag, json_value, optional_text, seconds, text, texts,
+                              whole_number)
+from ..base.config import MAX_WORKERS
+from ..base.errors import ConfigError, PluginError, UsageError, quote
 from ..base.jsonio import dumps, holds_nan_or_infinity, loads
 from ..formats.containers import Item
 from ..formats.records import HandScorer
@@ -19,11 +26,12 @@ from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
 from ..matches.parallel import chunked, forks
 from ..matches.pybots import bot_factory, label_of
 from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
+from ..matches.stats import parse_sprt
 from ..plugin.registry import load_registry
+from ..rulebook.rules import parse_assignments
 from ..cli.deal import deal_transcript, parse_players
 from ..cli.match import stream_sessions
 from ..cli.matchplan import plan_match, plan_tournament
-from ..cli.options import overrides_from
 from ..cli.score import score_chunk
 from ..cli.validate import validate_chunk, validation_defaults
 
@@ -42,21 +50,72 @@ def registry() -> Any:
     return _registry
 
 
+def _registry_with(*variants: str | None) -> Any:
+    """The registry, with the variant files the ``variant`` arguments name
+    read: one that cannot be read, or that is wrong, is a mistake in the
+    argument (:class:`UsageError`, in the command's sentence), as an unknown
+    name is. A plugin's fault stays its own."""
+    reg = registry()
+    for name in variants:
+        try:
+            if name is not None:
+                reg.variant(name)
+        except PluginError:
+            raise
+        except ConfigError as exc:
+            raise UsageError(exc.message) from None
+    return reg
+
+
+VARIANT = "a variant's name or a .toml file"
+SCORING = "a scoring system's name"
+
+
 def _overrides(options: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
-    """``options``: a mapping of option names to values, or ``--option``'s ``key=value`` strings."""
+    """``options``: a mapping of option names to values, or ``--option``'s
+    ``key=value`` strings (read as ``--option`` reads them). The values are
+    checked with the rules they set, in the sentences of ``--option``."""
     if options is None:
         return {}
     if isinstance(options, Mapping):
-        return {str(k).replace("-", "_"): v for k, v in options.items()}
-    if isinstance(options, str):
-        raise UsageError(f"options takes a mapping or a list of key=value strings, not {quote(options)}")
-    return overrides_from(list(options))
+        for key in options:
+            if not isinstance(key, str):
+                raise UsageError(f"options: the key {quote(key)} is not an option's name (text)")
+        return {k.replace("-", "_"): v for k, v in options.items()}
+    if isinstance(options, (str, bytes)) or not isinstance(options, Sequence):
+        raise UsageError(f"options: {quote(options)} is not a mapping of options nor a list of key=value strings")
+    items = argument("options", texts, options, "key=value strings", "a key=value string")
+    try:
+        return parse_assignments(items, "options")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
-def _items(records: Iterable[Any], what: str) -> Iterator[Item]:
-    if isinstance(records, (Mapping, str, bytes)):
-        raise UsageError(f"gincli.{what} takes an iterable of records (dicts), not one {type(records).__name__}: "
-                         "put it in a list")
+def _seed(seed: Any) -> int | None:
+    return None if seed is None else argument("seed", whole_number, seed, 0, SEED_MAX)
+
+
+def _count(name: str, value: Any, low: int = 1, high: int | None = None) -> int | None:
+    return None if value is None else argument(name, whole_number, value, low, high)
+
+
+def _players(players: Any) -> tuple[str, ...]:
+    """``players``: names separated by commas, or a list of them."""
+    if isinstance(players, str):
+        return parse_players(players, KEYWORDS)
+    names = argument("players", texts, players, "players' names", "a player's name")
+    return parse_players(",".join(names), KEYWORDS, given=names)
+
+
+def _records(records: Any) -> Iterable[Any]:
+    if isinstance(records, (Mapping, str, bytes)) or not isinstance(records, Iterable):
+        one = f"one {type(records).__name__}: put it in a list" if isinstance(records, (Mapping, str, bytes)) \
+            else quote(records)
+        raise UsageError(f"records takes an iterable of records (dicts), not {one}")
+    return records
+
+
+def _items(records: Iterable[Any]) -> Iterator[Item]:
     for i, record in enumerate(records):
         if type(record) is not dict:
             yield Item("<records>", i, None, None, f"record {i + 1} is not a dict (a JSON object)")
@@ -79,13 +138,21 @@ def score(records: Iterable[Mapping[str, Any]], *, variant: str | None = None, s
 
     ``variant`` (a name or a ``.toml`` file), ``scoring`` and ``options`` are
     ``--variant``, ``--scoring`` and ``--option``: for records that name none.
-    A bad one is a :class:`~gincli.base.errors.UsageError` at the first result.
+    A bad one is a :class:`~gincli.base.errors.UsageError`, raised by the call
+    (before any record is read).
 
     >>> [r["outcome"] for r in gincli.score(records)]  # doctest: +SKIP
     """
-    scorer = HandScorer(registry(), variant, scoring, _overrides(options))
+    records = _records(records)
+    variant = argument("variant", optional_text, variant, VARIANT)
+    scoring = argument("scoring", text, scoring, SCORING)
+    scorer = HandScorer(_registry_with(variant), variant, scoring, _overrides(options), where="options")
+    return _scored(scorer, records)
+
+
+def _scored(scorer: HandScorer, records: Iterable[Any]) -> Iterator[dict[str, Any]]:
     state = {"scorer": scorer, "mode": "json", "colour": False}
-    for chunk in chunked(_items(records, "score"), 1):  # one at a time: a record is read when its result is asked for
+    for chunk in chunked(_items(records), 1):  # one at a time: a record is read when its result is asked for
         yield from _lines(score_chunk(state, chunk)[0])
 
 
@@ -96,9 +163,14 @@ def validate(transcript: Mapping[str, Any], *, variant: str | Sequence[str] | No
     ``complete``, ``errors`` with rule ids, each hand's score, the session's).
     ``variant``, ``scoring`` and ``options`` fill in what the transcript
     leaves out, as ``--variant`` (one or several), ``--scoring`` and ``--option`` do."""
-    reg = registry()
-    variants = [variant] if isinstance(variant, str) else list(variant or [])
-    defaults = validation_defaults(reg, variants, scoring, _overrides(options))
+    if variant is None or isinstance(variant, (str, PathLike)):
+        variants = [argument("variant", text, variant, VARIANT)] if variant is not None else []
+    else:
+        variants = argument("variant", texts, variant, "variants' names or .toml files", VARIANT)
+    scoring = argument("scoring", optional_text, scoring, SCORING)
+    overrides = _overrides(options)
+    reg = _registry_with(*variants)
+    defaults = validation_defaults(reg, variants, scoring, overrides, where="options")
     state = {"registry": reg, "defaults": defaults, "mode": "json", "invalid_only": False}
     if type(transcript) is not dict:
         item = Item("<transcript>", 0, None, None, "the transcript is not a dict (a JSON object)")
@@ -115,12 +187,20 @@ def deal(*, seed: int | None = None, players: Sequence[str] | str = ("ann", "bob
     """A seeded deal: the transcript ``gin deal --format json`` writes (the
     shuffled deck and the deal, ready for moves). Without ``seed``, a random
     one, recorded in the transcript; without ``dealer``, the players cut for it."""
-    if holds_nan_or_infinity(id):  # the transcript is JSON: it could not be written
-        raise UsageError(f"id must be a JSON value, not {quote(id)} (JSON has no NaN or Infinity)")
-    names = parse_players(players if isinstance(players, str) else ",".join(players))
-    _, doc = deal_transcript(registry(), names, seed=seed, dealer=dealer, variant=variant, scoring=scoring,
-                             overrides=_overrides(options), id=id)
+    seed, names, dealer, variant, scoring, overrides = _deal_arguments(seed, players, dealer, variant, scoring,
+                                                                       options)
+    id = argument("id", json_value, id)
+    _, doc = deal_transcript(_registry_with(variant), names, seed=seed, dealer=dealer, variant=variant,
+                             scoring=scoring, overrides=overrides, id=id, say=KEYWORDS)
     return loads(dumps(doc))
+
+
+def _deal_arguments(seed: Any, players: Any, dealer: Any, variant: Any, scoring: Any,
+                    options: Any) -> tuple[int | None, tuple[str, ...], str | None, str, str, dict[str, Any]]:
+    """:func:`deal`'s and :func:`~gincli.api.hands.new_hand`'s arguments, checked."""
+    return (_seed(seed), _players(players), argument("dealer", optional_text, dealer, "a player's name"),
+            argument("variant", text, variant, VARIANT), argument("scoring", text, scoring, SCORING),
+            _overrides(options))
 
 
 class Transcripts:
@@ -219,6 +299,8 @@ def _bots_in(reg: Any, bots: Sequence[BotLike], workers: int | None, backend: st
     only; and the workers (one, where a Python object cannot go to more)."""
     if isinstance(bots, str):
         raise UsageError(f"bots takes a list of bots, not the text {quote(bots)}")
+    if isinstance(bots, (bytes, Mapping)) or not isinstance(bots, Iterable):
+        raise UsageError(f"bots takes a list of bots, not {quote(bots)}")
     specs, labels = _python_bots(reg, list(bots), time_limit)
     try:
         if labels and (backend != DEFAULT_BACKEND or (workers is not None and workers > 1 and not forks())):
@@ -239,21 +321,41 @@ def _external(time_limit: float | None) -> float:
     return DEFAULT_TIME_LIMIT if time_limit is None else time_limit
 
 
-def _seconds(name: str, value: Any, default: Any = None) -> Any:
-    """A time limit given to the API (``default`` for ``None``), checked as
-    ``--time-limit`` checks it."""
-    from ..matches.external.botsfile import seconds_problem
-
-    if value is None:
-        return default
-    try:
-        number = float(value) if not isinstance(value, bool) else float("nan")
-    except (TypeError, ValueError):
-        raise UsageError(f"{name} takes a number of seconds, not {quote(value)}") from None
-    problem = seconds_problem(number)
-    if problem:
-        raise UsageError(f"{name}: {problem}")
-    return number
+def _match_arguments(*, games: Any, hands: Any, seed: Any, workers: Any, duplicate: Any, variant: Any,
+                     scoring: Any, options: Any, sprt: Any, backend: Any, backend_options: Any, address: Any,
+                     names: Any, time_limit: Any, start_time_limit: Any, max_hands: Any, bot_log: Any,
+                     bot_trace: Any, max_forfeits: Any, transcripts: Any) -> dict[str, Any]:
+    """The arguments :func:`play_match` and :func:`play_tournament` share,
+    checked as ``gin match``'s options are: the keywords of ``plan_match``
+    (``names`` joined, as ``--players`` gives them; ``time_limit`` None for
+    untimed Python bots), and ``workers`` and ``transcripts``."""
+    if sprt is not None:
+        try:
+            parse_sprt(sprt, "sprt")
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    if names is not None:
+        names = ",".join(argument("names", texts, names, "players' names", "a player's name"))
+    return {
+        "games": _count("games", games), "hands": _count("hands", hands), "seed": _seed(seed),
+        "workers": _count("workers", workers, 1, MAX_WORKERS), "duplicate": argument("duplicate", flag, duplicate),
+        "variant": argument("variant", text, variant, VARIANT),
+        "scoring": argument("scoring", optional_text, scoring, SCORING), "overrides": _overrides(options),
+        "sprt": sprt, "backend": argument("backend", text, backend, "a backend's name"),
+        "backend_option": (None if backend_options is None else
+                           argument("backend_options", texts, backend_options, "KEY=VALUE strings",
+                                    "a KEY=VALUE string")),
+        "address": argument("address", optional_text, address, "a cluster's address (HOST:PORT, or auto)"),
+        "names": names,
+        "time_limit": None if time_limit is None else argument("time_limit", seconds, time_limit),
+        "start_time_limit": 30.0 if start_time_limit is None else argument("start_time_limit", seconds,
+                                                                            start_time_limit),
+        "max_hands": argument("max_hands", whole_number, max_hands, 1),
+        "bot_log": argument("bot_log", optional_text, bot_log, "a folder's path"),
+        "bot_trace": argument("bot_trace", optional_text, bot_trace, "a folder's path"),
+        "max_forfeits": argument("max_forfeits", whole_number, max_forfeits, 0),
+        "transcripts": argument("transcripts", flag, transcripts),
+    }
 
 
 def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int | None = None,
@@ -291,16 +393,17 @@ def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int 
     Returns a :class:`MatchResult`: ``summary`` (``gin match --format json``'s
     dict) and ``transcripts`` (``--transcripts``' sessions; none kept with
     ``transcripts=False``)."""
-    reg = registry()
-    time_limit = _seconds("time_limit", time_limit)
-    start_time_limit = _seconds("start_time_limit", start_time_limit, 30.0)
-    with _bots_in(reg, bots, workers, backend, time_limit) as (specs, workers):
-        plan = plan_match(reg, specs, ",".join(specs), hands=hands, games=games, seed=seed, variant=variant,
-                          scoring=scoring, overrides=_overrides(options), duplicate=duplicate, sprt=sprt,
-                          names=",".join(names) if names is not None else None, backend=backend,
-                          backend_option=backend_options, address=address, time_limit=_external(time_limit),
-                          max_hands=max_hands, start_time_limit=start_time_limit, bot_log=bot_log,
-                          bot_trace=bot_trace, max_forfeits=max_forfeits)
+    checked = _match_arguments(games=games, hands=hands, seed=seed, workers=workers, duplicate=duplicate,
+                               variant=variant, scoring=scoring, options=options, sprt=sprt, backend=backend,
+                               backend_options=backend_options, address=address, names=names,
+                               time_limit=time_limit, start_time_limit=start_time_limit, max_hands=max_hands,
+                               bot_log=bot_log, bot_trace=bot_trace, max_forfeits=max_forfeits,
+                               transcripts=transcripts)
+    workers, transcripts = checked.pop("workers"), checked.pop("transcripts")
+    reg = _registry_with(checked["variant"])
+    with _bots_in(reg, bots, workers, checked["backend"], checked["time_limit"]) as (specs, workers):
+        plan = plan_match(reg, specs, specs, say=KEYWORDS,
+                          **dict(checked, time_limit=_external(checked["time_limit"])))
         tally = Tally(plan.spec, plan.test, plan.variant.name, plan.header["options"])
         out = _Collected() if transcripts else None
         _run(reg, plan.backend, plan.backend_options, workers, out,
@@ -350,27 +453,29 @@ def play_tournament(bots: Sequence[BotLike], *, games: int | None = None, hands:
                     backend_options: Sequence[str] | None = None, address: str | None = None,
                     names: Sequence[str] | None = None, time_limit: float | None = None,
                     start_time_limit: float = 30.0,
-                    max_hands: int = 10_000, bot_log: str | None = None,
-                    transcripts: bool = True) -> TournamentResult:
+                    max_hands: int = 10_000, bot_log: str | None = None, bot_trace: str | None = None,
+                    max_forfeits: int = DEFAULT_MAX_FORFEITS, transcripts: bool = True) -> TournamentResult:
     """Play a tournament, as ``gin tournament`` does with the same arguments:
     three bots or more (as :func:`play_match` takes them, Python objects
     too), every pairing a match of ``games`` or ``hands`` (a round robin, or
     with ``gauntlet=K`` the first K against the others), the same deals for
-    each; ``anchor="NAME[=ELO]"`` fixes the ratings' scale; ``time_limit``
-    as :func:`play_match` takes it. Returns a
-    :class:`TournamentResult`."""
+    each; ``anchor="NAME[=ELO]"`` fixes the ratings' scale. The other
+    arguments (``time_limit`` too) are :func:`play_match`'s. Returns a :class:`TournamentResult`."""
     from ..cli.tournament import play_pairings, tournament_summary
 
-    reg = registry()
-    time_limit = _seconds("time_limit", time_limit)
-    start_time_limit = _seconds("start_time_limit", start_time_limit, 30.0)
-    with _bots_in(reg, bots, workers, backend, time_limit) as (specs, workers):
-        plan = plan_tournament(reg, specs, ",".join(specs), hands=hands, games=games, gauntlet=gauntlet, seed=seed,
-                               variant=variant, scoring=scoring, overrides=_overrides(options), duplicate=duplicate,
-                               sprt=sprt, names=",".join(names) if names is not None else None, anchor=anchor,
-                               backend=backend, backend_option=backend_options, address=address,
-                               time_limit=_external(time_limit), max_hands=max_hands,
-                               start_time_limit=start_time_limit, bot_log=bot_log)
+    checked = _match_arguments(games=games, hands=hands, seed=seed, workers=workers, duplicate=duplicate,
+                               variant=variant, scoring=scoring, options=options, sprt=sprt, backend=backend,
+                               backend_options=backend_options, address=address, names=names,
+                               time_limit=time_limit, start_time_limit=start_time_limit, max_hands=max_hands,
+                               bot_log=bot_log, bot_trace=bot_trace, max_forfeits=max_forfeits,
+                               transcripts=transcripts)
+    workers, transcripts = checked.pop("workers"), checked.pop("transcripts")
+    gauntlet = _count("gauntlet", gauntlet)
+    anchor = argument("anchor", optional_text, anchor, "a player's name (NAME or NAME=ELO)")
+    reg = _registry_with(checked["variant"])
+    with _bots_in(reg, bots, workers, checked["backend"], checked["time_limit"]) as (specs, workers):
+        plan = plan_tournament(reg, specs, specs, gauntlet=gauntlet, anchor=anchor, say=KEYWORDS,
+                               **dict(checked, time_limit=_external(checked["time_limit"])))
         tallies = [Tally(m, plan.test, plan.variant.name, plan.header["options"]) for m in plan.matches]
         out = _Collected() if transcripts else None
         _run(reg, plan.backend, plan.backend_options, workers, out,

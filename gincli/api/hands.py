@@ -13,8 +13,9 @@ from ..base.errors import UsageError, quote
 from ..hand.engine import SPREAD, Hand
 from ..hand.moves import IllegalMove, Move
 from ..matches.external.protocol import legal_json, view_to_json
-from ..cli.deal import deal_table, parse_players
-from .calls import _overrides, registry
+from ..base.arguments import KEYWORDS
+from ..cli.deal import deal_table
+from .calls import _deal_arguments, _registry_with
 
 
 class GameHand:
@@ -115,9 +116,10 @@ def new_hand(seed: int | None = None, *, players: Sequence[str] | str = ("ann", 
     """Deal a hand to step through: the same deal ``gin deal --seed`` (and
     :func:`gincli.deal`) makes with the same arguments. Without ``seed``, a
     random one; without ``dealer``, the players cut for it."""
-    names = parse_players(players if isinstance(players, str) else ",".join(players))
+    seed, names, dealer, variant, scoring, overrides = _deal_arguments(seed, players, dealer, variant, scoring,
+                                                                       options)
     if len(names) != 2:
         raise UsageError(f"a hand is played by two players, not {len(names)}")
-    table, _, _, _ = deal_table(registry(), names, seed=seed, dealer=dealer, variant=variant, scoring=scoring,
-                                overrides=_overrides(options))
+    table, _, _, _ = deal_table(_registry_with(variant), names, seed=seed, dealer=dealer, variant=variant,
+                                scoring=scoring, overrides=overrides, say=KEYWORDS)
     return GameHand(table.deal())

@@ -1,5 +1,6 @@
 """The base every layer stands on: gincli's exceptions and exit statuses
-(:mod:`.errors`), the plugin contract checked wherever plugin code hands a value
+(:mod:`.errors`), the checks of the commands' and the API's arguments with their
+sentences (:mod:`.arguments`), the plugin contract checked wherever plugin code hands a value
 back (:mod:`.contract`: a fault is a sentence naming the plugin), JSON read and
 written the same way everywhere (:mod:`.jsonio`), the user's folders and the
 TOML files gincli reads (:mod:`.config`), the installed packages' entry points

@@ -43,7 +43,7 @@ class InputError(GinError):
 
 
 class UsageError(GinError):
-    """A command-line choice is wrong: unknown variant, bad ``--option``."""
+    """A command-line choice or an API argument is wrong: unknown variant, bad ``--option``."""
 
     exit_code = EXIT_UNREADABLE
 

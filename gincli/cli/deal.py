@@ -16,6 +16,7 @@ from ..sessions.table import Table
 from .base import guard, settings
 from .render import cards_markup, safe, show, write_data
 from . import complete
+from ..base.arguments import FLAGS, Spelling
 from .options import OptionOpt, SeedOpt, check_dealer, check_seats, overrides_from, random_seed
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
@@ -34,10 +35,13 @@ def register(app: typer.Typer) -> None:
     app.command("deal", help=HELP)(guard(deal))
 
 
-def parse_players(text: str) -> tuple[str, ...]:
+def parse_players(text: str, say: Spelling = FLAGS, given: Any = None) -> tuple[str, ...]:
+    """``--players A,B``: two names or more, each different (``given``: what
+    the sentence quotes, the API's list rather than its names joined)."""
     names = [n.strip() for n in text.split(",")]
     if len(names) < 2 or not all(names) or len(set(names)) != len(names):
-        raise UsageError(f"--players takes different names separated by commas, not {quote(text)}")
+        commas, shown = (" separated by commas", text) if given is None else ("", given)
+        raise UsageError(f"{say('players')} takes different names{commas}, not {quote(shown)}")
     return tuple(names)
 
 
@@ -71,18 +75,19 @@ def deal(
 
 
 def deal_table(registry: Any, names: tuple[str, ...], *, seed: int | None, dealer: str | None, variant: str,
-               scoring: str, overrides: dict[str, Any]) -> tuple[Table, Any, Any, Any]:
+               scoring: str, overrides: dict[str, Any], say: Spelling = FLAGS) -> tuple[Table, Any, Any, Any]:
     """A table ready for its first deal, checked as ``gin deal`` checks it
-    (:class:`UsageError` in one sentence): the table, the variant, the scoring
-    system and the rules. Without a seed, a random one."""
+    (:class:`UsageError` in one sentence, naming the arguments as ``say``
+    spells them): the table, the variant, the scoring system and the rules.
+    Without a seed, a random one."""
     v = registry.variant(variant)
     system = registry.scoring(scoring)
-    check_seats(system, len(names), "--players", "names")
-    check_dealer(dealer, names)
+    check_seats(system, len(names), say("players"), "names")
+    check_dealer(dealer, names, say)
     if seed is None:
         seed = random_seed()
     try:
-        rules = registry.rules(v, system, overrides)
+        rules = registry.rules(v, system, overrides, where=say("options"))
         table = Table(names, v, rules, system, seed, dealer=dealer)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -90,10 +95,11 @@ def deal_table(registry: Any, names: tuple[str, ...], *, seed: int | None, deale
 
 
 def deal_transcript(registry: Any, names: tuple[str, ...], *, seed: int | None, dealer: str | None, variant: str,
-                    scoring: str, overrides: dict[str, Any], id: Any = None) -> tuple[Hand, dict[str, Any]]:
+                    scoring: str, overrides: dict[str, Any], id: Any = None,
+                    say: Spelling = FLAGS) -> tuple[Hand, dict[str, Any]]:
     """``gin deal``'s hand and transcript (:func:`gincli.deal` too)."""
     table, v, system, rules = deal_table(registry, names, seed=seed, dealer=dealer, variant=variant,
-                                         scoring=scoring, overrides=overrides)
+                                         scoring=scoring, overrides=overrides, say=say)
     hand = table.deal()
     written = registry.transcript_options(v, rules)
     doc = table.transcript(id=id, options=written, current=True,

@@ -10,24 +10,22 @@ import typer
 from typer._click.types import IntRange  # typer's click (the one its options use)
 
 from ..base.config import MAX_WORKERS
-from ..base.errors import UsageError, quote, shorten
+from ..base.arguments import FLAGS, SEED_MAX, Spelling, seconds as checked_seconds, whole_number  # noqa: F401
+from ..base.errors import UsageError, quote
 from . import complete
 from .names import bot_names, default_name, split_bots  # noqa: F401  (imported from here by the commands)
 from ..rulebook.rules import parse_assignments
 from .render import OutputFormat, RowsFormat
 
-#: The seeds gincli's generator takes (SplitMix64 starts from a 64-bit state):
-#: 0 to 2^64 - 1. A seed outside is refused, never folded into the range.
-SEED_MAX = 2**64 - 1
-
 
 class WholeNumber(IntRange):
     """An option that takes a whole number, from ``low`` (to ``high``): every
     integer option of every command, on the command line and in config.toml,
-    refused in the same words, ``'x' is not a whole number``, ``0 must be at
-    least 1``, ``-1 is not between 0 and 18446744073709551615`` (after click's
-    ``invalid value for '--seed':``). A number in config.toml must be an
-    integer there (``1.5`` and ``true`` are refused, not rounded)."""
+    refused in the same words as the Python API's arguments
+    (:func:`gincli.base.arguments.whole_number`): ``'x' is not a whole number``,
+    ``0 must be at least 1``, ``-1 is not between 0 and 18446744073709551615``
+    (after click's ``invalid value for '--seed':``). A number in config.toml
+    must be an integer there (``1.5`` and ``true`` are refused, not rounded)."""
 
     name = "whole number"
 
@@ -35,27 +33,10 @@ class WholeNumber(IntRange):
         super().__init__(min=low, max=high)
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        elif isinstance(value, str):
-            text = value.strip()
-            digits = text[1:] if text[:1] in "+-" else text
-            if not (digits.isascii() and digits.isdigit()):
-                self.fail(f"{shorten(repr(value))} is not a whole number", param, ctx)
-            try:
-                number = int(text)
-            except ValueError:  # more digits than Python reads: past any bound
-                number = None
-        else:
-            self.fail(f"{shorten(repr(value))} is not a whole number", param, ctx)
-        low, high = self.min, self.max
-        if number is None or number < low or high is not None and number > high:
-            shown = shorten(str(number if number is not None else value.strip()))
-            if high is None and number is not None:
-                self.fail(f"{shown} must be at least {low}", param, ctx)
-            self.fail(f"{shown} is not between {low} and {high}" if high is not None else f"{shown} is too large",
-                      param, ctx)
-        return number
+        try:
+            return whole_number(value, self.min, self.max, text=True)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 def whole_numbers(low: int, high: int | None = None) -> WholeNumber:
@@ -101,18 +82,12 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", click_type=whole_numbers(
 # External bots (gin match, gin play, gin bots).
 def seconds(value: Any) -> float:
     """A time limit (``--time-limit``, ``--start-time-limit``, and the same keys
-    of config.toml): a number of seconds from 0.01 to 86,400 (a
-    day: :func:`gincli.matches.external.botsfile.seconds_problem`); NaN and infinity are refused."""
-    from ..matches.external.botsfile import seconds_problem
-
+    of config.toml): a number of seconds from 0.01 to 86,400 (a day:
+    :func:`gincli.base.arguments.seconds`); NaN and infinity are refused."""
     try:
-        number = float(value) if not isinstance(value, bool) else float("nan")
-    except (TypeError, ValueError):
-        raise typer.BadParameter(f"{quote(value)} is not a number of seconds") from None
-    problem = seconds_problem(number)
-    if problem:
-        raise typer.BadParameter(problem)
-    return number
+        return checked_seconds(value, text=True)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 TimeLimitOpt = Annotated[float, typer.Option("--time-limit", parser=seconds, metavar="SECONDS",
@@ -150,14 +125,14 @@ def check_seats(system: Any, given: int, option: str, what: str, others: int = 0
                      f"{plural_what}, not {given}")
 
 
-def check_dealer(dealer: str | None, players: Sequence[str]) -> None:
+def check_dealer(dealer: str | None, players: Sequence[str], say: Spelling = FLAGS) -> None:
     """``--dealer``: one of two players (with more, they cut for the seats); :class:`UsageError` when not."""
     if dealer is None:
         return
     if len(players) != 2:
-        raise UsageError("--dealer is for two players; with more, the players cut for the seats")
+        raise UsageError(f"{say('dealer')} is for two players; with more, the players cut for the seats")
     if dealer not in players:
-        raise UsageError(f"--dealer {quote(dealer)} is not one of the players {players[0]} and {players[1]}")
+        raise UsageError(f"{say('dealer')} {quote(dealer)} is not one of the players {players[0]} and {players[1]}")
 
 
 def files_given(files: list[str] | None, command: str, what: str) -> list[str]:
@@ -195,10 +170,10 @@ def random_seed() -> int:
     return int.from_bytes(os.urandom(8), "big") >> 1
 
 
-def overrides_from(option: list[str] | None) -> dict[str, Any]:
+def overrides_from(option: list[str] | None, say: Spelling = FLAGS) -> dict[str, Any]:
     """The ``--option key=value`` settings; a malformed one is a usage error."""
     try:
-        return parse_assignments(option or [])
+        return parse_assignments(option or [], say("options"))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 

@@ -103,7 +103,7 @@ def validate_command(
 
 
 def validation_defaults(registry: Any, variants: list[str] | None, scoring: str | None,
-                        overrides: dict[str, Any]) -> Defaults:
+                        overrides: dict[str, Any], where: str = "--option") -> Defaults:
     """What fills in where transcripts are silent (``--variant``, the first of
     them; ``--scoring``; ``--option``), checked once for the whole run: a bad
     one is a :class:`UsageError` (``gin validate``, :func:`gincli.validate`)."""
@@ -116,7 +116,7 @@ def validation_defaults(registry: Any, variants: list[str] | None, scoring: str 
         known = registry.option_specs(first or registry.variant("standard"), registry.scoring(scoring or "game"))
         registry.check_left_out(overrides, known)
         resolve(known, overrides if set(overrides) <= set(known) else  # as given: values quoted as typed
-                {k: v for k, v in overrides.items() if k in known})
+                {k: v for k, v in overrides.items() if k in known}, where=where)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     return Defaults(first.name if first is not None else None, scoring, overrides)

@@ -102,7 +102,8 @@ class Lookup(Protocol):
 
     def scoring(self, name: str) -> Any: ...
 
-    def rules(self, variant: Variant, scoring: Any, overrides: Mapping[str, Any] | None = None) -> Any: ...
+    def rules(self, variant: Variant, scoring: Any, overrides: Mapping[str, Any] | None = None,
+              where: str = "--option") -> Any: ...
 
 
 class HandScorer:
@@ -110,11 +111,12 @@ class HandScorer:
     overrides, caching the rules of each variant it meets."""
 
     def __init__(self, registry: Lookup, variant: str | None, scoring: str = "game",
-                 overrides: Mapping[str, Any] | None = None):
+                 overrides: Mapping[str, Any] | None = None, where: str = "--option"):
         self.registry = registry
         self.default_variant = variant or "standard"
         self.scoring = registry.scoring(scoring)  # a ScoringSystem
         self.overrides = overrides if isinstance(overrides, dict) else dict(overrides or {})
+        self.where = where  # how a bad override's sentence names the overrides: --option, or options
         self._cache: dict[str, tuple[Variant, Any]] = {}
         #: The variants without move sets met so far, by the name a record gives
         #: (None: the default), for :meth:`score_line`.
@@ -134,7 +136,7 @@ class HandScorer:
             return cached
         try:
             variant = self.registry.variant(name, files=usage)  # a record may not name a file
-            rules = self.registry.rules(variant, self.scoring, self.overrides)
+            rules = self.registry.rules(variant, self.scoring, self.overrides, where=self.where)
         except ValueError as exc:
             from ..base.errors import UsageError
 

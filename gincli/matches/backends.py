@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..base.arguments import FLAGS, Spelling
 from ..base.config import ENV_CONFIG_DIR, ENV_DISABLE, ENV_PLUGINS_DIR
 from ..base.contract import breach as _breach
 from ..base.contract import plugin_of, reraise
@@ -269,30 +270,32 @@ def backend_named(registry: Any, name: str) -> MatchBackend:
 
 
 def backend_options(backend: MatchBackend, assignments: Iterable[str] | None,
-                    address: str | None = None) -> dict[str, str]:
+                    address: str | None = None, say: Spelling = FLAGS) -> dict[str, str]:
     """``--backend-option KEY=VALUE`` values, checked against the backend's
     options; ``--address ADDR`` is the option ``address`` of a backend that
-    takes one (a cluster's)."""
+    takes one (a cluster's). ``say``: how the sentences name the arguments."""
     known = dict(backend.options)
     out: dict[str, str] = {}
+    options = say("backend_options")
     if address is not None:
         if "address" not in known:
-            raise UsageError(f"--address is for a backend that connects to a cluster (such as --backend ray), "
-                             f"and the backend {backend.name} takes no address")
+            raise UsageError(f"{say('address')} is for a backend that connects to a cluster (such as "
+                             f"{say.given('backend', 'ray')}), and the backend {backend.name} takes no address")
         if not address.strip():
-            raise UsageError("--address takes the cluster's address (HOST:PORT of its head, or auto), not \"\"")
+            raise UsageError(f"{say('address')} takes the cluster's address (HOST:PORT of its head, or auto), "
+                             "not \"\"")
         out["address"] = address.strip()
     for text in assignments or ():
         key, sep, value = text.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            raise UsageError(f"--backend-option takes KEY=VALUE, not {quote(text)}")
+            raise UsageError(f"{options} takes KEY=VALUE, not {quote(text)}")
         if key not in known:
             takes = (f"takes {', '.join(sorted(known))}" if known else "takes no options")
-            raise UsageError(f"--backend-option: the backend {backend.name} {takes}, not {quote(key)}")
+            raise UsageError(f"{options}: the backend {backend.name} {takes}, not {quote(key)}")
         if key in out:
-            raise UsageError(f"--backend-option {key} is given twice" if key != "address" or address is None
-                             else "--address and --backend-option address= are the same option: give one")
+            raise UsageError(f"{options} {key} is given twice" if key != "address" or address is None
+                             else f"{say('address')} and {options} address= are the same option: give one")
         out[key] = value.strip()
     return out
 

@@ -298,29 +298,43 @@ class Sprt:
         return self.status(samples)["result"] != "continue"
 
 
-def parse_sprt(text: str) -> Sprt:
-    """``elo0,elo1[,alpha,beta]`` from ``--sprt`` (alpha and beta 0.05 unless
-    given); ``ValueError`` when malformed."""
-    parts = text.split(",")
+def parse_sprt(value: str | Sequence[float], name: str = "--sprt") -> Sprt:
+    """``elo0,elo1[,alpha,beta]`` from ``--sprt``, or the same numbers in a
+    list or tuple (the Python API's ``sprt=(0, 20)``), alpha and beta 0.05
+    unless given; ``ValueError`` when malformed, its sentence naming the
+    argument as ``name``."""
+    if isinstance(value, str):
+        parts: list[Any] = value.split(",")
+    elif isinstance(value, (list, tuple)):
+        parts = list(value)
+    else:
+        parts = []
     if len(parts) not in (2, 4):
-        raise ValueError(f"--sprt takes elo0,elo1 or elo0,elo1,alpha,beta (for example 0,20 or 0,50,0.01,0.01), "
-                         f"not {quote(text)}")
+        raise ValueError(f"{name} takes elo0,elo1 or elo0,elo1,alpha,beta (for example 0,20 or 0,50,0.01,0.01), "
+                         f"not {quote(value)}")
     try:
-        numbers = [float(p) for p in parts]
-    except ValueError:
-        raise ValueError(f"--sprt takes numbers, elo0,elo1 or elo0,elo1,alpha,beta, not {quote(text)}") from None
+        numbers = [_sprt_number(p) for p in parts]
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} takes numbers, elo0,elo1 or elo0,elo1,alpha,beta, not {quote(value)}") from None
     e0, e1 = numbers[:2]
     for e in (e0, e1):
         if not -MAX_SPRT_ELO <= e <= MAX_SPRT_ELO:  # NaN too
-            raise ValueError(f"--sprt takes Elo differences from -{MAX_SPRT_ELO:g} to {MAX_SPRT_ELO:g}, not "
-                             f"{quote(text)}")
+            raise ValueError(f"{name} takes Elo differences from -{MAX_SPRT_ELO:g} to {MAX_SPRT_ELO:g}, not "
+                             f"{quote(value)}")
     if e0 >= e1:
-        raise ValueError("--sprt needs elo0 < elo1")
+        raise ValueError(f"{name} needs elo0 < elo1")
     alpha, beta = numbers[2:] or (0.05, 0.05)
     for p in (alpha, beta):
         if not 0.0 < p < 0.5:  # NaN too
-            raise ValueError(f"--sprt takes alpha and beta between 0 and 0.5 (for example 0.05), not {quote(text)}")
+            raise ValueError(f"{name} takes alpha and beta between 0 and 0.5 (for example 0.05), not {quote(value)}")
     return Sprt(e0, e1, alpha, beta)
+
+
+def _sprt_number(part: Any) -> float:
+    """One number of an SPRT: text (``--sprt``'s) or a number, never a bool."""
+    if isinstance(part, bool) or not isinstance(part, (str, int, float)):
+        raise TypeError(part)
+    return float(part)
 
 
 #: The largest Elo difference an SPRT bound may be: past it a score is within a

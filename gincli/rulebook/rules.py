@@ -103,14 +103,15 @@ class Assignments(dict):  # type: ignore[type-arg]
         self.typed = {}
 
 
-def parse_assignments(items: Iterable[str]) -> dict[str, Any]:
-    """Parse ``key=value`` strings from ``--option``; ``ValueError`` on a bad one."""
+def parse_assignments(items: Iterable[str], where: str = "--option") -> dict[str, Any]:
+    """Parse ``key=value`` strings from ``--option`` (``where``: how the
+    sentence names it); ``ValueError`` on a bad one."""
     out = Assignments()
     for item in items:
         key, sep, val = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            raise ValueError(f"--option takes key=value (for example big_gin_bonus=31), not {quote(item)}")
+            raise ValueError(f"{where} takes key=value (for example big_gin_bonus=31), not {quote(item)}")
         out[key] = parse_value(val)
         out.typed[key] = val.strip()
     return out

@@ -23,27 +23,13 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from ...base.arguments import seconds_problem
 from ...base.config import read_toml
 from ...base.errors import ConfigError, quote
 from ...base.jsonio import holds_nan_or_infinity
 from .protocol import ExternalSpec
 
 KEYS = ("command", "cwd", "env", "time_limit", "start_time_limit", "parameters", "description")
-
-#: The time limits an external bot may have, in seconds: a hundredth of a
-#: second to a day (a longer wait is past what some systems can wait for at once).
-MIN_SECONDS = 0.01
-MAX_SECONDS = 86_400.0
-
-
-def seconds_problem(value: float) -> str:
-    """Why ``value`` is not a time limit (``""`` when it is one)."""
-    if value != value or value in (float("inf"), float("-inf")):
-        return f"{value} is not a number of seconds (give one from {MIN_SECONDS:g} to {MAX_SECONDS:,.0f})"
-    if not MIN_SECONDS <= value <= MAX_SECONDS:
-        return f"{value:g} is not between {MIN_SECONDS:g} and {MAX_SECONDS:,.0f} seconds (a day)"
-    return ""
-
 
 def read_bots_file(path: Path) -> dict[str, ExternalSpec]:
     """The named bots of a bots file; :class:`ConfigError` naming the file and
