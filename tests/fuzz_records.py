@@ -265,7 +265,7 @@ def run_one(kind: str, raw: bytes, mode: str = "json") -> tuple[list[str], list[
     if kind == "score":
         from gincli.cli.score import score_chunk
 
-        text, _, _, errors, _ = score_chunk(_states()["score"][mode], [item])
+        text, _, _, errors, *_ = score_chunk(_states()["score"][mode], [item])
         if mode == "text":
             return [message for _, message in errors], []
         if mode == "csv":
