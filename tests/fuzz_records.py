@@ -235,15 +235,14 @@ _STATE: dict[str, Any] = {}
 
 def _states() -> dict[str, Any]:
     if not _STATE:
-        from gincli.cli.validate import validation_defaults
+        from gincli.cli import score, validate
         from gincli.formats.records import HandScorer
         from gincli.plugin.registry import load_registry
 
         registry = load_registry()
-        _STATE["score"] = {m: {"scorer": HandScorer(registry, None), "mode": m, "colour": False}
-                           for m in ("json", "text", "csv")}
-        defaults = validation_defaults(registry, None, None, {})
-        _STATE["validate"] = {m: {"registry": registry, "defaults": defaults, "mode": m, "invalid_only": False}
+        _STATE["score"] = {m: score.chunk_state(HandScorer(registry, None), m, False) for m in ("json", "text", "csv")}
+        defaults = validate.validation_defaults(registry, None, None, {})
+        _STATE["validate"] = {m: validate.chunk_state(registry, defaults, m, False)
                               for m in ("json", "text", "brief", "csv")}
     return _STATE
 

@@ -14,7 +14,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "gincli"
 
 #: The layers, from the bottom up: a module may import its own layer's and those below.
-LAYERS = ("base", "rulebook", "hand", "formats", "sessions", "matches", "plugin", "replay", "rl", "cli", "api")
+LAYERS = ("base", "rulebook", "hand", "formats", "sessions", "matches", "plugin", "replay", "work", "rl", "cli", "api")
+
+#: The faces, side by side on top: none imports another.
+FACES = ("rl", "cli", "api")
 
 
 def modules() -> dict[str, Path]:
@@ -106,6 +109,39 @@ def test_no_layer_imports_a_layer_above_it():
     assert upward == []
 
 
+def test_no_face_imports_another():
+    """The command line, the Python API and the learning environments stand on
+    the same work below them, not on each other."""
+    across = sorted(f"{m} imports {t}" for m, targets in graph().items() for t in targets
+                    if _face(m) and _face(t) and _face(m) != _face(t))
+    assert across == []
+
+
+def _face(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in FACES else None
+
+
+def test_a_script_using_the_api_loads_no_command_line():
+    """``gincli.score``, ``validate``, ``deal``, ``new_hand``, ``play_match`` and
+    ``play_tournament`` load neither Typer, Click, Rich nor gincli.cli."""
+    import subprocess
+    import sys
+
+    code = ("import sys, gincli\n"
+            "list(gincli.score([{'id': 1, 'knocker': 'ann', 'hands': {'ann': ['As', '2s', '3s', '4s', '5s', '6s', "
+            "'7s', '8s', '9s', 'Ts'], 'bob': ['Ah', '2h', '3h', '4h', '5h', '6h', '7h', '8h', '9h', 'Th']}}]))\n"
+            "list(gincli.validate([gincli.deal(seed=1)]))\n"
+            "gincli.new_hand(seed=2)\n"
+            "gincli.play_match(['simple', 'random'], hands=2, workers=1)\n"
+            "gincli.play_tournament(['simple', 'random', 'expert'], games=1, workers=1)\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click', 'rich')"
+            " or m.startswith('gincli.cli')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True,
+                         cwd=PACKAGE.parent.parent)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
 def test_every_module_lives_in_a_layer_folder():
     loose = [m for m in modules() if layer(m) == len(LAYERS) and m not in ("gincli", "gincli.entry", "gincli.__main__")]
     assert loose == []
@@ -156,3 +192,17 @@ def test_the_module_paths_of_earlier_releases_still_import_the_same_modules():
     from gincli.rulebook.melds import deadwood as same
 
     assert deadwood is same and gincli.cards is importlib.import_module("gincli.rulebook.cards")
+
+
+def test_docs_architecture_draws_every_layer_and_names_only_files_that_exist():
+    """docs/architecture.md: every layer folder in its drawing, and every path it
+    names (`work/plan.py`, `cli/<command>.py` aside) a file or folder of gincli."""
+    import re
+
+    doc = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    drawing = doc[doc.index("```\n") + 4:]
+    drawing = drawing[:drawing.index("```")]
+    assert sorted(set(re.findall(r"\b([a-z]+)/ ", drawing))) == sorted(LAYERS)
+    named = set(re.findall(r"`((?:%s)/[A-Za-z_/]*(?:\.py)?)`" % "|".join(LAYERS), doc))
+    missing = sorted(p for p in named if "<" not in p and not (PACKAGE / p).exists())
+    assert named and missing == []

@@ -98,7 +98,7 @@ def test_with_gincli_debug_an_unexpected_failure_shows_its_traceback(run, tmp_pa
 
 
 def test_an_unexpected_failure_in_a_transcript_costs_that_transcript_only(run, tmp_path, monkeypatch):
-    from gincli.cli import validate as cli_validate
+    from gincli.work import validate as cli_validate  # where the workers replay
 
     real = cli_validate.validate
 

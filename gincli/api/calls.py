@@ -29,11 +29,11 @@ from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
 from ..matches.stats import parse_sprt
 from ..plugin.registry import load_registry
 from ..rulebook.rules import parse_assignments
-from ..cli.deal import deal_transcript, parse_players
-from ..cli.match import stream_sessions
-from ..cli.matchplan import plan_match, plan_tournament
-from ..cli.score import score_chunk
-from ..cli.validate import validate_chunk, validation_defaults
+from ..work.deal import deal_transcript, parse_players
+from ..work.run import play_pairings, stream_sessions
+from ..work.plan import plan_match, plan_tournament
+from ..work.score import score_chunk
+from ..work.validate import validate_chunk, validation_defaults
 
 _registry: Any = None
 
@@ -461,7 +461,7 @@ def play_tournament(bots: Sequence[BotLike], *, games: int | None = None, hands:
     with ``gauntlet=K`` the first K against the others), the same deals for
     each; ``anchor="NAME[=ELO]"`` fixes the ratings' scale. The other
     arguments (``time_limit`` too) are :func:`play_match`'s. Returns a :class:`TournamentResult`."""
-    from ..cli.tournament import play_pairings, tournament_summary
+    from ..matches.tournament import tournament_summary
 
     checked = _match_arguments(games=games, hands=hands, seed=seed, workers=workers, duplicate=duplicate,
                                variant=variant, scoring=scoring, options=options, sprt=sprt, backend=backend,

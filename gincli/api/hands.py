@@ -14,7 +14,7 @@ from ..hand.engine import SPREAD, Hand
 from ..hand.moves import IllegalMove, Move
 from ..matches.external.protocol import legal_json, view_to_json
 from ..base.arguments import KEYWORDS
-from ..cli.deal import deal_table
+from ..work.deal import deal_table
 from .calls import _deal_arguments, _registry_with
 
 

@@ -192,3 +192,13 @@ def os_reason(exc: OSError) -> str:
 class MachineError(GinError):
     """The user's machine refused something (a full disk, a closed or special
     file, a file another gin run is writing): not gincli's fault, exit 2."""
+
+
+def record_failure(exc: Exception, doing: str, what: str = "record") -> str:
+    """The error of one record that failed unexpectedly (``doing``: "scored",
+    "replayed", "shown"; ``what``: "record", "transcript"), one sentence that
+    says it is a bug; with ``GINCLI_DEBUG=1`` the exception goes on, with its
+    traceback."""
+    if debug_enabled():
+        raise exc
+    return unexpected(exc, doing, what)

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from ..base.errors import EXIT_PLUGIN_FAULT, EXIT_UNREADABLE, GinError, debug_enabled, unexpected
+from ..base.errors import EXIT_PLUGIN_FAULT, EXIT_UNREADABLE, GinError, debug_enabled, record_failure, unexpected  # noqa: F401
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -87,14 +87,6 @@ def interrupted() -> typer.Exit:
     return typer.Exit(EXIT_INTERRUPTED)
 
 
-def record_failure(exc: Exception, doing: str, what: str = "record") -> str:
-    """The error of one record that failed unexpectedly (``doing``: "scored",
-    "replayed", "shown"; ``what``: "record", "transcript"), one sentence that
-    says it is a bug; with ``GINCLI_DEBUG=1`` the exception goes on, with its
-    traceback."""
-    if debug_enabled():
-        raise exc
-    return unexpected(exc, doing, what)
 
 
 def guard(fn: F, stdout_is_data: bool = True, plugin: str | None = None) -> F:

@@ -210,14 +210,14 @@ def plugins(ctx: typer.Context, incomplete: str) -> list[Any]:
 def _players_of(ctx: typer.Context) -> list[str]:
     """The players' names the command line gives so far: ``--players``, else
     the bots' names (``--bots``); for gin play, you (``--name``) and the bots'."""
-    from .names import bot_names, split_bots
+    from ..work.names import bot_names, split_bots
 
     params = ctx.params
     given = params.get("names") or params.get("players")
     if isinstance(given, str) and given.strip():
         return [n.strip() for n in given.split(",") if n.strip()]
     if ctx.command.name == "play":
-        from .names import default_name
+        from ..work.names import default_name
 
         me = (params.get("name") or default_name()).strip()
         specs = [s for s in split_bots(params.get("bot") or "expert") if s]

@@ -19,11 +19,12 @@ from ..base.errors import GinError, MachineError, UsageError, clip, os_reason, q
 from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally, open_transcripts, recorded_seed
 from ..base.jsonio import dumps
 from ..matches.parallel import chunked
+from ..work.run import stream_sessions  # noqa: F401  (gin tournament's)
 from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
-from .matchplan import plan_match, player_names  # noqa: F401 (gin tournament's)
+from ..work.plan import plan_match, player_names  # noqa: F401 (gin tournament's)
 from .render import data as stdout
 from .summary import capped_note, render_summary
-from . import rows
+from ..formats import rows
 from .render import OutputFormat, RowsFormat, emit, write_data, stderr_console, stdout_console, listing, plural, progress_bar, safe, say, show, write_json
 from . import complete
 from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt, DuplicateOpt, ForceOpt, FormatOpt,
@@ -233,39 +234,6 @@ def stopped_bot(exc: UsageError, transcripts: str | None, what: str) -> UsageErr
         return exc
     return type(exc)(f"{exc.message}; the sessions played are in {transcripts}: fix the bot, then go on with "
                      f"gin {what} ... --transcripts {transcripts} --resume")
-
-
-def stream_sessions(run: BackendRun, work: MatchWork, tally: Tally, start: int, out: Any,
-                    each: Callable[[Any], None] | None, advance: Callable[[int], None]) -> MachineError | None:
-    """Play a match's sessions from ``start`` through the backend (``gin match``,
-    each pairing of ``gin tournament``): results come in session order, whatever
-    the backend, and each is written to ``out`` as it arrives, counted in
-    ``tally`` and given to ``each``, until the last or until the SPRT decides.
-    Returns the write the machine refused (a full disk), which stops it."""
-    spec = work.spec
-    if tally.decided() or start >= spec.count:
-        return None
-    size = run.chunk_size(spec.unit, spec.count - start)
-    stream = contextlib.closing(run.results(work, chunked(range(start, spec.count), size, ramp=run.workers)))
-    with stream as chunks:
-        for results in chunks:
-            for o in results:
-                if out is not None and o.transcript is not None:
-                    try:
-                        out.write(o.transcript.encode() + b"\n")
-                    except MachineError as exc:
-                        return exc
-                try:
-                    tally.add(o)  # may stop the match: a bot that forfeits hand after hand
-                finally:
-                    if each is not None:
-                        each(o)
-                if tally.decided():
-                    break
-            advance(tally.sessions)
-            if tally.decided():
-                break
-    return None
 
 
 def _summary_to_stderr(summary: dict[str, Any], format: RowsFormat) -> None:

@@ -13,8 +13,8 @@ from ..base.config import MAX_WORKERS
 from ..base.arguments import FLAGS, SEED_MAX, Spelling, seconds as checked_seconds, whole_number  # noqa: F401
 from ..base.errors import UsageError, quote
 from . import complete
-from .names import bot_names, default_name, split_bots  # noqa: F401  (imported from here by the commands)
-from ..rulebook.rules import parse_assignments
+from ..work.names import bot_names, default_name, split_bots  # noqa: F401  (imported from here by the commands)
+from ..work.checks import check_dealer, check_seats, overrides_from, random_seed, utf8_text  # noqa: F401
 from .render import OutputFormat, RowsFormat
 
 
@@ -112,29 +112,6 @@ MaxForfeitsOpt = Annotated[int, typer.Option(
     help="Stop the match (exit 2) once a bot forfeits N hands in a row, quoting the last reasons; 0: never.")]
 
 
-def check_seats(system: Any, given: int, option: str, what: str, others: int = 0) -> None:
-    """That the scoring system seats ``given`` (the players ``option`` named, plus
-    ``others`` of the command's own: you, in gin play): :class:`UsageError` in one
-    sentence saying how many ``what`` to give (gin deal, play, match)."""
-    if given + others in system.players:
-        return
-    takes = " or ".join(str(n) for n in system.players)
-    wanted = " or ".join(str(n - others) for n in system.players)
-    plural_what = what if wanted != "1" else what.rstrip("s")
-    raise UsageError(f"the scoring system {system.name} takes {takes} players, so {option} needs {wanted} "
-                     f"{plural_what}, not {given}")
-
-
-def check_dealer(dealer: str | None, players: Sequence[str], say: Spelling = FLAGS) -> None:
-    """``--dealer``: one of two players (with more, they cut for the seats); :class:`UsageError` when not."""
-    if dealer is None:
-        return
-    if len(players) != 2:
-        raise UsageError(f"{say('dealer')} is for two players; with more, the players cut for the seats")
-    if dealer not in players:
-        raise UsageError(f"{say('dealer')} {quote(dealer)} is not one of the players {players[0]} and {players[1]}")
-
-
 def files_given(files: list[str] | None, command: str, what: str) -> list[str]:
     """The FILE... arguments of ``command``; none is one sentence saying what
     is missing and how to give it (exit 2), not the whole help."""
@@ -149,33 +126,6 @@ def from_config(ctx: typer.Context, name: str) -> bool:
     default map), so that the command line's choice of another may override it."""
     source = ctx.get_parameter_source(name)
     return source is not None and source.name == "DEFAULT_MAP"
-
-
-def utf8_text(value: str, option: str) -> str:
-    """A name given on the command line, which transcripts and screens show:
-    :class:`UsageError` when its bytes are not UTF-8 text (the shell passed
-    them as they are, and no file format can hold them)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise UsageError(f"{option} is not valid UTF-8 text (check the terminal's or the script's encoding)") \
-            from None
-    return value
-
-
-def random_seed() -> int:
-    """A seed for a run given none (printed, so that the run can be repeated)."""
-    import os
-
-    return int.from_bytes(os.urandom(8), "big") >> 1
-
-
-def overrides_from(option: list[str] | None, say: Spelling = FLAGS) -> dict[str, Any]:
-    """The ``--option key=value`` settings; a malformed one is a usage error."""
-    try:
-        return parse_assignments(option or [], say("options"))
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
 
 
 # Matches (gin match, gin tournament): declared once.

@@ -28,7 +28,7 @@ from ..formats.transcripts import TRANSCRIPT_FORMAT
 from .base import error, guard, record_failure, settings
 from .summary import render_summary, render_tournament
 from .options import InputFormatOpt, QuietOpt, RowsFormatOpt, files_given
-from . import rows
+from ..formats import rows
 from .render import (RowsFormat, bot_label, data, plural, progress_bar, rendered, safe, say, show, stderr_console,
                      stdin_notice, write_data, write_json)
 from .score import file_size
@@ -677,7 +677,7 @@ def _begin_tournament(doc: dict[str, Any], match: dict[str, Any], header: dict[s
     """The tournament a first session of one starts, from its ``match`` field's
     ``tournament`` (its bots, players and gauntlet), or why not."""
     from ..matches.tournament import TournamentSpec
-    from .matchplan import anchor_of
+    from ..work.plan import anchor_of
 
     t = match.get("tournament")
     bots, names, gauntlet = (t.get(k) for k in ("bots", "names", "gauntlet")) if isinstance(t, dict) else ((),) * 3

@@ -22,6 +22,7 @@ from .base import error, guard, record_failure, settings
 from .options import (InputFormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, ScoringOpt, VariantOpt, WorkersOpt,
                       files_given, overrides_from, workers_for)
 from .hands import hand_text
+from ..work.score import score_chunk  # noqa: F401  (gincli.score's too)
 from .render import RowsFormat, color_mode, cut, data, plural, progress_bar, safe, say, stdin_notice, write_data
 
 HELP = """Score hands from their end positions (hand records).
@@ -60,10 +61,10 @@ def score(
     gc.freeze()  # start-up objects never die: keep the collector off them
     mode = format.value
     colour = mode == "text" and (color_mode() == "always" or (color_mode() == "auto" and data().isatty()))
-    state = {"scorer": scorer, "mode": mode, "colour": colour}
+    state = chunk_state(scorer, mode, colour)
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, mode, colour)
     if mode == "csv":
-        from . import rows  # here: csv, and its module, only for --format csv
+        from ..formats import rows  # here: csv, and its module, only for --format csv
 
         write_data(rows.header(rows.HAND))
     total = Totals("all")
@@ -182,127 +183,29 @@ def players_text(players: dict[str, list[int]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _tally(players: dict[str, list[int]], outcome: str, winner: str | None, points: int, *seated: str) -> None:
-    for name in seated:
-        entry = players.get(name)
-        if entry is None:
-            entry = players[name] = [0, 0, 0, 0, 0]
-        entry[0] += 1
-    if winner is not None:
-        entry = players.get(winner)
-        if entry is None:
-            entry = players[winner] = [0, 0, 0, 0, 0]
-        entry[1] += 1
-        entry[2] += points
-        if outcome in ("gin", "big_gin"):
-            entry[3] += 1
-        elif outcome == "undercut":
-            entry[4] += 1
-
-
 def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, scoring: str,
            overrides: dict[str, Any], mode: str, colour: bool) -> dict[str, Any]:
     """A worker's state when it cannot inherit the parent's (spawn start method)."""
     from ..plugin.registry import load_registry
 
-    return {"scorer": HandScorer(load_registry(plugin_dirs, disabled), variant, scoring, overrides), "mode": mode,
-            "colour": colour}
+    return chunk_state(HandScorer(load_registry(plugin_dirs, disabled), variant, scoring, overrides), mode, colour)
+
+
+def chunk_state(scorer: HandScorer, mode: str, colour: bool) -> dict[str, Any]:
+    """What :func:`~gincli.work.score.score_chunk` needs to score records as
+    ``gin score`` writes them in ``mode`` (text, json, csv)."""
+    return {"scorer": scorer, "mode": mode, "colour": colour, "text": hand_text, "label": _label}
+
+
+def _label(ident: Any) -> str:
+    """A record's id beside its error, for people."""
+    return shorten(safe(ident, markup=False))
 
 
 def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]], dict[str, list[int]],
                                             int]:
     """A worker's chunk: :func:`score_chunk` with the worker's state."""
     return score_chunk(worker_state(), items)
-
-
-def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]],
-                                                                    dict[str, list[int]], int]:
-    """Score a chunk of records: what to write (JSON lines, CSV rows, or each
-    hand for people), outcome counts, failures, for people each failure's
-    sentence with where it goes in the text (an offset), each player's totals,
-    and how many of the failures were a plugin's fault.
-    ``state``: the scorer, the mode (text, json, csv) and the colour
-    (``gin score``'s workers, and :func:`gincli.score`)."""
-    scorer: HandScorer = state["scorer"]
-    mode, colour = state["mode"], state["colour"]
-    text = mode == "text"
-    if mode == "csv":
-        from . import rows  # here: csv, and its module, only for --format csv
-    lines: list[str] = []
-    errors: list[tuple[int, str]] = []
-    written = 0  # characters of text so far: where a failure's sentence goes
-    counts: Counter[str] = Counter()
-    players: dict[str, list[int]] = {}
-    failed = faults = 0
-    lane = scorer.score_line if mode == "json" else None
-    for item in items:
-        if lane is not None and item.raw is not None:
-            try:
-                done = lane(item.raw)
-            except Exception:  # the careful way below meets it again, and says it properly
-                done = None
-            if done is not None:
-                lines.append(done[0])
-                counts[done[1]] += 1
-                _tally(players, done[1], done[2], done[3], done[4], done[5])
-                continue
-        item.load()
-        result, message, plugin = _score_one(scorer, item)
-        if result is not None:
-            try:
-                if text:
-                    block = ("\n" if lines else "") + hand_text(result, colour, scorer.movesets(result))
-                elif mode == "csv":
-                    block = rows.lines([rows.hand_row(item.where, result.to_dict())])
-                else:
-                    block = result.to_json()
-                lines.append(block)
-                written += len(block)
-                counts[result.outcome] += 1
-                _tally(players, result.outcome, result.winner, result.points, *_seated(result, item))
-                continue
-            except Exception as exc:
-                message = record_failure(exc, "written" if not text else "shown")
-        failed += 1
-        faults += plugin
-        if text:
-            ident = _id_of(item)
-            label = f" ({shorten(safe(ident, markup=False))})" if ident is not None else ""
-            errors.append((written, f"{item.where}{label}: {message}"))
-        elif mode == "csv":
-            lines.append(rows.lines([rows.hand_error_row(item.where, _id_of(item), message)]))
-        else:
-            lines.append(error_line(_id_of(item), message))
-    if mode == "json":
-        return utf8_lines(lines), counts, failed, errors, players, faults
-    return "".join(lines), counts, failed, errors, players, faults
-
-
-def _seated(result: HandResult, item: Item) -> tuple[str, ...]:
-    """Who played a scored hand: its knocker and defender, or for a dead hand the record's players."""
-    if result.knocker is not None and result.defender is not None:
-        return result.knocker.name, result.defender.name
-    hands = item.record.get("hands") if isinstance(item.record, dict) else None
-    return tuple(n for n in hands if isinstance(n, str)) if isinstance(hands, dict) else ()
-
-
-def _score_one(scorer: HandScorer, item: Item) -> tuple[HandResult | None, str, bool]:
-    """One record's result, or why it has none, and whether that is a plugin's
-    fault: any failure costs this record only."""
-    if item.error is not None:
-        return None, item.error, False
-    try:
-        return scorer.score(item.record), "", False
-    except PluginFault as exc:
-        return None, exc.message, True
-    except RecordError as exc:
-        return None, exc.message, False
-    except Exception as exc:
-        return None, record_failure(exc, "scored"), False
-
-
-def _id_of(item: Item) -> Any:
-    return item.record.get("id") if isinstance(item.record, dict) else None
 
 
 def file_size(path: str) -> int | None:

@@ -334,7 +334,7 @@ def winner_text(result: dict[str, Any], markup: bool = True) -> str | None:
     """Who won a session, for people (rich markup, or plain text): a name, a
     team's names (``ann & cat``, as the CSV's ``winner`` column spells them),
     the box or the partners; None while nobody has."""
-    from .rows import WINNERS_JOIN, winners_of
+    from ..formats.rows import WINNERS_JOIN, winners_of
 
     winner = result.get("winner")
     if winner is None:

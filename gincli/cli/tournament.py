@@ -16,10 +16,11 @@ from ..base.errors import MachineError, UsageError
 from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
 from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
 from ..matches.tournament import TournamentSpec, pairing_done, read_tournament, tournament_summary
-from . import rows
+from ..formats import rows
 from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
-from .match import _FileTranscripts, scoreline, stopped_bot, stream_sessions
-from .matchplan import plan_tournament
+from .match import _FileTranscripts, scoreline, stopped_bot
+from ..work.run import play_pairings
+from ..work.plan import plan_tournament
 from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt,
                       DuplicateOpt, ForceOpt,
                       GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
@@ -184,24 +185,6 @@ def tournament(
         say("gin tournament: interrupted"
             + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""))
         raise typer.Exit(EXIT_INTERRUPTED)
-
-
-def play_pairings(run: BackendRun, matches: list[Any], tallies: list[Tally], out: Any,
-                  advance: Callable[[int], None], work_of: Callable[[Any], MatchWork]) -> MachineError | None:
-    """Play each pairing's match in turn, from where its tally stands
-    (``gin tournament``, :func:`gincli.play_tournament`); the progress counts each
-    pairing as its count of sessions, whether or not its SPRT stops it sooner.
-    Returns the write the machine refused (a full disk), which stops it."""
-    for k, (spec, tally) in enumerate(zip(matches, tallies)):
-        if pairing_done(spec, tally):
-            continue
-        count = spec.count
-        refused = stream_sessions(run, work_of(spec), tally, tally.sessions, out, None,
-                                  lambda n, k=k: advance(k * count + n))
-        if refused is not None:
-            return refused
-        advance((k + 1) * count)
-    return None
 
 
 def _stderr() -> Any:

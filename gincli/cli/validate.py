@@ -15,7 +15,8 @@ from ..base.jsonio import dumps, utf8_lines
 from ..formats.containers import Item, Reader
 from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
 from ..replay.validate import Defaults, Fault, Report, validate
-from . import rows
+from ..work.validate import validate_chunk, validation_defaults  # noqa: F401  (gincli.validate's too)
+from ..formats import rows
 from .base import error, guard, record_failure, settings
 from .render import (RowsFormat, cards_markup, color_mode, data, message_markup, plural, progress_bar, rendered, safe,
                      say, stdin_notice, stdout_console, write_data)
@@ -67,7 +68,7 @@ def validate_command(
     status = EXIT_OK
     gc.freeze()
     mode = format.value if format != "text" else "brief" if brief else "text"
-    state = {"registry": registry, "defaults": defaults, "mode": mode, "invalid_only": invalid_only}
+    state = chunk_state(registry, defaults, mode, invalid_only)
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, defaults, mode, invalid_only, color_mode())
     if mode == "csv":
         write_data(rows.header(rows.TRANSCRIPT))
@@ -102,51 +103,20 @@ def validate_command(
     raise typer.Exit(EXIT_PLUGIN_FAULT if counts["plugin"] else status)
 
 
-def validation_defaults(registry: Any, variants: list[str] | None, scoring: str | None,
-                        overrides: dict[str, Any], where: str = "--option") -> Defaults:
-    """What fills in where transcripts are silent (``--variant``, the first of
-    them; ``--scoring``; ``--option``), checked once for the whole run: a bad
-    one is a :class:`UsageError` (``gin validate``, :func:`gincli.validate`)."""
-    given = [registry.variant(v) for v in variants or []]  # a bad --variant is a usage error for the whole run
-    first = given[0] if given else None
-    if scoring is not None:
-        registry.scoring(scoring)
-    try:  # a bad --option value is a usage error for the whole run, not one per transcript (a key unknown
-        # here may be an option of the scoring system a transcript names)
-        known = registry.option_specs(first or registry.variant("standard"), registry.scoring(scoring or "game"))
-        registry.check_left_out(overrides, known)
-        resolve(known, overrides if set(overrides) <= set(known) else  # as given: values quoted as typed
-                {k: v for k, v in overrides.items() if k in known}, where=where)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    return Defaults(first.name if first is not None else None, scoring, overrides)
-
-
 def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults, mode: str, invalid_only: bool,
            color: str) -> dict[str, Any]:
     from ..plugin.registry import load_registry
     from .render import set_color
 
     set_color(color)
-    return {"registry": load_registry(plugin_dirs, disabled), "defaults": defaults, "mode": mode,
-            "invalid_only": invalid_only}
+    return chunk_state(load_registry(plugin_dirs, disabled), defaults, mode, invalid_only)
 
 
-def _check(item: Item, registry: Any, defaults: Defaults) -> Report:
-    """The report on one transcript; any failure is a fault of this transcript only."""
-    item.load()
-    if item.error is not None:
-        return _failed(None, item.error)
-    try:
-        return validate(item.record, registry, defaults)
-    except PluginFault as exc:  # a plugin's, not the transcript's: its sentence whole
-        return Report(item.record.get("id"), False, False, [Fault(None, None, "plugin-fault", exc.message)])
-    except Exception as exc:
-        return _failed(item.record.get("id"), record_failure(exc, "replayed", "transcript"), "internal-error")
-
-
-def _failed(ident: Any, message: str, rule: str = "transcript-format") -> Report:
-    return Report(ident, False, False, [Fault(None, None, rule, message)])
+def chunk_state(registry: Any, defaults: Defaults, mode: str, invalid_only: bool) -> dict[str, Any]:
+    """What :func:`~gincli.work.validate.validate_chunk` needs to report on
+    transcripts as ``gin validate`` writes them in ``mode`` (text, brief, json, csv)."""
+    return {"registry": registry, "defaults": defaults, "mode": mode, "invalid_only": invalid_only,
+            "people": _people}
 
 
 def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int, int]:
@@ -154,43 +124,9 @@ def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int, int]:
     return validate_chunk(worker_state(), items)
 
 
-def validate_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, int, int, int, int]:
-    """Validate a chunk of transcripts: what to write (JSON lines, a report for
-    people, or one line each), and the counts (valid, invalid, complete, and
-    those with a plugin's fault: ``plugin-fault``). ``state``: the registry, the
-    defaults, the mode, ``invalid_only`` (``gin validate``'s workers, and
-    :func:`gincli.validate`)."""
-    mode, invalid_only = state["mode"], state["invalid_only"]
-    out = []
-    console = stdout_console() if mode in ("text", "brief") else None
-    valid = invalid = complete = plugin = 0
-    for item in items:
-        report = _check(item, state["registry"], state["defaults"])
-        try:
-            text = _written(report, item.where, mode, console) if report.valid is False or not invalid_only else ""
-        except Exception as exc:
-            report = _failed(report.id, record_failure(exc, "written" if mode in ("json", "csv") else "shown",
-                                                       "transcript's report"), "internal-error")
-            text = _written(report, item.where, mode, console)
-        out.append(text)
-        if report.valid:
-            valid += 1
-            complete += report.complete
-        else:
-            invalid += 1
-            plugin += any(f.rule == "plugin-fault" for f in report.errors)
-    return "".join(out), valid, invalid, complete, plugin
-
-
-def _written(report: Report, where: str, mode: str, console: Any) -> str:
-    if mode == "csv":
-        return rows.lines([rows.transcript_row(where, report.to_dict())])
-    if mode == "json":
-        try:
-            line = report.to_json()
-        except Exception:  # written the plain way, which fails the same way and says so
-            line = dumps(report.to_dict())
-        return utf8_lines([line])
+def _people(report: Report, where: str, mode: str) -> str:
+    """A transcript's report for people (``text``, ``brief``), as the workers write it."""
+    console = stdout_console()
     if mode == "brief":
         return rendered(brief_line(report, where), console)
     return rendered(render_report(report, where), console) + "\n"

@@ -15,7 +15,8 @@ from ..matches.backends import MatchBackend, backend_named, backend_options
 from ..matches.runner import MatchSpec
 from ..matches.stats import Sprt, parse_sprt
 from ..sessions.systems import open_session
-from .options import bot_names, check_seats, random_seed, utf8_text
+from .checks import check_seats, random_seed, utf8_text
+from .names import bot_names
 
 
 def _commas(say: Spelling) -> str:
