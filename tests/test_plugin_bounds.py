@@ -376,3 +376,41 @@ def test_a_per_record_plugin_fault_costs_its_record_and_the_run_is_exit_4(tmp_pa
     out = [json.loads(line) for line in res.stdout.splitlines()]
     assert len(out) == len(records) and 'plugin "odd"' in out[0]["error"]
     assert all("error" not in o for o in out[1:])  # the others are scored
+
+
+NOISY_BOT = textwrap.dedent('''
+    import os, subprocess, sys
+    from gincli import Bot, hookimpl
+
+    class Noisy(Bot):
+        name = "noisy"
+        description = "writes on file descriptor 1 and starts a program that writes on its standard output"
+
+        def choose(self, view):
+            os.write(1, b"noise on descriptor 1\\n")
+            print("noise through print")
+            if not getattr(self, "started", False):
+                subprocess.run([sys.executable, "-c", "print('noise from a child')"])
+                self.started = True
+            return view.legal()[0]
+
+    @hookimpl
+    def gincli_register_bots(register):
+        register(Noisy)
+''')
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_what_plugin_code_writes_while_a_command_runs_never_reaches_stdout(tmp_path, workers):
+    """Not only while plugins load: a plugin's bot that writes on descriptor 1,
+    prints, and starts a program that writes on its standard output, during a
+    match (in this process, and in forked workers): the JSON on stdout parses,
+    and the noise is on stderr."""
+    folder = plugin_dir(tmp_path, noisy=NOISY_BOT)
+    res = gin(tmp_path, "--plugins-dir", str(folder), "match", "--bots", "noisy,simple", "--hands", "3",
+              "--seed", "1", "--workers", workers, "-q", "-f", "json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["hands"] == 3
+    assert "noise" not in res.stdout
+    for noise in ("noise on descriptor 1", "noise through print", "noise from a child"):
+        assert noise in res.stderr

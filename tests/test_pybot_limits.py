@@ -301,3 +301,46 @@ def test_a_time_limit_is_checked_as_the_command_line_checks_it(tmp_path):
                           "time_limit: nan is not a number of seconds (give one from 0.01 to 86,400)",
                           "time_limit: \"soon\" is not a number of seconds",
                           "time_limit: 1e+06 is not between 0.01 and 86,400 seconds (a day)"]
+
+
+SLEEPY_PLUGIN = textwrap.dedent('''
+    import time
+    from gincli import Bot, hookimpl
+
+    class Sleepy(Bot):
+        name = "sleepy"
+        description = "answers at once, but never its fifth decision in a process"
+        calls = 0
+
+        def choose(self, view):
+            type(self).calls += 1
+            if type(self).calls == 5:
+                time.sleep(3600)
+            return view.legal()[0]
+
+    @hookimpl
+    def gincli_register_bots(register):
+        register(Sleepy)
+''')
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_third_party_plugin_bot_obeys_the_time_limit_of_gin_match(tmp_path, workers):
+    """A bot class of a plugin (not gincli's own) that hangs at a decision
+    forfeits its hand at --time-limit, and the match goes on: the other hands are
+    played, the forfeit's reason is the external bot's."""
+    from pathlib import Path
+
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "sleepy.py").write_text(SLEEPY_PLUGIN)
+    gin = str(Path(sys.executable).with_name("gin"))
+    res = subprocess.run([gin, "--plugins-dir", str(folder), "match", "--bots", "sleepy,simple", "--hands", "4",
+                          "--seed", "3", "--workers", workers, "--time-limit", "0.5", "-q", "-f", "json"],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    summary = json.loads(res.stdout)
+    assert summary["hands"] == 4
+    sleepy = next(p for p in summary["players"] if p["bot"] == "sleepy")
+    assert sleepy["forfeits"] >= 1
+    assert any("did not answer within 0.5 s" in r["reason"] for r in summary["forfeit_reasons"])

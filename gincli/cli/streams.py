@@ -209,10 +209,54 @@ def command_streams() -> Iterator[None]:
         yield
         return
     real = sys.stdout
-    _data = _Data(real)
+    moved = _move_fd1(real)
+    _data = _Data(real if moved is None else moved[1])
     sys.stdout = StrayOutput()  # type: ignore[assignment]
     try:
         yield
     finally:
         sys.stdout = real
         _data = None
+        if moved is not None:
+            _restore_fd1(*moved)
+
+
+def _move_fd1(real: Any) -> tuple[int, Any] | None:
+    """Standard output's descriptor kept for gincli's data alone: the data is
+    written to a copy of file descriptor 1, and descriptor 1 itself points at
+    standard error for the command's run, so that what plugin code writes
+    there (``os.write(1, ...)``, a C extension's ``printf``, a program it
+    starts) never mixes into the data. Only where descriptor 1 is standard
+    output's (not in a test's captured streams) and both standard streams are
+    open; else ``None``, and nothing moves."""
+    try:
+        if real is None or real.fileno() != 1 or stdout_closed:
+            return None
+        real.flush()
+        saved = os.dup(1)
+    except (AttributeError, OSError, ValueError):
+        return None
+    try:
+        os.set_inheritable(saved, False)
+        os.dup2(2, 1)
+    except OSError:
+        os.close(saved)
+        return None
+    import io
+
+    binary = io.open(saved, "wb", closefd=False)
+    stream = io.TextIOWrapper(binary, encoding=real.encoding, errors=real.errors,
+                              line_buffering=real.line_buffering, write_through=getattr(real, "write_through", False))
+    return saved, stream
+
+
+def _restore_fd1(saved: int, stream: Any) -> None:
+    """Descriptor 1 is standard output again (what the data stream still holds is written first)."""
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+    try:
+        os.dup2(saved, 1)
+    finally:
+        os.close(saved)

@@ -166,6 +166,32 @@ def session_winner(result: Mapping[str, Any]) -> str | None:
     return winners[0] if len(winners) == 1 else None
 
 
+#: Each third-party plugin bot's thread in this process, by its spec (``name:k=v``).
+_BOT_THREADS: dict[tuple[str, float], Any] = {}
+
+
+def _timed_if_third_party(bot: str, factory: Any, limit: float | None) -> Any:
+    """A bot class of a third-party plugin plays under the match's time limit,
+    as an external program does: each of its calls on a thread of its own
+    (:class:`~gincli.matches.pybots.TimedBot`), a decision past the limit
+    forfeits the hand. The built-in bots (gincli's own code, and the fast path)
+    and what is not a plugin's class (an external program, a Python object
+    of the API, already timed) are called as they are."""
+    if not limit or is_external(factory) or not (isinstance(factory, type) and issubclass(factory, Bot)) \
+            or factory.__module__.split(".")[0] in ("gincli", "gincli_builtin"):
+        return factory
+    from .pybots import BotThread, TimedBot
+
+    thread = _BOT_THREADS.get((bot, limit))
+    if thread is None:
+        thread = _BOT_THREADS[(bot, limit)] = BotThread(limit)
+
+    def timed(rng: SplitMix64, seat: str = "") -> Bot:
+        return TimedBot(factory(rng, seat), thread)
+
+    return timed
+
+
 def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool) -> SessionOutcome:
     """Play session ``index`` of a match."""
     variant = registry.variant(spec.variant)
@@ -177,6 +203,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     for name in seats:
         factory = registry.bot(spec.bots[spec.names.index(name)])
         configure(factory, spec.time_limit, spec.start_time_limit, spec.bot_log, spec.bot_trace)
+        factory = _timed_if_third_party(spec.bots[spec.names.index(name)], factory, spec.time_limit)
         bots[name] = factory(SplitMix64(seed).derive(1 + spec.names.index(name)), name)
         bots[name].players = tuple(seats)
         if is_external(factory):
