@@ -107,12 +107,12 @@ def main() -> None:
         cpu_one = [cpu for _, _, cpu in runs["local, 1 worker"]]
         cpu_two = [cpu for _, _, cpu in runs["local, 2 workers"]]
         print(table([
-            ("local: 2 workers' speed over 1 worker's (same round)", span([b / a for a, b in zip(one, two)], "{:.2f}")
-             + "x"),
+            ("local: 2 workers' speed over 1 worker's (same round)",
+             span([b / a for a, b in zip(one, two, strict=True)], "{:.2f}") + "x"),
             ("local: 2 workers' CPU over 1 worker's (the cost of the pool)",
-             span([b / a for a, b in zip(cpu_one, cpu_two)], "{:.2f}") + "x"),
+             span([b / a for a, b in zip(cpu_one, cpu_two, strict=True)], "{:.2f}") + "x"),
             ("local 2 workers' speed over ray's with 2 CPUs (same round)",
-             span([a / b for a, b in zip(two, ray)], "{:.2f}") + "x"),
+             span([a / b for a, b in zip(two, ray, strict=True)], "{:.2f}") + "x"),
         ], ("ratio", "range over the rounds")))
     finally:
         head.stdin.close()

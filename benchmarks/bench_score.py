@@ -115,7 +115,7 @@ def speed(path: Path, label: str, repeats: int, pure: bool = True) -> list[tuple
         elif name == PEER:
             ratio = ""
         else:
-            per_round = [b / t for b, t in zip(base, ts)]
+            per_round = [b / t for b, t in zip(base, ts, strict=True)]
             ratio = f"{min(base) / min(ts):.2f}x ({min(per_round):.2f}-{max(per_round):.2f}x)"
         rows.append((name, f"{n:,} {label}", f"{min(ts):.3f}-{max(ts):.3f} s", f"{n / min(ts):,.0f} records/s",
                      ratio))

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -80,10 +81,9 @@ def transcripts_file(hands: int, seed: int = 1) -> Path:
 
 def wall(cmd: list[str], stdin: Path | None = None) -> float:
     """Wall-clock seconds of one run of a command, output thrown away."""
-    with open(os.devnull, "wb") as devnull:
+    with open(os.devnull, "wb") as devnull, (open(stdin, "rb") if stdin else nullcontext()) as source:
         t = time.perf_counter()
-        subprocess.run(cmd, stdout=devnull, stderr=devnull, check=True,
-                       stdin=open(stdin, "rb") if stdin else None)
+        subprocess.run(cmd, stdout=devnull, stderr=devnull, check=True, stdin=source)
         return time.perf_counter() - t
 
 
@@ -135,7 +135,7 @@ def peak_memory_mb(cmd: list[str], interval: float = 0.05) -> tuple[float, float
 
 def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(header, widths, strict=True))]
     lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
+    lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
     return "\n".join(lines)

@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-
 from common import table
 
 HEADER = ("environment", "runs", "hands/s min", "hands/s max", "steps/hand")
@@ -37,7 +36,7 @@ def gincli_run(seconds: float, seed: int) -> tuple[int, int, float]:
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         env.reset(seed=seed + hands)
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, reward, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)

@@ -6,7 +6,6 @@ import sys
 import time
 
 import pyspiel
-
 from hands import random_hands
 
 n, seed = int(sys.argv[1]), int(sys.argv[2])

@@ -25,10 +25,8 @@ def main():
             view = message["view"]
             if view["stock_count"] == 2 and view["phase"] == "discard":
                 print("at the wall, thinking...", flush=True)  # fault 1: this belongs on stderr
-            if view["taken"]:
-                reply = {"action": "discard", "card": view["taken"]}  # fault 2: the card just taken
-            else:
-                reply = dict(message["legal"][0])
+            # fault 2: when it took a card, it discards the card just taken
+            reply = {"action": "discard", "card": view["taken"]} if view["taken"] else dict(message["legal"][0])
         elif kind == "bye":
             break
         else:

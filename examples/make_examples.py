@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 from gincli.hand.engine import DISCARD, Hand, Move
-from gincli.rulebook.melds import deadwood
 from gincli.plugin.registry import load_registry
+from gincli.rulebook.melds import deadwood
 from gincli.sessions.table import play_session
 
 HERE = Path(__file__).parent

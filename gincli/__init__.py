@@ -18,41 +18,43 @@ plugins register or build on.
 
 # Before anything is imported: the gin command holds a Ctrl-C until gincli.entry
 # can answer it (see there); in a program that imports gincli, entry lets it through.
-import _signal
+TYPE_CHECKING = False  # typing is not imported: nothing is, until a name is used (see gincli.entry)
+if TYPE_CHECKING:
+    import signal as _signal  # typeshed has no stub of the C module: these are its functions
+else:
+    import _signal
 
 _interrupt_held = (hasattr(_signal, "pthread_sigmask")
                    and _signal.SIGINT not in _signal.pthread_sigmask(_signal.SIG_BLOCK, {_signal.SIGINT}))
-from . import entry as _entry  # noqa: E402  (its handler, in the gin command only; then it unblocks)
-
-TYPE_CHECKING = False  # typing is not imported: nothing is, until a name is used (see gincli.entry)
-
+from . import entry  # noqa: F401  (imported for its handler, in the gin command only; then it unblocks)
 from .base.lazy import alias_modules, keep_names, lazy_names
 from .base.version import __version__
 
-#: The public names, and the module each comes from. They are imported on first
-#: use (``gincli.Variant``, ``from gincli import hookimpl``), so that ``gin
-#: --help`` and ``gin --version`` start without loading the engine or pluggy.
-_LAZY = {
-    "OFF": "rulebook.rules", "Option": "rulebook.rules", "Rules": "rulebook.rules",
-    "GAME_OPTIONS": "sessions.systems", "Game": "sessions.systems", "HollywoodSheet": "sessions.systems",
-    "ScoringSystem": "sessions.systems", "Seating": "sessions.systems", "Session": "sessions.systems",
-    "PendingVariant": "rulebook.variant", "Variant": "rulebook.variant",
-    "Bot": "hand.bots",
-    "RecordError": "base.errors", "UsageError": "base.errors", "GinError": "base.errors",
-    "IllegalMove": "hand.moves", "Move": "hand.moves",
-    "MoveSet": "hand.moveset",
-    "MeldRules": "rulebook.meldrules", "standard_melds": "rulebook.meldrules",
-    "HandResult": "rulebook.scoring",
-    "PlayerView": "hand.view",
-    "BackendError": "matches.backends", "MatchBackend": "matches.backends", "MatchWork": "matches.backends",
-    "hookimpl": "plugin.hookspecs",
-    "variant_from_file": "rulebook.variant",
-    "score": "api.calls", "validate": "api.calls", "deal": "api.calls", "play_match": "api.calls",
-    "MatchResult": "api.calls", "Transcripts": "api.calls", "play_tournament": "api.calls",
-    "TournamentResult": "api.calls",
-    "GameHand": "api.hands", "new_hand": "api.hands",
+#: The public names, by the module each comes from: the one list of them
+#: (``__all__`` too). They are imported on first use (``gincli.Variant``, ``from
+#: gincli import hookimpl``), so that ``gin --help`` and ``gin --version`` start
+#: without loading the engine or pluggy. The imports under ``TYPE_CHECKING``
+#: at the end say the same to type checkers, which do not run this table
+#: (tests/test_api.py holds them to it).
+_PUBLIC = {
+    "api.calls": ("MatchResult", "TournamentResult", "Transcripts", "deal", "play_match", "play_tournament", "score",
+                  "validate"),
+    "api.hands": ("GameHand", "new_hand"),
+    "base.errors": ("GinError", "RecordError", "UsageError"),
+    "hand.bots": ("Bot",),
+    "hand.moves": ("IllegalMove", "Move"),
+    "hand.moveset": ("MoveSet",),
+    "hand.view": ("PlayerView",),
+    "matches.backends": ("BackendError", "MatchBackend", "MatchWork"),
+    "plugin.hookspecs": ("hookimpl",),
+    "rulebook.meldrules": ("MeldRules", "standard_melds"),
+    "rulebook.rules": ("OFF", "Option", "Rules"),
+    "rulebook.scoring": ("HandResult",),
+    "rulebook.variant": ("PendingVariant", "Variant", "variant_from_file"),
+    "sessions.systems": ("GAME_OPTIONS", "Game", "HollywoodSheet", "ScoringSystem", "Seating", "Session"),
 }
-
+_LAZY = {name: module for module, names in _PUBLIC.items() for name in names}
+__all__ = [*_LAZY, "__version__"]
 
 #: The module paths of earlier releases (gincli.melds ...), which still import: the
 #: same modules, now in their layer's folder (docs/architecture.md).
@@ -74,24 +76,37 @@ keep_names(__name__, frozenset(_LAZY))  # gincli.validate: the function, though 
 
 
 if TYPE_CHECKING:
-    from .matches.backends import BackendError, MatchBackend, MatchWork
-    from .hand.bots import Bot
-    from .base.errors import GinError, RecordError, UsageError
-    from .hand.moves import IllegalMove, Move
-    from .hand.moveset import MoveSet
-    from .rulebook.meldrules import MeldRules, standard_melds
-    from .rulebook.rules import OFF, Option, Rules
-    from .rulebook.scoring import HandResult
-    from .sessions.systems import GAME_OPTIONS, Game, HollywoodSheet, ScoringSystem, Seating, Session
-    from .rulebook.variant import PendingVariant, Variant, variant_from_file
-    from .hand.view import PlayerView
-    from .plugin.hookspecs import hookimpl
-    from .api.calls import (MatchResult, TournamentResult, Transcripts, deal, play_match, play_tournament, score,
-                            validate)
-    from .api.hands import GameHand, new_hand
-
-
-__all__ = ["BackendError", "MatchBackend", "MatchWork", "Bot", "HandResult", "IllegalMove", "Move", "MoveSet", "MeldRules", "standard_melds", "RecordError", "UsageError", "GinError", "PlayerView", "hookimpl", "Option", "Rules", "OFF", "ScoringSystem", "Seating", "Session", "Game", "HollywoodSheet", "GAME_OPTIONS", "Variant", "PendingVariant",
-           "variant_from_file", "__version__",
-           "score", "validate", "deal", "play_match", "MatchResult", "Transcripts", "GameHand", "new_hand",
-           "play_tournament", "TournamentResult"]
+    from .api.calls import (
+        MatchResult as MatchResult,
+        TournamentResult as TournamentResult,
+        Transcripts as Transcripts,
+        deal as deal,
+        play_match as play_match,
+        play_tournament as play_tournament,
+        score as score,
+        validate as validate,
+    )
+    from .api.hands import GameHand as GameHand, new_hand as new_hand
+    from .base.errors import GinError as GinError, RecordError as RecordError, UsageError as UsageError
+    from .hand.bots import Bot as Bot
+    from .hand.moves import IllegalMove as IllegalMove, Move as Move
+    from .hand.moveset import MoveSet as MoveSet
+    from .hand.view import PlayerView as PlayerView
+    from .matches.backends import BackendError as BackendError, MatchBackend as MatchBackend, MatchWork as MatchWork
+    from .plugin.hookspecs import hookimpl as hookimpl
+    from .rulebook.meldrules import MeldRules as MeldRules, standard_melds as standard_melds
+    from .rulebook.rules import OFF as OFF, Option as Option, Rules as Rules
+    from .rulebook.scoring import HandResult as HandResult
+    from .rulebook.variant import (
+        PendingVariant as PendingVariant,
+        Variant as Variant,
+        variant_from_file as variant_from_file,
+    )
+    from .sessions.systems import (
+        GAME_OPTIONS as GAME_OPTIONS,
+        Game as Game,
+        HollywoodSheet as HollywoodSheet,
+        ScoringSystem as ScoringSystem,
+        Seating as Seating,
+        Session as Session,
+    )

@@ -31,11 +31,10 @@ before a command runs. A library user's ``import gincli`` changes no handler.
 
 from __future__ import annotations
 
-import sys
-
 import _signal as signal  # the C module, already loaded: the signal module would import enum first
 import _thread  # likewise (threading imports more)
 import builtins
+import sys
 import time
 
 EXIT_INTERRUPTED = 130
@@ -52,7 +51,8 @@ def _run_as_gin(argv: list[str], orig_argv: list[str]) -> bool:
     name = (argv[0] if argv else "").replace("\\", "/").rsplit("/", 1)[-1]
     if name in ("gin", "gin.exe", "gin-script.py", "gin-script.pyw"):
         return True
-    return any(a == "-mgincli" or (a == "-m" and b == "gincli") for a, b in zip(orig_argv, orig_argv[1:] + [""]))
+    return any(a == "-mgincli" or (a == "-m" and b == "gincli")
+               for a, b in zip(orig_argv, orig_argv[1:] + [""], strict=True))
 _main_thread = _thread.get_ident()
 
 

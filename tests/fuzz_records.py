@@ -37,8 +37,9 @@ import sys
 import time
 import tomllib
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -92,7 +93,7 @@ def seed_records() -> list[Any]:
                     "multiplier": 2, "hands": plain[-1]["hands"]})
     records.append(dict(plain[0], variant="gin-only"))
     declared = []
-    for r, result in zip(records, score_all(records)):
+    for r, result in zip(records, score_all(records), strict=True):
         k, d = result.get("knocker"), result.get("defender")
         if k and d:
             declared.append(dict(r, melds={k["name"]: k["melds"], d["name"]: d["melds"]}, layoffs=d["layoffs"]))
@@ -434,7 +435,7 @@ def fuzz(seconds: float, rng: random.Random, save: bool, quiet: bool) -> int:
                 else:
                     pool[rng.randrange(len(pool))] = child
         elif sig is not None and sig not in found:
-            small = minimise(child, lambda v: signature(kind, encode(v), mode) == sig)
+            small = minimise(child, lambda v, kind=kind, mode=mode, sig=sig: signature(kind, encode(v), mode) == sig)
             path = None
             if save:
                 path = CORPUS / kind / f"{slug(sig)}.jsonl"

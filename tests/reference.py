@@ -6,7 +6,7 @@ every possibility, and are obviously correct rather than fast.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 RANKS = "A23456789TJQK"
@@ -70,7 +70,7 @@ def deadwood_of(hand: frozenset, melds: tuple[frozenset, ...]) -> int:
     return sum(value(c) for c in hand - used)
 
 
-@lru_cache(maxsize=None)
+@cache
 def min_deadwood(hand: frozenset) -> int:
     return min(deadwood_of(hand, p) for p in partitions(hand))
 
@@ -79,7 +79,7 @@ def fits(layoffs: frozenset, knocker_melds: tuple[frozenset, ...]) -> bool:
     """Whether the cards can be laid off one by one, in some order, each onto
     some meld of the knocker's (as it has grown so far)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def search(left: frozenset, melds: tuple[frozenset, ...]) -> bool:
         if not left:
             return True

@@ -7,7 +7,7 @@ play", round-the-corner), written independently of gincli's solver: cards as
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 RANKS = "A23456789TJQK"
@@ -73,7 +73,7 @@ class Book:
     def fits(self, layoffs: frozenset, knocker_melds: tuple[frozenset, ...]) -> bool:
         """Whether the cards can be laid off one by one, each onto a meld it extends."""
 
-        @lru_cache(maxsize=None)
+        @cache
         def search(left: frozenset, melds: tuple[frozenset, ...]) -> bool:
             if not left:
                 return True

@@ -17,10 +17,9 @@ import sysconfig
 
 import pytest
 import reference as ref
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
-
 from conftest import ROOT
+from hypothesis import example, given, settings, strategies as st
+
 from gincli.rulebook import scoring
 from gincli.rulebook.cards import card_str
 
@@ -41,10 +40,10 @@ def test_the_accelerator_is_built_where_a_compiler_is():
     """pip install builds it from source wherever Python's C compiler is (as in CI):
     then it is the one the hot path runs, unless GINCLI_PURE=1 says otherwise."""
     if _compiler() is None:
-        assert compiled is None or scoring.ACCELERATED == (os.environ.get("GINCLI_PURE", "") in ("", "0"))
+        assert compiled is None or (os.environ.get("GINCLI_PURE", "") in ("", "0")) == scoring.ACCELERATED
         return
     assert compiled is not None, "a C compiler is here, but gincli.rulebook._stdscore was not built"
-    assert scoring.ACCELERATED == (os.environ.get("GINCLI_PURE", "") in ("", "0"))
+    assert (os.environ.get("GINCLI_PURE", "") in ("", "0")) == scoring.ACCELERATED
 
 
 def test_gincli_pure_turns_the_accelerator_off(tmp_path):
@@ -171,8 +170,8 @@ def test_gin_score_writes_the_same_bytes_with_the_accelerator_and_without(args, 
 
     def run(pure: str) -> tuple[bytes, bytes, int]:
         env = dict(os.environ, GINCLI_PURE=pure, NO_COLOR="1")
-        done = subprocess.run([sys.executable, "-m", "gincli", "score", "-q", "--workers", "1", *args, *files], env=env, capture_output=True,
-                              cwd=tmp_path)
+        done = subprocess.run([sys.executable, "-m", "gincli", "score", "-q", "--workers", "1", *args, *files], env=env,
+                              capture_output=True, cwd=tmp_path)
         return done.stdout, done.stderr, done.returncode
 
     fast, pure = run("0"), run("1")

@@ -368,6 +368,25 @@ def test_the_api_names_are_documented_and_the_old_module_path_keeps_the_function
     assert callable(gincli.validate) and gincli.validate.__module__ == "gincli.api.calls"
 
 
+def test_the_public_names_are_listed_once_and_type_checkers_see_the_same():
+    """gincli's public names are one table (``_PUBLIC``), which ``__all__`` and the
+    lazy imports come from; the imports under ``TYPE_CHECKING``, which type
+    checkers read instead, name exactly those, from the same modules, each
+    re-exported (``Name as Name``)."""
+    import ast
+    import importlib
+
+    tree = ast.parse((ROOT / "gincli" / "__init__.py").read_text(encoding="utf-8"))
+    checked = [node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"]
+    static = {alias.name: (node.module, alias.asname) for block in checked for node in block.body
+              if isinstance(node, ast.ImportFrom) and node.level == 1 for alias in node.names}
+    assert static == {name: (module, name) for name, module in gincli._LAZY.items()}
+    assert sorted(gincli.__all__) == sorted([*gincli._LAZY, "__version__"])
+    assert len(gincli.__all__) == len(set(gincli.__all__))
+    for name, module in gincli._LAZY.items():
+        assert getattr(gincli, name) is getattr(importlib.import_module(f"gincli.{module}"), name), name
+
+
 def test_py_typed_is_shipped():
     import tomllib
 

@@ -106,7 +106,7 @@ def test_the_trace_has_every_line_both_ways_timestamped_with_session_and_hand(tm
     assert any(t.startswith("started ") for t in notes)
     assert any("forfeits the hand" in t and "shrug" in t for t in notes), notes  # the forfeit, read back
     # the hand of each decide is its view's hand, counted from 1
-    for s, h, d, text in parsed:
+    for _, h, d, text in parsed:
         if d == ">" and json.loads(text)["type"] == "decide":
             assert json.loads(text)["view"]["hand_index"] == h - 1
 

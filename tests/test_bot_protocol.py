@@ -30,8 +30,8 @@ def play(tmp_path: Path, bot: str, *extra: str, hands: int = 6, env: dict | None
     """A match of ``bot`` against simple: its summary, transcripts and stderr."""
     f = tmp_path / f"t{uuid.uuid4().hex[:6]}.jsonl"
     res = subprocess.run([str(Path(sys.executable).with_name("gin")), "match", "--bots", f"{bot},simple",
-                          "--hands", str(hands), "--workers", "1", "--seed", "1", "--transcripts", str(f), "--format", "json", "-q",
-                          *extra], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          "--hands", str(hands), "--workers", "1", "--seed", "1", "--transcripts", str(f),
+                          "--format", "json", "-q", *extra], capture_output=True, text=True, cwd=ROOT, timeout=300,
                          env={**os.environ, **(env or {})})
     assert res.returncode == 0, res.stderr
     registry = load_registry()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gincli.rulebook.cards import CARD_NAMES, CARD_VALUES, card_str, cut_key, parse_card, parse_cards
 from gincli.base.errors import RecordError
+from gincli.rulebook.cards import CARD_NAMES, CARD_VALUES, card_str, cut_key, parse_card, parse_cards
 
 
 def test_canonical_form_round_trips_all_52_cards():

@@ -10,14 +10,13 @@ import random
 import pytest
 import reference as ref
 from helpers import json_lines
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from gincli.rulebook.cards import CARD_NAMES
-from gincli.hand.engine import Hand, IllegalMove, Move, shuffled_deck
 from gincli.formats.records import HandScorer
-from gincli.rulebook.rng import SplitMix64
+from gincli.hand.engine import Hand, IllegalMove, Move, shuffled_deck
 from gincli.replay.validate import validate
+from gincli.rulebook.cards import CARD_NAMES
+from gincli.rulebook.rng import SplitMix64
 
 
 @pytest.fixture(scope="module")

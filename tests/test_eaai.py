@@ -196,10 +196,9 @@ def alternates(doc) -> bool:
 
 
 def test_eaai_a_played_session_deals_alternately(registry, eaai):
-    from gincli_builtin.bots import SimpleBot
-
     from gincli.rulebook.rng import SplitMix64
     from gincli.sessions.table import play_session
+    from gincli_builtin.bots import SimpleBot
 
     bots = {p: SimpleBot(SplitMix64(i), p) for i, p in enumerate(("ann", "bob"))}
     rules = eaai_defaults(registry, eaai)
@@ -267,8 +266,7 @@ def test_eaai_gin_validate_refuses_a_transcript_claiming_a_game_bonus(registry, 
 
 
 def test_eaai_gin_play_plays_a_whole_session(registry, tmp_path):
-    from test_play import play as gin_play
-    from test_play import script
+    from test_play import play as gin_play, script
 
     lines, table = script(registry, 11, "standard", "eaai")
     res, path = gin_play("--seed", "11", "--bot", "simple", "--scoring", "eaai", input="\n".join(lines) + "\n",

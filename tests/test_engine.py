@@ -10,12 +10,22 @@ import random
 import pytest
 import reference as ref
 
-from gincli.rulebook.cards import FULL_DECK_MASK, card_str, cards_of
-from gincli.hand.engine import DISCARD, DRAW, Hand, IllegalMove, Move, cut_for_deal, deal_deck, next_dealer, shuffled_deck
 from gincli.formats.transcripts import transcript
+from gincli.hand.engine import (
+    DISCARD,
+    DRAW,
+    Hand,
+    IllegalMove,
+    Move,
+    cut_for_deal,
+    deal_deck,
+    next_dealer,
+    shuffled_deck,
+)
+from gincli.replay.validate import validate
+from gincli.rulebook.cards import FULL_DECK_MASK, card_str, cards_of
 from gincli.rulebook.rng import SplitMix64
 from gincli.rulebook.scoring import HandResult
-from gincli.replay.validate import validate
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +66,8 @@ def test_same_seed_same_deal_everywhere():
     # SplitMix64 is specified in gincli/rng.py; these values pin it down.
     assert SplitMix64(42).next64() == 0xBDD732262FEB6E95
     assert shuffled_deck(SplitMix64(42))[:5] == shuffled_deck(SplitMix64(42))[:5]
-    assert [card_str(c) for c in shuffled_deck(SplitMix64(1))[:3]] == [card_str(c) for c in shuffled_deck(SplitMix64(1))[:3]]
+    assert [card_str(c) for c in shuffled_deck(SplitMix64(1))[:3]] == \
+        [card_str(c) for c in shuffled_deck(SplitMix64(1))[:3]]
 
 
 # -- the first upcard, turns, the wall -------------------------------------------------------
@@ -284,7 +295,7 @@ def test_sessions_play_to_the_end_and_validate(registry, scoring):
         if scoring == "game":
             assert max(rec.result["points"].values()) >= 100
             dealers = [hd["dealer"] for hd in doc["hands"]]
-            for prev, hand_doc, nxt in zip(rec.results, doc["hands"], dealers[1:]):
+            for prev, hand_doc, nxt in zip(rec.results, doc["hands"], dealers[1:], strict=False):
                 assert nxt == (prev.winner or hand_doc["dealer"])  # winner deals; same dealer after dead
 
 
@@ -377,7 +388,7 @@ def test_every_variant_under_every_scoring_plays_validly(registry, variant, scor
         doc = json.loads(json.dumps(rec.transcript))
         report = validate(doc, registry)
         assert report.valid and report.complete, report.to_dict()["errors"]
-        for hand_doc, result in zip(doc["hands"], rec.results):
+        for hand_doc, result in zip(doc["hands"], rec.results, strict=True):
             seen.add(result.outcome)
             upcard = parse(hand_doc["deal"]["upcard"])
             if result.knocker is None:

@@ -35,7 +35,8 @@ def test_gin_play_fits_80_columns_whatever_the_bot_and_the_name(tmp_path):
     assert res.returncode == 0, res.stderr
     lines = res.stdout.splitlines()
     rules = [i for i, line in enumerate(lines) if line and set(line) == {"─"}]
-    table = [line for a, b in zip(rules[::2], rules[1::2]) for line in lines[a:b + 1]]  # each screen's table
+    # each screen's table, between a pair of rules (an odd one left over is no table)
+    table = [line for a, b in zip(rules[::2], rules[1::2], strict=False) for line in lines[a:b + 1]]
     assert table
     assert max(len(line) for line in table) <= 80, max(table, key=len)
     assert any(line.startswith("external (bot.py)") for line in lines)
@@ -53,7 +54,8 @@ def test_the_match_table_shortens_an_external_bot_to_its_program():
 
     assert bot_label("exec:python3 examples/bot.py") == "bot.py"
     assert bot_label("exec:/opt/engines/deep --threads 4") == "deep"
-    assert bot_label("expert:samples=40", 22) == "expert:samples=40" and bot_label("expert:samples=40") == "expert:samples=…"
+    assert bot_label("expert:samples=40", 22) == "expert:samples=40"
+    assert bot_label("expert:samples=40") == "expert:samples=…"
     assert len(player_label("a" * 60, "exec:python3 " + "b" * 60 + ".py", 24)) == 24
 
 
@@ -69,7 +71,7 @@ def _csv(data: bytes) -> list[dict[str, str]]:
     rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
     header, body = rows[0], rows[1:]
     assert all(len(r) == len(header) for r in body)
-    return [dict(zip(header, r)) for r in body]
+    return [dict(zip(header, r, strict=True)) for r in body]
 
 
 def test_gin_score_writes_a_row_a_hand_with_errors_in_their_place(run, tmp_path):
@@ -185,8 +187,9 @@ def test_gin_report_draws_a_played_session(tmp_path):
         pytest.skip("gincli[report] is not installed")
     _play(tmp_path, "--seed", "3", "--name", "ann", "--bot", "simple", "--transcript", "g.json",
           input="s\n1\n" * 40 + "q\n")
-    from gincli.cli import make_app
     from typer.testing import CliRunner
+
+    from gincli.cli import make_app
 
     res = CliRunner().invoke(make_app(), ["report", str(tmp_path / "g.json"), "--output", str(tmp_path / "g.html"),
                                           "-f", "json"])

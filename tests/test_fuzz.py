@@ -11,8 +11,7 @@ import math
 import os
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from gincli.cli import make_app
@@ -102,7 +101,7 @@ def check_entries(out: str, recs: list) -> None:
     """One strict-JSON entry per record, in order: the record's id where it could be read."""
     lines = out.split("\n")[:-1]  # JSON Lines end at "\n" only; U+0085 or U+2028 may sit in a string
     assert len(lines) == len(recs)
-    for rec, line in zip(recs, lines):
+    for rec, line in zip(recs, lines, strict=True):
         entry = strict(line)
         if isinstance(rec, dict) and finite(rec):
             assert entry["id"] == rec["id"]

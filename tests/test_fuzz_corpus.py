@@ -13,11 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 import fuzz_records
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 GIN = str(Path(sys.executable).with_name("gin"))
 CORPUS = fuzz_records.CORPUS
@@ -45,7 +43,7 @@ def test_every_corpus_record_is_scored_or_refused_in_a_sentence_about_it(tmp_pat
     assert "Traceback" not in res.stdout + res.stderr
     out = [json.loads(line) for line in res.stdout.splitlines()]
     assert len(out) == len(files)  # one record a file: nothing lost
-    for path, entry in zip(files, out):
+    for path, entry in zip(files, out, strict=True):
         assert "error" in entry or "outcome" in entry, path.name
         if "error" in entry:
             assert no_internal_text(entry["error"]), f"{path.name}: {entry['error']}"
@@ -63,7 +61,7 @@ def test_every_corpus_transcript_is_reported_with_the_hands_before_its_fault(tmp
     assert "Traceback" not in res.stdout + res.stderr
     reports = [json.loads(line) for line in res.stdout.splitlines()]
     assert len(reports) == len(files)
-    for path, report in zip(files, reports):
+    for path, report in zip(files, reports, strict=True):
         for fault in report["errors"]:
             assert no_internal_text(fault["message"]), f"{path.name}: {fault['message']}"
             assert fault["rule"] != "internal-error", path.name

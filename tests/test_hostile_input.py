@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from helpers import json_lines, record
+from hypothesis import given, settings, strategies as st
 
 KNOCKER = "7s 7h 7d 7c Js Qs Ks As 2c 5d"
 DEFENDER = "Kd Kh Kc Ts Qh 8d 6c 5h 2h Ac"
@@ -386,8 +385,8 @@ def test_sniffing_keeps_no_blank_line_it_skips():
 
 
 def test_settling_a_session_costs_the_same_whatever_the_hands_played(registry, monkeypatch):
-    from gincli.sessions import systems as session_module
     from gincli.matches.runner import MatchSpec, play_match_session
+    from gincli.sessions import systems as session_module
 
     calls = []
     real = session_module.Game.result
@@ -426,9 +425,8 @@ def test_a_scoring_system_with_only_result_still_plays(registry):
         def new_session(self, players, rules):
             return FirstToWin(players, rules)
 
-    from gincli_builtin.bots import SimpleBot
-
     from gincli.rulebook.rng import SplitMix64
+    from gincli_builtin.bots import SimpleBot
 
     variant = registry.variant("standard")
     rules = registry.rules(variant, System(), {})
@@ -450,10 +448,10 @@ def test_reading_a_bot_reply_scans_each_byte_once():
 
 
 def test_a_bot_reply_past_one_mebibyte_without_a_newline_is_refused():
+    import sys
+
     from gincli.hand.bots import BotError
     from gincli.matches.external import Program
-
-    import sys
 
     program = Program([sys.executable, "-c", "import sys; sys.stdin.readline(); "
                        "sys.stdout.write('x' * 3000000); sys.stdout.flush(); sys.stdin.readline()"])

@@ -264,8 +264,11 @@ def test_resume_refuses_a_line_past_the_limit_without_holding_it(run, tmp_path, 
 
 # -- the line reader itself, against splitting the bytes whole ----------------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import (  # noqa: E402
+    given,
+    settings,
+    strategies as st,  # noqa: E402
+)
 
 
 @settings(max_examples=300, deadline=None)

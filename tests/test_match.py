@@ -17,9 +17,9 @@ from conftest import ROOT
 from helpers import json_lines, mask
 
 from gincli.hand.engine import Hand, Move, shuffled_deck
-from gincli.rulebook.rng import SplitMix64
-from gincli.replay.validate import validate
 from gincli.hand.view import PlayerView
+from gincli.replay.validate import validate
+from gincli.rulebook.rng import SplitMix64
 
 GIN = str(Path(sys.executable).with_name("gin"))
 
@@ -53,9 +53,8 @@ def test_a_view_holds_only_what_the_seat_may_know(registry):
 
 
 def test_simple_takes_the_upcard_only_to_form_a_meld_and_knocks_at_once(registry):
-    from gincli_builtin.bots import SimpleBot
-
     from gincli.rulebook.melds import forms_meld
+    from gincli_builtin.bots import SimpleBot
 
     assert forms_meld(mask("7s 7h 2c"), mask("7d").bit_length() - 1)
     assert forms_meld(mask("5c 6c 9d"), mask("7c").bit_length() - 1)
@@ -167,7 +166,8 @@ def test_ctrl_c_leaves_a_valid_file_and_resume_completes_it(tmp_path):
 
 
 def test_sprt_stops_once_it_decides():
-    res = gin("match", "--bots", "simple,random", "--games", "400", "--seed", "1", "--sprt", "0,100", "--format", "json", "-q")
+    res = gin("match", "--bots", "simple,random", "--games", "400", "--seed", "1", "--sprt", "0,100", "--format",
+              "json", "-q")
     s = json.loads(res.stdout)
     assert s["sprt"]["result"] == "H1" and s["games"] < 400
     assert s["sprt"]["llr"] >= s["sprt"]["upper"]
@@ -206,8 +206,8 @@ def test_a_failing_external_bot_forfeits_the_hand_and_the_match_goes_on(tmp_path
     script = tmp_path / f"{kind}.py"
     script.write_text(BROKEN[kind])
     f = tmp_path / "t.jsonl"
-    res = gin("match", "--bots", f"exec:{sys.executable} {script},simple", "--hands", "6", "--workers", "1", "--seed", "1",
-              "--time-limit", "0.5", "--transcripts", str(f), "--format", "json", "-q")
+    res = gin("match", "--bots", f"exec:{sys.executable} {script},simple", "--hands", "6", "--workers", "1",
+              "--seed", "1", "--time-limit", "0.5", "--transcripts", str(f), "--format", "json", "-q")
     assert res.returncode == 0, res.stderr
     s = json.loads(res.stdout)
     assert s["hands"] == 6
@@ -233,9 +233,12 @@ def test_the_example_external_bot_plays_a_whole_game(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["--bots", "simple"], "at least two"),
     (["--bots", "simple,simple,simple", "--games", "2"], "game takes 2 players, so --bots needs 2 bots, not 3"),
-    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--sprt", "0,50"], "--sprt is for two players"),
-    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--duplicate"], "--duplicate is for two players"),
-    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--names", "a,b"], "--players takes 3 different names"),
+    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--sprt", "0,50"],
+     "--sprt is for two players"),
+    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--duplicate"],
+     "--duplicate is for two players"),
+    (["--bots", "simple,simple,simple", "--games", "2", "--scoring", "cutthroat", "--names", "a,b"],
+     "--players takes 3 different names"),
     (["--bots", "simple,nobody", "--hands", "1"], 'unknown bot "nobody"'),
     (["--bots", "simple,exec:no-such-program-xyz", "--hands", "1"], "is not a program"),
     (["--bots", "simple,simple"], "either --hands N or --games N"),

@@ -17,11 +17,9 @@ import sys
 import pytest
 import reference_corner as refc
 from helpers import cards, json_lines, mask, record
+from hypothesis import given, settings, strategies as st
 
 from gincli.base.errors import RecordError
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from gincli.formats.records import HandScorer
 from gincli.rulebook import layoffs, melds
 from gincli.rulebook.cards import CARD_NAMES, CARD_VALUES, cards_of, mask_of

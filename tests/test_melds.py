@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import reference as ref
 from helpers import cards, mask
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from gincli.rulebook.cards import card_str, cards_of, mask_of
 from gincli.rulebook.melds import arrangements, best_arrangement, deadwood, deadwoods, is_meld, min_arrangements

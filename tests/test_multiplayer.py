@@ -8,8 +8,7 @@ import random
 
 import pytest
 from helpers import cards
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from gincli.rulebook.scoring import HandResult
 from gincli.sessions.systems import Seating
@@ -208,8 +207,8 @@ def knocking_random(rng: random.Random):
 def test_every_scoring_system_plays_sessions_with_random_bots(registry):
     """Conformance: every system, every player count it takes, random play to the end;
     every transcript re-validates."""
-    from gincli.sessions.table import play_session
     from gincli.replay.validate import validate
+    from gincli.sessions.table import play_session
 
     v = registry.variant("standard")
     for name, system in sorted(registry.scoring_systems.items()):

@@ -120,7 +120,8 @@ def test_a_seed_in_config_toml_is_held_to_the_same_range(run, tmp_path, value, w
         assert res.exit_code == 0 and json.loads(res.stdout)["seed"] == 7, res.stderr
     else:
         assert res.exit_code == 2
-        assert res.stderr == f"gin: error: the config file {config / 'config.toml'}: [deal] seed is not accepted: {why}\n"
+        assert res.stderr == \
+            f"gin: error: the config file {config / 'config.toml'}: [deal] seed is not accepted: {why}\n"
 
 
 # -- source: FILE:LINE, the line the record starts on, in every container ---------------------------
@@ -138,8 +139,9 @@ def test_score_names_each_record_by_file_and_line_in_every_container(run, tmp_pa
     (tmp_path / "h.jsonl").write_text(f"{hand}\n\n{hand}\n")
     (tmp_path / "h.json").write_text(f"[\n  {hand},\n\n  {json.dumps(GOOD_HAND, indent=1)},\n  {hand}\n]\n")
     (tmp_path / "one.json").write_text(f"\n\n{json.dumps(GOOD_HAND, indent=2)}\n")
-    toml_hand = 'knocker = "ann"\n[records.hands]\nann = ["7s", "7h", "7d", "Ts", "Js", "Qs", "Ks", "As", "2c", "5d"]\n' \
-                'bob = ["Kh", "Kd", "Kc", "Ac", "2h", "4c", "5h", "6c", "8d", "9s"]\n'
+    toml_hand = ('knocker = "ann"\n[records.hands]\n'
+                 'ann = ["7s", "7h", "7d", "Ts", "Js", "Qs", "Ks", "As", "2c", "5d"]\n'
+                 'bob = ["Kh", "Kd", "Kc", "Ac", "2h", "4c", "5h", "6c", "8d", "9s"]\n')
     (tmp_path / "h.toml").write_text(f"# hands\n[[records]]\n{toml_hand}\n[[records]]\n{toml_hand}")
     third = 4 + len(json.dumps(GOOD_HAND, indent=1).splitlines())  # after the second, spread over lines
     expected = {"h.jsonl": [1, 3], "h.json": [2, 4, third], "one.json": [3], "h.toml": [2, 8]}

@@ -4,10 +4,17 @@ is left after the warm-up."""
 
 from __future__ import annotations
 
+import hashlib
+import multiprocessing
 import os
+import signal
 import time
 
-from gincli.matches.parallel import ordered_map
+import pytest
+
+from gincli.base.errors import GinError, RecordError
+from gincli.matches import parallel
+from gincli.matches.parallel import WorkerError, WorkerException, ordered_map
 
 
 def where(chunk: int) -> tuple[int, int]:
@@ -36,16 +43,6 @@ def test_workers_asked_for_start_at_once():
 
 
 # The pool: order, exceptions, a worker that dies, ending early, big messages.
-
-import hashlib
-import multiprocessing
-import signal
-
-import pytest
-
-from gincli.matches import parallel
-from gincli.base.errors import GinError, RecordError
-from gincli.matches.parallel import WorkerError, WorkerException
 
 HANG = 60  # seconds: a generous bound; what fails is a hang, not slowness
 
@@ -252,7 +249,7 @@ def test_big_chunks_and_big_results_do_not_deadlock():
     chunks = [bytes([i]) * (3 * MIB + i) for i in range(8)]  # bigger than any pipe holds
     out = list(ordered_map(big, chunks, 2))
     assert [h for h, _ in out] == [hashlib.sha256(c).hexdigest() for c in chunks]
-    assert all(r == c * 2 for (_, r), c in zip(out, chunks))
+    assert all(r == c * 2 for (_, r), c in zip(out, chunks, strict=True))
 
 
 def from_setup(chunk: int) -> tuple[int, str, int]:

@@ -13,10 +13,10 @@ import pytest
 from conftest import ROOT
 from helpers import mask
 
-from gincli.rulebook.cards import card_str
 from gincli.hand.engine import Hand, Move, shuffled_deck
-from gincli.rulebook.rng import SplitMix64
 from gincli.replay.validate import validate
+from gincli.rulebook.cards import card_str
+from gincli.rulebook.rng import SplitMix64
 
 GIN = str(Path(sys.executable).with_name("gin"))
 
@@ -48,9 +48,8 @@ def script(registry, seed: int, variant: str, scoring: str, bots: tuple[str, ...
     session of ``gin play --seed seed`` against ``bots`` (each named after its
     bot), and the hands that session must record: the same session played here
     through the engine, the player's moves by that bot."""
-    from gincli_builtin.bots import SimpleBot
-
     from gincli.sessions.table import Table, take_turn
+    from gincli_builtin.bots import SimpleBot
 
     v = registry.variant(variant)
     system = registry.scoring(scoring)
@@ -60,7 +59,8 @@ def script(registry, seed: int, variant: str, scoring: str, bots: tuple[str, ...
     names = bot_names(list(bots), reserved=("ann",))
     players = ("ann", *names)
     table = Table(players, v, rules, system, seed)
-    opponents = {n: registry.bot(b)(SplitMix64(seed).derive(2 + i), n) for i, (n, b) in enumerate(zip(names, bots))}
+    opponents = {n: registry.bot(b)(SplitMix64(seed).derive(2 + i), n)
+                 for i, (n, b) in enumerate(zip(names, bots, strict=True))}
     me = SimpleBot(SplitMix64(7), "ann")
     lines = []
     while not table.finished:
@@ -76,7 +76,7 @@ def script(registry, seed: int, variant: str, scoring: str, bots: tuple[str, ...
                 lines.append(command_for(move))
                 hand.apply(move)
             else:
-                take_turn(hand, lambda h: opponents[player].choose(h.view(player)))
+                take_turn(hand, lambda h, player=player: opponents[player].choose(h.view(player)))
         table.end_hand(hand)
     return lines, table
 
@@ -85,7 +85,8 @@ def script(registry, seed: int, variant: str, scoring: str, bots: tuple[str, ...
     ("standard", "game", ("simple",)), ("standard", "hand", ("simple",)), ("oklahoma", "hollywood", ("simple",)),
     ("gin-only", "game", ("simple",)), ("standard", "match-500", ("simple",)), ("oklahoma", "game", ("expert",)),
     ("standard", "cutthroat", ("simple", "expert")), ("standard", "chouette", ("expert", "simple")),
-    ("oklahoma", "chouette", ("simple", "random", "expert")), ("standard", "partnership", ("simple", "expert", "random")),
+    ("oklahoma", "chouette", ("simple", "random", "expert")),
+    ("standard", "partnership", ("simple", "expert", "random")),
     ("doubling", "game", ("expert",)), ("doubling", "cutthroat", ("expert", "expert")),
 ])
 def test_a_whole_session_typed_through_a_pipe_is_recorded_move_for_move(registry, tmp_path, variant, scoring, bots):
@@ -273,8 +274,8 @@ def test_a_knock_names_its_discard_and_may_name_the_melds(registry):
 
 
 def test_a_knock_may_name_its_discard_by_position(registry):
-    from gincli.rulebook.cards import cards_of
     from gincli.cli.play import Reject, parse_command
+    from gincli.rulebook.cards import cards_of
 
     view = view_of(registry, "7s 7h 7d 4c 5c 6c 2d 3d Ah Kd 2s")
     order = list(cards_of(view.hand))  # as the screen numbers them

@@ -140,7 +140,7 @@ def test_a_variant_returning_a_bad_knock_limit_costs_its_records_only(tmp_path, 
               input="".join(json.dumps(r) + "\n" for r in records))
     out = json_lines(res.stdout)
     assert res.returncode == 4 and len(out) == len(records)
-    for r, o in zip(records, out):
+    for r, o in zip(records, out, strict=True):
         if r.get("variant") == "broken" and r.get("knocker"):
             assert o["error"] == f'plugin "broken": the variant broken\'s {said}' or said in o["error"]
         elif r.get("variant") != "broken":
@@ -233,8 +233,8 @@ BROKEN_BOT = """
 ])
 def test_a_plugin_bot_that_fails_forfeits_like_an_external_bot(tmp_path, body, reason):
     f = tmp_path / "t.jsonl"
-    res = gin("match", "--bots", "bad,simple", "--hands", "4", "--seed", "1", "--transcripts", str(f), "--format", "json", "-q",
-              tmp_path=tmp_path, plugins={"bad": BROKEN_BOT.format(body=body)})
+    res = gin("match", "--bots", "bad,simple", "--hands", "4", "--seed", "1", "--transcripts", str(f), "--format",
+              "json", "-q", tmp_path=tmp_path, plugins={"bad": BROKEN_BOT.format(body=body)})
     assert res.returncode == 0, res.stderr
     s = json.loads(res.stdout)
     assert s["hands"] == 4 and s["players"][0]["forfeits"] == 4

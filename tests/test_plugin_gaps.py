@@ -10,7 +10,6 @@ import re
 import sys
 
 import pytest
-
 from conftest import ROOT
 from test_plugin_contract import BROKEN_SESSION, gin
 

@@ -77,9 +77,10 @@ def test_the_example_scoring_system_plays_and_validates(installed_example, monke
     assert [g["points"]["ann"] for g in s.result()["games"]] == [40, 30, 20, 10]
     assert [g["points"]["bob"] for g in s.result()["games"]] == [20, 0, 0, 0]
     # Random legal play of whole sessions, each transcript validated.
-    from gincli.sessions.table import play_session
-    from gincli.replay.validate import validate
     from test_engine import chooser
+
+    from gincli.replay.validate import validate
+    from gincli.sessions.table import play_session
 
     rec = play_session(("ann", "bob"), v, rules, system, chooser(random.Random(1)), 3, options={"games": 4})
     report = validate(json.loads(json.dumps(rec.transcript)), registry)

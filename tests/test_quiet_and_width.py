@@ -315,7 +315,7 @@ def test_no_closing_line_wraps_inside_a_word_at_80_columns(tmp_path):
     long_lines = [ln for ln in screen.splitlines() if len(ln) > 80]
     assert not long_lines, screen  # no line the terminal had to wrap: each was broken at a space
     sections = re.split(r"^\[([a-z ]+)\]$", screen, flags=re.M)
-    shown = dict(zip(sections[1::2], sections[2::2]))
+    shown = dict(zip(sections[1::2], sections[2::2], strict=True))
     for name, lines in piped.items():
         text = "\n".join(ln for ln in shown[name].splitlines() if not ln.startswith("[done]"))
         assert words(text) == words("\n".join(lines)), (name, text, lines)  # the same words, wrapped

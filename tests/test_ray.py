@@ -287,4 +287,5 @@ def test_a_cluster_out_of_reach_is_one_sentence(tmp_path):
     assert not f.exists()  # nothing left behind
     res = gin("match", "--bots", "simple,simple", "--hands", "10", "--backend", "ray", "--backend-option",
               "max_retries=many")
-    assert one_sentence(res) == 'gin: error: --backend-option: max_retries must be a whole number, 0 or more, not "many"'
+    assert one_sentence(res) == \
+        'gin: error: --backend-option: max_retries must be a whole number, 0 or more, not "many"'

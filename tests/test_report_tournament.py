@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from test_report import assert_drawn, assert_self_contained, gin, needs_chromium, render
@@ -182,7 +181,8 @@ def test_an_unbounded_rating_is_drawn_unbounded_in_a_real_browser(played, tmp_pa
     text = page.read_text()
     data, layout = figure(text, "ratings")
     assert all(trace["type"] == "scatter" for trace in data)  # dots on lines: no bar to draw finite
-    rows = {label.split(". ", 1)[1]: y for y, label in zip(layout["yaxis"]["tickvals"], layout["yaxis"]["ticktext"])}
+    axis = layout["yaxis"]
+    rows = {label.split(". ", 1)[1]: y for y, label in zip(axis["tickvals"], axis["ticktext"], strict=True)}
     dots = next(t for t in data if t["name"] == "rating")
     assert rows["random"] not in dots["y"] and {rows["expert"], rows["simple"]} <= set(dots["y"])
     off = next(t for t in data if t["name"] == "unbounded")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from gincli.hand.engine import Hand, IllegalMove, Move, shuffled_deck
+from gincli.hand.engine import Hand, IllegalMove, shuffled_deck
 from gincli.rulebook.rng import SplitMix64
 
 PLUGINS = ROOT / "tests" / "plugins"

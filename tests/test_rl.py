@@ -22,10 +22,10 @@ pytest.importorskip("gymnasium")
 
 import gymnasium  # noqa: E402
 import numpy as np  # noqa: E402
+from conftest import ROOT  # noqa: E402
 
 import gincli  # noqa: E402
 import gincli.rl as rl  # noqa: E402
-from conftest import ROOT  # noqa: E402
 from gincli.base.errors import UsageError  # noqa: E402
 from gincli.rl.observe import KNOCK_LIMIT_AT, OBSERVATION_SIZE, PHASE_AT, STOCK_AT  # noqa: E402
 
@@ -100,7 +100,7 @@ def test_the_same_seed_gives_the_same_episodes():
     a = play_random(rl.env(variant="doubling"), seed=11, hands=5)
     b = play_random(rl.env(variant="doubling"), seed=11, hands=5)
     assert len(a) == len(b)
-    for (ag1, o1, r1, i1, a1), (ag2, o2, r2, i2, a2) in zip(a, b):
+    for (ag1, o1, r1, i1, a1), (ag2, o2, r2, i2, a2) in zip(a, b, strict=True):
         assert (ag1, r1, i1, a1) == (ag2, r2, i2, a2)
         if o1 is not None:
             assert np.array_equal(o1["observation"], o2["observation"])
@@ -274,7 +274,6 @@ def test_each_plane_holds_what_docs_rl_md_says_and_nothing_hidden():
         env.reset(seed=seed)
         rnd = random.Random(seed)
         while env.agents:
-            agent = env.agent_selection
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

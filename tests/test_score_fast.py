@@ -9,12 +9,11 @@ import json
 
 import pytest
 import reference as ref
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from gincli.rulebook.cards import CARD_NAMES, card_str
 from gincli.base.jsonio import loads
 from gincli.formats.records import HandScorer
+from gincli.rulebook.cards import CARD_NAMES, card_str
 from gincli.rulebook.melds import best_arrangement, deadwood, min_arrangements
 from gincli.rulebook.scoring import _spread_json
 
@@ -81,7 +80,8 @@ def records(draw):
     deck = [c for c in deck if c not in knocker]
     defender, deck = deck[:10], deck[10:]
     names = draw(st.sampled_from([("ann", "bob"), ("bob", "ann"), ("é\u2028", "x\"y")]))
-    rec = {"id": draw(st.one_of(st.text(max_size=4), st.integers(), st.none(), st.floats(allow_nan=False, allow_infinity=False))),
+    ids = st.one_of(st.text(max_size=4), st.integers(), st.none(), st.floats(allow_nan=False, allow_infinity=False))
+    rec = {"id": draw(ids),
            "hands": {names[0]: [CARD_NAMES[c] for c in knocker], names[1]: [CARD_NAMES[c] for c in defender]}}
     if draw(st.integers(0, 4)):
         rec["knocker"] = names[0]
@@ -153,8 +153,8 @@ def test_best_arrangement_is_the_first_of_min_arrangements_and_minimal(hand):
 def test_a_spread_is_written_as_json_dumps_writes_its_dict():
     from gincli.rulebook.scoring import Spread
 
-    spread = Spread("ann", tuple(a for a in min_arrangements(sum(1 << c for c in (0, 1, 2, 13, 26, 39, 12, 25, 38)))[0].melds),
-                    1 << 51 | 1 << 3, 14, [4])
+    melds = min_arrangements(sum(1 << c for c in (0, 1, 2, 13, 26, 39, 12, 25, 38)))[0].melds
+    spread = Spread("ann", tuple(a for a in melds), 1 << 51 | 1 << 3, 14, [4])
     assert spread.to_json() == json.dumps(spread.to_dict())
     assert _spread_json('"ann"', spread.melds, None, 0, 0) == json.dumps(
         {"name": "ann", "melds": spread.to_dict()["melds"], "deadwood_cards": [], "deadwood": 0})
@@ -244,7 +244,8 @@ def test_an_id_past_64_bits_is_written_exactly(scorer):
     """orjson reads such an integer as a float: the hot path then leaves the
     record to the careful way; json reads it exactly, and so does the hot path."""
     line = ('{"id": 123456789012345678901234567890, "hands": {"ann": ["7s", "7h", "7d", "7c", "Js", "Qs", "Ks", '
-            '"As", "2c", "5d"], "bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "5h", "2h", "Ac"]}, "knocker": "ann"}')
+            '"As", "2c", "5d"], "bob": ["Kd", "Kh", "Kc", "Ts", "Qh", "8d", "6c", "5h", "2h", "Ac"]}, '
+            '"knocker": "ann"}')
     fast = scorer.score_line(line.encode())
     assert fast is None or fast[0] == careful(scorer, line)
     assert '"id": 123456789012345678901234567890,' in careful(scorer, line)

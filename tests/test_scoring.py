@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 import reference as ref
 from helpers import cards, mask, record
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
-from gincli.rulebook.cards import card_str, mask_of
 from gincli.base.errors import RecordError
 from gincli.formats.records import HandScorer, parse_position
+from gincli.rulebook.cards import card_str, mask_of
 from gincli.rulebook.layoffs import best_defence, order_layoffs
 from gincli.rulebook.melds import deadwood
 

@@ -14,8 +14,8 @@ import pytest
 
 GIN = str(Path(sys.executable).with_name("gin"))
 
-HEAVY = ("gincli.hand.engine", "gincli.sessions.systems", "gincli.plugin.registry", "gincli.rulebook.melds", "pluggy", "rich", "typer.rich_utils",
-         "gincli.cli.score", "gincli.cli.match", "gincli.cli.play", "gincli.cli.deal")
+HEAVY = ("gincli.hand.engine", "gincli.sessions.systems", "gincli.plugin.registry", "gincli.rulebook.melds", "pluggy",
+         "rich", "typer.rich_utils", "gincli.cli.score", "gincli.cli.match", "gincli.cli.play", "gincli.cli.deal")
 
 PROBE = """
 import sys

@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from gincli.matches.stats import (
     NELO_PER_T,
@@ -159,13 +158,13 @@ def fishtest_llr(elo0, elo1, results):
 
     def mle(s):
         def h(x):
-            return sum(qi * math.log(1 + x * (a - s)) for a, qi in zip(values, q))
+            return sum(qi * math.log(1 + x * (a - s)) for a, qi in zip(values, q, strict=True))
 
         x = zoom_max(h, -1 / (1 - s), 1 / s)
-        return [qi / (1 + x * (a - s)) for a, qi in zip(values, q)]
+        return [qi / (1 + x * (a - s)) for a, qi in zip(values, q, strict=True)]
 
     p0, p1 = mle(score_from_elo(elo0)), mle(score_from_elo(elo1))
-    return n * sum(qi * math.log(b / a) for qi, a, b in zip(q, p0, p1))
+    return n * sum(qi * math.log(b / a) for qi, a, b in zip(q, p0, p1, strict=True))
 
 
 def trinomial_llr_by_brute_force(elo0, elo1, losses, draws, wins):
@@ -222,7 +221,8 @@ def test_a_run_of_wins_is_evidence_of_its_closed_form():
     test = Sprt(0, 100)
     s0, s1 = test.scores
     assert math.log(s1 / s0) == pytest.approx(0.2469616, abs=1e-7)
-    assert test.llr([1.0] * 11) == pytest.approx(2.7165780, abs=1e-6) and test.status([1.0] * 11)["result"] == "continue"
+    assert test.llr([1.0] * 11) == pytest.approx(2.7165780, abs=1e-6)
+    assert test.status([1.0] * 11)["result"] == "continue"
     assert test.llr([1.0] * 12) == pytest.approx(12 * math.log(s1 / s0), rel=1e-12)
     assert test.status([1.0] * 12)["result"] == "H1"
     assert test.llr([0.0] * 9) == pytest.approx(9 * math.log((1 - s1) / (1 - s0)), rel=1e-12)
@@ -261,9 +261,9 @@ def test_the_llr_is_fishtests(results, elo0, elo1):
     values = [i / (len(results) - 1) for i in range(len(results))]
     test = Sprt(elo0, elo1)
     want = fishtest_llr(elo0, elo1, results)
-    regularised = {a: r if r else 1e-3 for a, r in zip(values, results)}
+    regularised = {a: r if r else 1e-3 for a, r in zip(values, results, strict=True)}
     assert test.llr_counts(regularised) == pytest.approx(want, abs=1e-7)
-    raw = test.llr_counts(dict(zip(values, results)))
+    raw = test.llr_counts(dict(zip(values, results, strict=True)))
     if all(results):
         assert raw == pytest.approx(want, abs=1e-7)
     else:
@@ -301,7 +301,7 @@ def test_the_constrained_mle_beats_every_other_distribution_with_that_mean(count
     support = sorted(set(counts) | {0.0, 1.0, extra})
     raw = [weights[i % len(weights)] + 1e-3 for i in range(len(support))]
     total = sum(raw)
-    other = {a: w / total for a, w in zip(support, raw)}
+    other = {a: w / total for a, w in zip(support, raw, strict=True)}
     m = sum(a * p for a, p in other.items())
     end, t = (0.0, (m - s) / m) if m > s else (1.0, (s - m) / (1 - m))
     other = {a: (1 - t) * p for a, p in other.items()}
@@ -316,8 +316,10 @@ def test_the_constrained_mle_beats_every_other_distribution_with_that_mean(count
         loglik(counts, constrained_mle(counts, s1)) - loglik(counts, constrained_mle(counts, s0)), abs=1e-8)
 
 
-@pytest.mark.parametrize("alpha,beta,lower,upper", [(0.05, 0.05, -2.944439, 2.944439), (0.01, 0.01, -4.595120, 4.595120),
-                                                    (0.05, 0.1, -2.251292, 2.890372), (0.2, 0.01, -4.382027, 1.599388)])
+@pytest.mark.parametrize("alpha,beta,lower,upper", [(0.05, 0.05, -2.944439, 2.944439),
+                                                    (0.01, 0.01, -4.595120, 4.595120),
+                                                    (0.05, 0.1, -2.251292, 2.890372),
+                                                    (0.2, 0.01, -4.382027, 1.599388)])
 def test_the_bounds_follow_alpha_and_beta(alpha, beta, lower, upper):
     """lower = ln(beta / (1 - alpha)), upper = ln((1 - beta) / alpha): ln(0.05/0.95) = -2.944439,
     ln(0.01/0.99) = -4.595120, ln(0.1/0.95) = -2.251292 with ln(0.9/0.05) = 2.890372, ln(0.01/0.8) = -4.382027
@@ -410,7 +412,7 @@ def test_normalised_elo_of_games_by_hand():
     assert got["nelo"] == pytest.approx(52.37789, abs=1e-5) and got["error"] == pytest.approx(71.77962, abs=1e-5)
     assert got["low"] == pytest.approx(52.37789 - 71.77962, abs=1e-5)
     assert got["high"] == pytest.approx(52.37789 + 71.77962, abs=1e-5)
-    assert NELO_PER_T == pytest.approx(347.4355855, abs=1e-7)
+    assert pytest.approx(347.4355855, abs=1e-7) == NELO_PER_T
 
 
 def test_normalised_elo_of_pairs_by_hand():

@@ -16,8 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 GIN = str(Path(sys.executable).with_name("gin"))
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -199,7 +198,7 @@ def _same(a, b) -> bool:
     if isinstance(a, float):
         return a == b and math.copysign(1, a) == math.copysign(1, b)
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
     return a == b
@@ -280,7 +279,7 @@ def test_a_text_cell_a_spreadsheet_would_run_as_a_formula_starts_with_a_quote(tm
     res = gin("score", "-f", "csv", str(f))
     assert res.returncode == 0, res.stderr
     header, row = csv.reader(io.StringIO(res.stdout, newline=""))
-    cells = dict(zip(header, row))
+    cells = dict(zip(header, row, strict=True))
     assert cells["id"] == "'" + start + "1+1"
     assert cells["winner"] == cells["knocker"] == "'" + name
     assert cells["points"] == "24" and cells["defender"] == "bob"
@@ -292,7 +291,7 @@ def test_a_player_named_like_a_formula_is_neutralised_in_gin_match_s_rows(config
     assert res.returncode == 0, res.stderr
     header, *rows = csv.reader(io.StringIO(res.stdout, newline=""))
     for row in rows:
-        cells = dict(zip(header, row))
+        cells = dict(zip(header, row, strict=True))
         assert cells["player_1"] == "'=cmd|x" and cells["player_2"] == "'@bob"
         assert cells["winner"] in ("'=cmd|x", "'@bob")
         assert not any(c.startswith(("=", "+", "-", "@", "\t", "\r")) for c in row)
@@ -306,7 +305,7 @@ def test_numbers_stay_numbers_and_only_a_leading_character_counts(tmp_path, conf
     res = gin("score", "-f", "csv", str(f))
     assert res.returncode == 0, res.stderr
     header, row = csv.reader(io.StringIO(res.stdout, newline=""))
-    assert dict(zip(header, row))["id"] == cell
+    assert dict(zip(header, row, strict=True))["id"] == cell
 
 
 # -- the API refuses what JSON cannot hold -----------------------------------------------------

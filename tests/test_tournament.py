@@ -31,7 +31,7 @@ def brute_bt(players: list[str], pairings: list[dict]) -> dict[str, float]:
     r = dict.fromkeys(players, 0.0)
     for _ in range(4000):
         for p in players:
-            def ll(x: float) -> float:
+            def ll(x: float, p: str = p, r: dict[str, float] = r) -> float:
                 total = 0.0
                 for pr in pairings:
                     a, b = pr["players"]

@@ -78,9 +78,7 @@ def seconds(value: Any, *, text: bool = False) -> float:
     """A time limit: a number of seconds from 0.01 to 86,400 (a day); NaN,
     infinity and a bool are refused; with ``text``, the digits of a number too."""
     try:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            number = float(value)
-        elif text and isinstance(value, str):
+        if (isinstance(value, (int, float)) and not isinstance(value, bool)) or (text and isinstance(value, str)):
             number = float(value)
         else:
             raise ValueError

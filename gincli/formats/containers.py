@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import io
 import json
-from functools import partial
-from itertools import chain
 import os
 import re
 import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
+from itertools import chain
 from typing import IO, Any
 
 from ..base.errors import InputError, quote, shorten
@@ -125,7 +125,7 @@ class Reader:
         if self.path == "-":
             return self._stdin or sys.stdin.buffer
         try:
-            stream = open(self.path, "rb")
+            stream = open(self.path, "rb")  # noqa: SIM115  (the input's stream, read by items(), which closes it)
         except FileNotFoundError:
             raise InputError(f"cannot read {self.path}: no such file") from None
         except IsADirectoryError:
@@ -568,7 +568,8 @@ def _json_hint(data: bytes, exc: ValueError) -> str:
 
 def _json_reason(exc: ValueError) -> str:
     if isinstance(exc, json.JSONDecodeError):
-        return f"{exc.msg} at column {exc.colno}" if exc.lineno == 1 else f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+        where = f"column {exc.colno}" if exc.lineno == 1 else f"line {exc.lineno} column {exc.colno}"
+        return f"{exc.msg} at {where}"
     if isinstance(exc, UnicodeDecodeError):
         return "it is not UTF-8 text"
     return str(exc).split(";")[0]  # an integer past the digit limit: the advice is Python's, not the user's

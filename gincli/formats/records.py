@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
-from ..rulebook.cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
 from ..base.errors import GinError, RecordError, quote
 from ..base.jsonio import fast_loads, scan_object as _scan
+from ..rulebook.cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
 from ..rulebook.scoring import HandResult, Position, check_meld, score_plain, score_position
 from ..rulebook.variant import Variant
 

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base.errors import shorten
-from .moves import Move
 from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import Option
+from .moves import Move
 from .view import PlayerView
 
 

@@ -26,14 +26,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..rulebook.cards import CARD_NAMES, FULL_DECK_MASK, card_str, cards_of, cut_key
 from ..base.errors import RecordError, quote
+from ..rulebook.cards import CARD_NAMES, FULL_DECK_MASK, card_str, cards_of, cut_key
 from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import OFF, Rules
-from ..rulebook.scoring import (HandResult, Position, check_knock, dead_hand, declared_melds, forfeit_result,
-                                score_position)
-from .moves import ACTIONS, IllegalMove, Move
+from ..rulebook.scoring import (
+    HandResult,
+    Position,
+    check_knock,
+    dead_hand,
+    declared_melds,
+    forfeit_result,
+    score_position,
+)
 from ..rulebook.variant import Variant
+from .moves import ACTIONS, IllegalMove, Move
 from .view import PlayerView
 
 _ACTIONS = frozenset(ACTIONS)  # the rule book's moves, to look one up
@@ -137,7 +144,8 @@ class Hand:
             self.stock = None
         self.initial_hands = dict(self.hands)
         self.stock_count = 31
-        self.unseen = FULL_DECK_MASK & ~(self.hands[self.players[0]] | self.hands[self.players[1]]) & ~(1 << self.upcard)
+        held = self.hands[self.players[0]] | self.hands[self.players[1]]
+        self.unseen = FULL_DECK_MASK & ~held & ~(1 << self.upcard)
         self.pile: list[int] = [self.upcard]  # the discard pile, top at the end
         self.phase = OFFER
         self.to_act = self.pone

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..rulebook.cards import CARD_NAMES, CARD_TABLE, parse_card, parse_cards
 from ..base.errors import RecordError
+from ..rulebook.cards import CARD_NAMES, CARD_TABLE, parse_card, parse_cards
 
 ACTIONS = ("pass", "draw", "discard", "knock", "layoff")
 

@@ -39,10 +39,10 @@ from ..base.contract import breach, call, json_state, truth
 from ..rulebook.rules import Option, Rules
 
 if TYPE_CHECKING:
-    from .engine import Hand
-    from .moves import IllegalMove, Move
     from ..rulebook.scoring import HandResult, Position
     from ..rulebook.variant import Variant
+    from .engine import Hand
+    from .moves import IllegalMove, Move
     from .view import PlayerView
 
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rulebook.cards import cards_of
-from .moves import Move
 from ..rulebook.meldrules import STANDARD, MeldSolver
 from ..rulebook.rules import Rules
+from .moves import Move
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,8 +30,7 @@ from typing import Any
 
 from ..base.arguments import FLAGS, Spelling
 from ..base.config import ENV_CONFIG_DIR, ENV_DISABLE, ENV_PLUGINS_DIR
-from ..base.contract import breach as _breach
-from ..base.contract import plugin_of, reraise
+from ..base.contract import breach as _breach, plugin_of, reraise
 from ..base.errors import GinError, PluginError, UsageError, clip, debug_enabled, quote
 
 #: The backend ``gin match`` uses without ``--backend``.

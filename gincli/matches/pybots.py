@@ -59,7 +59,7 @@ class CallableBot(Bot):
                 return reply
         elif isinstance(reply, dict):
             asked = {k: v for k, v in reply.items() if k != "player"} if reply.get("player") == view.me else reply
-            for move, d in zip(legal, encoded):
+            for move, d in zip(legal, encoded, strict=True):
                 if asked == d:
                     return move
         raise BotError(f"the bot {self.label} returned {quote(reply)}, not one of the legal moves")

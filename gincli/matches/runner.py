@@ -21,19 +21,18 @@ from typing import IO, Any, BinaryIO
 
 from ..base.contract import PluginFault
 from ..base.errors import GinError, UsageError, clip, debug_enabled
+from ..base.jsonio import dumps, loads
+from ..formats.containers import MAX_RECORD_BYTES
+from ..formats.files import lock
+from ..formats.transcripts import TRANSCRIPT_FORMAT
 from ..hand.bots import Bot, failure
-from .external import configure, identities, is_external
-from .external.protocol import START_FAILURES, start_failure
 from ..hand.engine import Hand
 from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
 from ..rulebook.scoring import HandResult
-from ..formats.containers import MAX_RECORD_BYTES
-from ..formats.files import lock
-from ..base.jsonio import dumps, loads
-from .stats import Z95, Estimate, Running, Sprt, los, normalized_elo, pair_counts, wdl
 from ..sessions.table import play_session
-from ..formats.transcripts import TRANSCRIPT_FORMAT
-
+from .external import configure, identities, is_external
+from .external.protocol import START_FAILURES, start_failure
+from .stats import Z95, Estimate, Running, Sprt, los, normalized_elo, pair_counts, wdl
 
 #: Hands a player may forfeit in a row before the match stops (--max-forfeits).
 DEFAULT_MAX_FORFEITS = 10
@@ -229,7 +228,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     programs = identities(bots)
     hands = []
     forfeits = []
-    for hi, (r, pair) in enumerate(zip(rec.results, rec.pairs)):
+    for hi, (r, pair) in enumerate(zip(rec.results, rec.pairs, strict=True)):
         f = r.forfeit
         hands.append((r.outcome, r.winner, r.points, f["player"] if f else None, pair))
         if f:
@@ -274,7 +273,7 @@ class Tally:
         self.variant = variant or spec.variant
         self.players = {name: {"name": name, "bot": bot, "games_won": 0, "hands_played": 0, "hands_won": 0,
                                "points": 0, "gins": 0, "big_gins": 0, "undercuts": 0, "knocks": 0, "forfeits": 0}
-                        for name, bot in zip(spec.names, spec.bots)}
+                        for name, bot in zip(spec.names, spec.bots, strict=True)}
         self.nets: dict[str, list[float]] = {name: [] for name in spec.names}  # net result of each settled session
         self.hands = 0
         self.games = 0
@@ -290,11 +289,11 @@ class Tally:
         self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
         self.capped = 0  # sessions stopped by the hand cap, unsettled
         self.unfinished = 0  # sessions left before they were settled (a gin play session quit): no game
-        self._failed: dict[str, int] = {}
+        self._failed: dict[str, int] = {}  # sessions in a row in which an external bot failed to start
         self._stderr: dict[str, list[str]] = {}  # the last lines a failing start wrote, by player, in this run
         #: Hands each player forfeited in a row: how many, and the last three (session, hand, reason).
         self._forfeits: dict[str, list[Any]] = {}
-        self.stalled = 0  # hands stopped at the engine's move cap  # sessions in a row in which an external bot failed to start
+        self.stalled = 0  # hands stopped at the engine's move cap
 
     @property
     def two_players(self) -> bool:
@@ -427,7 +426,7 @@ class Tally:
         if not self.two_players:
             return self.nets[name]
         other = next(n for n in self.spec.names if n != name)
-        return [mine - theirs for mine, theirs in zip(self.nets[name], self.nets[other])]
+        return [mine - theirs for mine, theirs in zip(self.nets[name], self.nets[other], strict=True)]
 
     def decided(self) -> bool:
         """Whether the SPRT has decided: asked after every session, so in

@@ -534,7 +534,8 @@ def _reach(k: int, edges: list[list[int]]) -> list[set[int]]:
     return out
 
 
-def _fit(members: list[int], pairs: dict[tuple[int, int], list[float]], fixed: int) -> tuple[list[float], list[list[float]]]:
+def _fit(members: list[int], pairs: dict[tuple[int, int], list[float]],
+         fixed: int) -> tuple[list[float], list[list[float]]]:
     """The maximum-likelihood strengths (natural units) of ``members``, the
     ``fixed``-th of them at 0, from their games among themselves, and the
     Fisher information there (a weighted Laplacian). Newton's method with a
@@ -574,7 +575,7 @@ def _fit(members: list[int], pairs: dict[tuple[int, int], list[float]], fixed: i
         t = 1.0
         while True:
             trial = theta[:]
-            for r, d in zip(free, step):
+            for r, d in zip(free, step, strict=True):
                 trial[r] += t * d
             value = loglik(trial)
             if value >= current or t < 1e-12:
@@ -644,7 +645,8 @@ def bradley_terry(results: Iterable[Sequence[Any]], *, anchor: str | None = None
     out: dict[str, Rating] = {}
     if not rated:
         for i, name in enumerate(names):
-            bound = math.inf if games[i] and points[i] == games[i] else -math.inf if games[i] and not points[i] else None
+            bound = (math.inf if games[i] and points[i] == games[i]
+                     else -math.inf if games[i] and not points[i] else None)
             out[name] = Rating(name, None, None, None, None, bound, games[i], points[i])
         return out
     fixed = rated.index(names.index(anchor)) if anchor is not None else 0

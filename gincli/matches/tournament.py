@@ -164,8 +164,8 @@ class PairingResult:
     def to_dict(self) -> dict[str, Any]:
         a, b = self.players
         out: dict[str, Any] = {"players": [a, b], "bots": list(self.bots), "sessions": self.sessions,
-                               "unit": self.unit[:-1], "games": self.games, "wins": dict(self.wins), "draws": self.draws,
-                               "score": round(self.score(a), 4), "points": dict(self.points)}
+                               "unit": self.unit[:-1], "games": self.games, "wins": dict(self.wins),
+                               "draws": self.draws, "score": round(self.score(a), 4), "points": dict(self.points)}
         if self.pairs is not None:
             out["pairs"] = dict(self.pairs)
         if self.sprt is not None:
@@ -179,7 +179,7 @@ def tournament_summary(tour: TournamentSpec, header: dict[str, Any], matches: li
     from ..base.version import __version__
     from .stats import bradley_terry
 
-    results = [PairingResult.of(m, t) for m, t in zip(matches, tallies)]
+    results = [PairingResult.of(m, t) for m, t in zip(matches, tallies, strict=True)]
     games = [(r.players[0], r.players[1], r.wins[r.players[0]], r.wins[r.players[1]], r.draws) for r in results]
     played_any = [g for g in games if sum(g[2:]) > 0]
     try:

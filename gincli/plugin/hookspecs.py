@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from ..matches.backends import MatchBackend
     from ..hand.bots import Bot
     from ..hand.moveset import MoveSet
+    from ..matches.backends import MatchBackend
     from ..rulebook.meldrules import MeldRules
-    from ..sessions.systems import ScoringSystem
     from ..rulebook.variant import PendingVariant, Variant
+    from ..sessions.systems import ScoringSystem
 
 hookspec = pluggy.HookspecMarker("gincli")
 #: Marks a plugin's hook implementations: ``@gincli.hookimpl`` (the name the package presents).

@@ -16,8 +16,9 @@ keeps it. A plugin that replaces a built-in's item does so on purpose (it is
 listed by ``gin plugins``); any other clash is a warning naming what was left
 out. Variant files (the ``variants/`` folder of the configuration folder) come
 after every plugin and never take a name in use: one naming a registered
-variant is left out, with a warning when its rules differ. A plugin that fails to import or breaks a hook's contract is left out with
-one sentence naming it (``Registry.problems``); the rest of gincli still works.
+variant is left out, with a warning when its rules differ. A plugin that fails
+to import or breaks a hook's contract is left out with one sentence naming it
+(``Registry.problems``); the rest of gincli still works.
 
 Plugin code that runs while plugins load (an import, a ``register`` hook) is
 bounded (:func:`_plugin_code`): a time limit, a notice naming it while it is
@@ -45,18 +46,18 @@ from typing import Any
 
 import pluggy
 
-from . import hookspecs
-from ..matches.backends import MatchBackend, check_backend
-from ..hand.bots import Bot
-from ..base.contract import PluginFault, StrayOutput, plugin_of
 from ..base.config import ENTRY_POINT_GROUP, ENV_DISABLE, ENV_PLUGINS_DIR, IMPORT_LIMIT_RANGE, config_dir
+from ..base.contract import PluginFault, StrayOutput, plugin_of
 from ..base.errors import ConfigError, GinError, UsageError, quote
+from ..hand.bots import Bot
 from ..hand.moves import ACTIONS
 from ..hand.moveset import MoveSet
+from ..matches.backends import MatchBackend, check_backend
 from ..rulebook.meldrules import MeldRules
 from ..rulebook.rules import OPTION_KINDS, PLAY_OPTIONS, Option, Rules, format_value, resolve
-from ..sessions.systems import ScoringSystem
 from ..rulebook.variant import PendingVariant, Variant
+from ..sessions.systems import ScoringSystem
+from . import hookspecs
 
 #: Built-in plugins: module name -> plugin name. Registered last, so any other
 #: plugin may replace a built-in variant, scoring system, bot or move set.
@@ -575,7 +576,8 @@ class Registry:
 
         def register(item: Any) -> None:
             if not isinstance(item, types) or (kind == "bot" and not issubclass(item, Bot)):
-                what = "a subclass of gincli.Bot" if kind == "bot" else f"a {kind} ({' or '.join(t.__name__ for t in types)})"
+                what = ("a subclass of gincli.Bot" if kind == "bot"
+                        else f"a {kind} ({' or '.join(t.__name__ for t in types)})")
                 self.problems.append(f"plugin \"{plugin}\" called register() with {quote(repr(item))}, not {what}; "
                                      "it was left out")
                 return

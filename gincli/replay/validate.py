@@ -16,18 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rulebook.cards import CARD_NAMES, CARD_TABLE, card_str, parse_card
 from ..base.contract import PluginFault
-from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
-from ..formats.transcripts import TRANSCRIPT_FORMAT
 from ..base.errors import GinError, RecordError, UsageError, debug_enabled, plural, quote, unexpected
 from ..base.jsonio import dumps
+from ..formats.transcripts import TRANSCRIPT_FORMAT
+from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
 from ..plugin.registry import GINCLI_OPTIONS, Registry
+from ..rulebook.cards import CARD_NAMES, CARD_TABLE, card_str, parse_card
 from ..rulebook.rules import PLAY_OPTIONS, Rules
 from ..rulebook.scoring import HandResult
-from ..sessions.systems import CheckedSession, ScoringSystem, Seating, open_session
 from ..rulebook.variant import Variant
-
+from ..sessions.systems import CheckedSession, ScoringSystem, Seating, open_session
 
 #: Every rule id gin validate reports, with what it means (docs/validate.md is built from this).
 RULES: dict[str, str] = {
@@ -36,7 +35,8 @@ RULES: dict[str, str] = {
     "plugin-missing": "the transcript needs a plugin (its \"plugins\" field names it) that does not provide here "
                       "what it needs: the variant, scoring system, move set or option",
     "unknown-player": "a name that is not one of the players (of the session, or of the hand)",
-    "wrong-dealer": "a hand dealt by the wrong player (two players: next_dealer, and the same dealer after a dead hand; more: the scoring system's rule)",
+    "wrong-dealer": "a hand dealt by the wrong player (two players: next_dealer, and the same dealer after a dead "
+                    "hand; more: the scoring system's rule)",
     "missing-deal": "a hand with neither deck nor deal",
     "deck-cards": "a deck that is not 52 distinct cards",
     "deal-cards": "a deal with the wrong number of cards, or duplicate cards",
@@ -45,7 +45,8 @@ RULES: dict[str, str] = {
     "malformed-move": "a move that cannot be read (no player, unknown action, a draw without from)",
     "move-after-end": "a move after the hand was over",
     "out-of-turn": "a move by the player whose turn it is not",
-    "first-turn-order": "the first upcard taken or refused out of order, or a draw from the stock before both refused it",
+    "first-turn-order": "the first upcard taken or refused out of order, or a draw from the stock before both "
+                        "refused it",
     "pass-not-allowed": "a pass anywhere but on the first upcard",
     "draw-first": "a discard or knock before drawing",
     "already-drew": "a second draw, or a pass, after drawing",
@@ -73,15 +74,20 @@ RULES: dict[str, str] = {
     "hand-unfinished": "a hand that stops before its end, followed by another hand",
     "hand-after-session-end": "a hand played after the session was settled",
     "claimed-hand-result": "a hand's claimed result (outcome, winner, points) that the moves do not produce",
-    "claimed-session-result": "the session's claimed result (scores, winner, games, totals) that the moves do not produce",
-    "cut-cards": "a cut for the deal that is missing (three or four players), lacks a player who cuts, or holds a card that is not a card or is cut twice",
+    "claimed-session-result": "the session's claimed result (scores, winner, games, totals) that the moves do not "
+                              "produce",
+    "cut-cards": "a cut for the deal that is missing (three or four players), lacks a player who cuts, or holds a "
+                 "card that is not a card or is cut twice",
     "cut-seats": "a first hand whose players or dealer are not those the cut gives",
     "hand-players": "a hand that does not name its two players (required with more than two), or names others",
-    "wrong-players": "a hand played by another pair than the scoring system seats (who sits out, the captain, the partnership pairing)",
+    "wrong-players": "a hand played by another pair than the scoring system seats (who sits out, the captain, the "
+                     "partnership pairing)",
     "deal-order": "a partnership deal whose two tables are out of order (the first player's table comes first)",
     "stalled-early": "a hand marked stalled (gincli stops a hand at 2,000 moves, dead) that stops before that",
-    "plugin-fault": "a plugin (a variant, a scoring system, a move set) broke its contract while the transcript was replayed; the message names it",
-    "internal-error": "gincli failed where it did not foresee a failure: a bug in gincli (please report it); the hands finished before it are kept",
+    "plugin-fault": "a plugin (a variant, a scoring system, a move set) broke its contract while the transcript was "
+                    "replayed; the message names it",
+    "internal-error": "gincli failed where it did not foresee a failure: a bug in gincli (please report it); the "
+                      "hands finished before it are kept",
 }
 
 
@@ -580,7 +586,7 @@ def _check_claimed_session(claim: Any, actual: dict[str, Any]) -> None:
         if not isinstance(claim["games"], list) or len(claim["games"]) != len(games):
             raise bad(f"the session's result claims {len(claim['games']) if isinstance(claim['games'], list) else '?'} "
                       f"game results, but the moves give {len(games)}")
-        for gi, (c, a) in enumerate(zip(claim["games"], games)):
+        for gi, (c, a) in enumerate(zip(claim["games"], games, strict=True)):
             for key in ("scores", "winner"):
                 if isinstance(c, dict) and key in c and c[key] != a.get(key):
                     raise bad(f"game {gi + 1} claims {key} {quote(c[key])}, but the moves give {_show(a.get(key))}")

@@ -21,8 +21,7 @@ except ImportError as _missing:
     raise ImportError(f"gincli.rl needs numpy, pettingzoo and gymnasium ({_missing.name} is not installed): "
                       "pip install 'gincli[rl]'") from None
 
-from .actions import (ACCEPT, DECLINE, DISCARD, DOUBLE, FIXED_ACTIONS, GIN, KNOCK, PASS, STOCK, TAKE,
-                      ActionTable)
+from .actions import ACCEPT, DECLINE, DISCARD, DOUBLE, FIXED_ACTIONS, GIN, KNOCK, PASS, STOCK, TAKE, ActionTable
 from .aec import env, raw_env
 from .bots import policy_bot
 from .observe import OBSERVATION_SIZE, PHASES, PLANES, REWARD_SCALE, Encoder

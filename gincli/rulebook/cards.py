@@ -32,7 +32,7 @@ RANK_VALUES: tuple[int, ...] = tuple(min(r + 1, 10) for r in range(13))
 
 def _spellings() -> dict[str, int]:
     table: dict[str, int] = {}
-    for s, (letter, symbol) in enumerate(zip(SUITS, SUIT_SYMBOLS)):
+    for s, (letter, symbol) in enumerate(zip(SUITS, SUIT_SYMBOLS, strict=True)):
         for r, rank in enumerate(RANKS):
             ranks = (rank, "10") if rank == "T" else (rank,)
             for rk in ranks:
@@ -77,7 +77,8 @@ def parse_card(token: object) -> int:
 
 
 def _fail(token: str) -> int:
-    raise RecordError(f"unknown card {quote(token)} (cards are written like \"As\", \"Td\", \"10♥\")", rule="unknown-card")
+    raise RecordError(f"unknown card {quote(token)} (cards are written like \"As\", \"Td\", \"10♥\")",
+                      rule="unknown-card")
 
 
 def parse_cards(tokens: object, what: str = "cards") -> list[int]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import card_str, cards_of
 from ..base.errors import RecordError
+from .cards import card_str, cards_of
 from .melds import NO_ACES, NO_KINGS, Arrangement, best_arrangement, deadwood, mask_value, meld_info
 
 
@@ -215,14 +215,11 @@ def _search(available: int, knocker_melds: Sequence[int], melds: Sequence[int] |
         if best_key < 0 or key < best_key:
             best_key, best_laid, best_lengths = key, laid, lengths
     ordered: list[int] = []
-    for ch, n in zip(chains, best_lengths):
+    for ch, n in zip(chains, best_lengths, strict=True):
         ordered += [c for c in ch[:n] if c not in ordered]
     return _finish(available & ~best_laid, melds, ordered)
 
 
 def _finish(rest: int, melds: Sequence[int] | None, ordered: list[int]) -> tuple[int, list[int], Arrangement]:
-    if melds is not None:
-        arrangement = Arrangement(mask_value(rest), tuple(melds), rest)
-    else:
-        arrangement = best_arrangement(rest)
+    arrangement = Arrangement(mask_value(rest), tuple(melds), rest) if melds is not None else best_arrangement(rest)
     return arrangement.deadwood, ordered, arrangement

@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from . import layoffs as _layoffs
-from . import melds as _melds
 from ..base.errors import RecordError
+from . import layoffs as _layoffs, melds as _melds
 from .cards import CARD_VALUES, card_str, cards_of
 from .melds import Arrangement
 

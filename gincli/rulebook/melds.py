@@ -306,7 +306,8 @@ def meld_info(meld: int) -> MeldInfo:
         else:
             r = first % 13
             suits = {c // 13 for c in cards}
-            missing = {0, 1, 2, 3} - suits  # a set of three has one open card; what a plugin's rules call a meld may not
+            # a set of three has one open card; what a plugin's rules call a meld may not
+            missing = {0, 1, 2, 3} - suits
             open_card = missing.pop() * 13 + r if len(cards) == 3 and len(missing) == 1 else -1
             info = MeldInfo(False, -1, r, r, open_card, tuple(CARD_NAMES[c] for c in cards), (r, first // 13), "")
         touch = 0

@@ -119,8 +119,8 @@ def parse_assignments(items: Iterable[str], where: str = "--option") -> dict[str
 
 #: The options of play and hand scoring every variant has (RULES.md).
 PLAY_OPTIONS: tuple[Option, ...] = (
-    Option("knock_limit", 10, "most deadwood a player may knock with; \"upcard\": the first upcard's value, an ace meaning gin only",
-           "knock-limit"),
+    Option("knock_limit", 10, "most deadwood a player may knock with; \"upcard\": the first upcard's value, an ace "
+           "meaning gin only", "knock-limit"),
     Option("knock_limit_cap", OFF, "the most the knock limit may be (with knock_limit = \"upcard\": the upcard's "
            "value, capped); \"off\": no cap", "int-or-off"),
     Option("gin_bonus", 25, "bonus for going gin"),

@@ -6,13 +6,12 @@ score``, the hand engine and ``gin validate`` all call :func:`score_position`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring as _encode_str
 from typing import Any
 
-from json.encoder import encode_basestring as _encode_str
-
-from .cards import CARD_NAMES, CARD_TABLE, by_rank, card_str, cards_of, json_by_rank
 from ..base.errors import RecordError, plural
 from ..base.jsonio import dumps as _dumps
+from .cards import CARD_NAMES, CARD_TABLE, by_rank, card_str, cards_of, json_by_rank
 from .layoffs import plain_defence
 from .meldrules import STANDARD, MeldSolver
 from .melds import Arrangement, best_arrangement, deadwood, in_sequence, meld_info, min_arrangements
@@ -249,9 +248,11 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     multiplier = variant.checked_multiplier(rules, upcard)
     if outcome == "big_gin" or (outcome == "gin" and not solver.layoff_on_gin):
         if pos.layoffs:
-            raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed", rule="layoff-onto-gin")
+            raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed",
+                              rule="layoff-onto-gin")
         arr = candidates[0]
-        d_arr = _as_arrangement(d_mask, d_declared, solver) if d_declared is not None else solver.best_arrangement(d_mask)
+        d_arr = (_as_arrangement(d_mask, d_declared, solver) if d_declared is not None
+                 else solver.best_arrangement(d_mask))
         bonus = rules["gin_bonus"] if outcome == "gin" else rules["big_gin_bonus"]
         return HandResult(outcome, knocker, (d_arr.deadwood + bonus) * multiplier,
                           Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
@@ -488,7 +489,8 @@ def declared_melds(name: str, held: int, melds: list[int] | None,
         if meld & ~held:
             names = " ".join(card_str(c) for c in meld_cards_in_order(meld))
             missing = card_str(cards_of(meld & ~held)[0])
-            raise RecordError(f"{name}'s meld [{names}] uses {missing}, which {name} does not hold", rule="meld-not-held")
+            raise RecordError(f"{name}'s meld [{names}] uses {missing}, which {name} does not hold",
+                              rule="meld-not-held")
         if meld & used:
             twice = card_str(cards_of(meld & used)[0])
             raise RecordError(f"{name} uses {twice} in two melds", rule="meld-card-reused")
@@ -526,7 +528,8 @@ def check_meld(cards: list[int], owner: str, solver: MeldSolver | None = None) -
     mask = 0
     for c in cards:
         if mask >> c & 1:
-            raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] lists {card_str(c)} twice", rule="not-a-meld")
+            raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] lists {card_str(c)} twice",
+                              rule="not-a-meld")
         mask |= 1 << c
     if solver is not None and not solver.is_meld(mask):
         raise RecordError(f"{owner}'s meld [{' '.join(card_str(x) for x in cards)}] is not a meld ({solver.words})",

@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .cards import CARD_VALUES
-from ..base.contract import call, truth, whole
 from ..base.config import read_toml
+from ..base.contract import call, truth, whole
 from ..base.errors import ConfigError, quote
+from .cards import CARD_VALUES
 from .rules import OFF, PLAY_OPTIONS, Option, Rules
 
 #: The keys a variant file may have at its top level.

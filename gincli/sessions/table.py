@@ -15,17 +15,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..hand.bots import BotError, failure
-from ..rulebook.cards import CARD_NAMES
-from ..hand.engine import MAX_HAND_MOVES, Hand, IllegalMove, Move, cut_cards, shuffled_deck
 from ..base.contract import PluginFault
 from ..base.errors import GinError, debug_enabled, quote
 from ..formats.transcripts import transcript
+from ..hand.bots import BotError, failure
+from ..hand.engine import MAX_HAND_MOVES, Hand, IllegalMove, Move, cut_cards, shuffled_deck
+from ..rulebook.cards import CARD_NAMES
 from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import Rules
 from ..rulebook.scoring import HandResult
-from .systems import ScoringSystem, Seating, open_session
 from ..rulebook.variant import Variant
+from .systems import ScoringSystem, Seating, open_session
 
 #: Chooses the next move of the player to act in a hand.
 Chooser = Callable[[Hand], Move]

@@ -176,8 +176,8 @@ class Doubling(MoveSet):
         decliner = next(p for p in pos.players if p != offerer)
         for name in pos.players:
             if pos.hands[name].bit_count() != 10:
-                raise RecordError(f"{name} holds {plural(pos.hands[name].bit_count(), 'card')}; a double is offered and "
-                                  "declined with 10 each", rule="hand-size")
+                raise RecordError(f"{name} holds {plural(pos.hands[name].bit_count(), 'card')}; a double is offered "
+                                  "and declined with 10 each", rule="hand-size")
         m = state["multiplier"]
         deadwood = rules.melds.deadwood
         mine, theirs = deadwood(pos.hands[offerer]), deadwood(pos.hands[decliner])

@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 
 from gincli.hand.bots import Bot
-from gincli.rulebook.cards import CARD_VALUES, FULL_DECK_MASK, cards_of, mask_of
-from gincli.rulebook.meldrules import STANDARD, MeldSolver
 from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
+from gincli.rulebook.cards import CARD_VALUES, FULL_DECK_MASK, cards_of, mask_of
+from gincli.rulebook.meldrules import STANDARD, MeldSolver
 
 VAL = CARD_VALUES
 

@@ -31,10 +31,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gincli.hand.bots import Bot
-from gincli.rulebook.cards import cards_of
 from gincli.hand.engine import Hand, Move
 from gincli.matches.runner import session_seed
 from gincli.plugin.registry import load_registry
+from gincli.rulebook.cards import cards_of
 from gincli.rulebook.rng import SplitMix64
 from gincli.sessions.table import play_hand, play_session
 
@@ -69,7 +69,7 @@ def play(hands: int, seed: int, opponent: str, watch: Callable[[Hand, dict[str, 
         seats = ("A", "B") if i % 2 == 0 else ("B", "A")
         bots = {"A": bot(SplitMix64(s).derive(1), "A"), "B": registry.bot(opponent)(SplitMix64(s).derive(2), "B")}
 
-        def choose(hand: Hand) -> Move:
+        def choose(hand: Hand, bots: dict[str, Bot] = bots) -> Move:
             watch(hand, bots)
             p = hand.to_act
             return bots[p].choose(hand.view(p))
@@ -221,9 +221,9 @@ def fit_linear(rows: Sequence[dict[str, float]], names: Sequence[str], target: C
     y = [target(r) for r in rows]
     n = len(names) + 1
     xtx = [[sum(row[i] * row[j] for row in x) + (ridge if i == j else 0.0) for j in range(n)] for i in range(n)]
-    xty = [sum(row[i] * t for row, t in zip(x, y)) for i in range(n)]
+    xty = [sum(row[i] * t for row, t in zip(x, y, strict=True)) for i in range(n)]
     w = _solve(xtx, xty)
-    return dict(zip(("1",) + tuple(names), w))
+    return dict(zip(("1",) + tuple(names), w, strict=True))
 
 
 def fit_logistic(rows: Sequence[dict[str, float]], names: Sequence[str], target: Callable[[dict[str, float]], float],
@@ -236,8 +236,8 @@ def fit_logistic(rows: Sequence[dict[str, float]], names: Sequence[str], target:
     for _ in range(iterations):
         h = [[ridge if i == j else 0.0 for j in range(n)] for i in range(n)]
         g = [-ridge * w[i] for i in range(n)]
-        for row, t in zip(x, y):
-            z = sum(wi * xi for wi, xi in zip(w, row))
+        for row, t in zip(x, y, strict=True):
+            z = sum(wi * xi for wi, xi in zip(w, row, strict=True))
             p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
             d = t - p
             s = p * (1.0 - p)
@@ -251,10 +251,10 @@ def fit_logistic(rows: Sequence[dict[str, float]], names: Sequence[str], target:
             for j in range(i):
                 h[i][j] = h[j][i]
         step = _solve(h, g)
-        w = [wi + si for wi, si in zip(w, step)]
+        w = [wi + si for wi, si in zip(w, step, strict=True)]
         if max(abs(si) for si in step) < 1e-6:
             break
-    return dict(zip(("1",) + tuple(names), w))
+    return dict(zip(("1",) + tuple(names), w, strict=True))
 
 
 def _rounded(model: dict[str, float]) -> str:

@@ -228,7 +228,8 @@ class CutthroatSession(Session):
                     scores[self.winner] += shutouts[p]
         out: dict[str, Any] = {"totals": totals, "winner": self.winner, "scores": scores,
                                "points": dict(self.points), "hands_won": dict(self.wins),
-                               "hands": [[w, points, out] for (w, points), out in zip(self.game.entries, self.sat_out)]}
+                               "hands": [[w, points, out]
+                                         for (w, points), out in zip(self.game.entries, self.sat_out, strict=True)]}
         if self.winner is not None:
             out["bonuses"] = bonuses
             out["shutouts"] = shutouts

@@ -376,7 +376,7 @@ class Program:
         if self.log is not None:
             try:
                 self.log.parent.mkdir(parents=True, exist_ok=True)
-                log = open(self.log, "ab", buffering=0)  # unbuffered: every byte there at once
+                log = open(self.log, "ab", buffering=0)  # noqa: SIM115  (the stderr drain owns it; unbuffered)
                 if self.context:  # in a match: where each start begins
                     fd = log.fileno()
                     append_whole(fd, self.marker() + f"== gincli starts `{self.label}` ==\n".encode(errors="replace"),
@@ -389,7 +389,7 @@ class Program:
         if self.trace_path is not None and self.trace is None:
             try:
                 self.trace_path.parent.mkdir(parents=True, exist_ok=True)
-                self.trace = open(self.trace_path, "ab", buffering=0)
+                self.trace = open(self.trace_path, "ab", buffering=0)  # noqa: SIM115  (kept open: closed by close_trace())
                 self.trace_end = _size(self.trace.fileno())
             except OSError as exc:
                 if log is not None:

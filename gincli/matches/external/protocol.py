@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...hand.bots import Bot, BotError
-from ...rulebook.cards import CARD_NAMES, cards_of
 from ...base.errors import UsageError, clip, quote
 from ...base.jsonio import loads
+from ...hand.bots import Bot, BotError
 from ...hand.moves import IllegalMove, Move
-from ...rulebook.rng import SplitMix64
 from ...hand.view import PlayerView
+from ...rulebook.cards import CARD_NAMES, cards_of
+from ...rulebook.rng import SplitMix64
 from .process import Program, program_for
 
 PROTOCOL = "gincli-bot/2"
