@@ -31,11 +31,16 @@ before a command runs. A library user's ``import gincli`` changes no handler.
 
 from __future__ import annotations
 
-import _signal as signal  # the C module, already loaded: the signal module would import enum first
-import _thread  # likewise (threading imports more)
+import _thread  # the C module, already loaded (threading imports more)
 import builtins
 import sys
 import time
+
+TYPE_CHECKING = False  # typing is not imported (see gincli/__init__.py)
+if TYPE_CHECKING:
+    import signal  # typeshed has no stub of the C module: these are its functions
+else:
+    import _signal as signal  # the C module, already loaded: the signal module would import enum first
 
 EXIT_INTERRUPTED = 130
 
@@ -154,7 +159,7 @@ def _starting() -> None:
         pass
     finally:
         if getattr(package, "_interrupt_held", False):
-            package._interrupt_held = False  # type: ignore[union-attr]
+            vars(package)["_interrupt_held"] = False
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 

@@ -23,3 +23,8 @@ def checker(module: str, *args: str, timeout: float = 600) -> subprocess.Complet
 def test_ruff_finds_nothing():
     res = checker("ruff", "check", "--no-cache", "--output-format", "concise", ".")
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_mypy_finds_nothing(tmp_path):
+    res = checker("mypy", "--cache-dir", str(tmp_path / "cache"), "--no-error-summary")
+    assert res.returncode == 0, res.stdout + res.stderr

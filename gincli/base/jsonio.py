@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .errors import shorten
 
+fast_loads: Callable[[bytes | str], Any] | None
 try:  # optional (pip install 'gincli[fast]'): gin score's hot path reads records with it
     from orjson import loads as fast_loads
 except ImportError:  # pragma: no cover - the json module reads them all
@@ -59,7 +61,8 @@ def _finite_float(text: str) -> float:
 #: runs, made once: ``scan_object(text, 0)`` is ``(value, end)``. (``parse_float``
 #: is called for numbers with a fraction or an exponent only: the whole numbers
 #: of a record cost nothing more.)
-scan_object = _scan = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float).scan_once
+_decoder = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
+scan_object = _scan = _decoder.scan_once  # type: ignore[attr-defined]  # set by its __init__; typeshed leaves it out
 
 
 def loads(text: str | bytes) -> Any:

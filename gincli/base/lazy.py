@@ -8,8 +8,13 @@ import sys
 
 TYPE_CHECKING = False  # typing is not imported: this runs at every start, before anything else (see gincli.entry)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
+    from importlib.abc import Loader
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
     from typing import Any
+else:
+    Loader = object  # importlib.abc is not imported at start-up: the import system takes any object with its methods
 
 
 def lazy_names(package: str, names: Mapping[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
@@ -48,29 +53,32 @@ def alias_modules(aliases: Mapping[str, str]) -> None:
     sys.meta_path.insert(0, _Aliases(aliases))  # first: an old package path must not load its modules again
 
 
-class _Aliases:
-    """A finder and loader (duck-typed, as the import system takes them) of old module paths."""
+class _Aliases(Loader):
+    """A finder and loader of old module paths."""
 
     def __init__(self, aliases: Mapping[str, str]):
         self.aliases = aliases
-        self.specs: dict[str, Any] = {}
+        self.specs: dict[str, ModuleSpec | None] = {}
 
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
         if fullname not in self.aliases:
             return None
         from importlib.machinery import ModuleSpec
 
         return ModuleSpec(fullname, self)
 
-    def create_module(self, spec: Any) -> Any:
+    def create_module(self, spec: ModuleSpec) -> ModuleType:
         import importlib
 
         module = importlib.import_module(self.aliases[spec.name])
         self.specs[spec.name] = module.__spec__  # the import system sets the alias's: given back below
         return module
 
-    def exec_module(self, module: Any) -> None:
-        module.__spec__ = self.specs.pop(module.__spec__.name, module.__spec__)
+    def exec_module(self, module: ModuleType) -> None:
+        spec = module.__spec__
+        if spec is not None:
+            module.__spec__ = self.specs.pop(spec.name, spec)
 
 
 def keep_names(package: str, names: frozenset[str] | set[str]) -> None:

@@ -22,11 +22,11 @@ import os
 import re
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ..base.errors import InputError, quote, shorten
 from ..base.jsonio import BOM, Marking, OutOfRange, holds_non_finite, loads, too_deep
@@ -294,7 +294,7 @@ class Reader:
             elif mark and mark.literal is None:
                 yield Item(name, index, line, None, f"record {index + 1} holds NaN or Infinity, which JSON does "
                                                     "not allow")
-            elif mark:
+            elif mark and mark.literal is not None:
                 yield Item(name, index, line, None, f"record {index + 1} holds a number past what a double can "
                                                     f"hold ({shorten(mark.literal)})")
             else:
@@ -312,7 +312,7 @@ def _json_document(data: bytes | bytearray, marking: Marking) -> tuple[Any, list
     decoder = json.JSONDecoder(parse_constant=marking.constant, parse_float=marking.json_float)
     try:
         text = data.decode(json.detect_encoding(data), "surrogatepass")  # as json.loads decodes bytes
-        space = _JSON_SPACE.match
+        space = cast("Callable[[str, int], re.Match[str]]", _JSON_SPACE.match)  # it always matches, maybe nothing
         at = space(text, 0).end()
         starts = []
         if text.startswith("[", at):
@@ -360,8 +360,8 @@ def _toml_lines(data: bytes | bytearray, count: int) -> list[int]:
         lines.append(line)
     if len(lines) == count:
         return lines
-    m = re.search(rb"^[ \t]*records[ \t]*=", data, re.M)
-    return [1 + data.count(b"\n", 0, m.start()) if m else 1] * max(count, 1)
+    found = re.search(rb"^[ \t]*records[ \t]*=", data, re.M)
+    return [1 + data.count(b"\n", 0, found.start()) if found else 1] * max(count, 1)
 
 
 class _Prefixed(io.RawIOBase):
@@ -546,7 +546,7 @@ def _sniff(first: bytes, stream: IO[bytes], limit: int | None = None) -> tuple[s
     return "json", head, skipped
 
 
-def _people_hint(data: bytes) -> str:
+def _people_hint(data: bytes | bytearray) -> str:
     """A hint when the input is gincli's rendering for people (suit symbols,
     rules of a table) rather than data."""
     if any(mark in data for mark in ("♠".encode(), "♥".encode(), "♦".encode(), "♣".encode(), "─".encode())):
@@ -554,7 +554,7 @@ def _people_hint(data: bytes) -> str:
     return ""
 
 
-def _json_hint(data: bytes, exc: ValueError) -> str:
+def _json_hint(data: bytes | bytearray, exc: ValueError) -> str:
     """A hint when a JSON document turns out to be several: JSON Lines."""
     if isinstance(exc, json.JSONDecodeError) and exc.msg == "Extra data" and exc.lineno > 1:
         first = data.lstrip().split(b"\n", 1)[0].strip()

@@ -75,7 +75,7 @@ def parse_position(record: Mapping[str, Any]) -> Position:
             for c in layoffs:
                 if not masks[defender] >> c & 1:
                     raise RecordError(f"layoff {card_str(c)} is not in {defender}'s hand")
-    return Position(players, masks, knocker, upcard, melds, layoffs)  # type: ignore[arg-type]
+    return Position(players, masks, knocker, upcard, melds, layoffs)
 
 
 def _slow_mask(name: str, cards: Any) -> int:

@@ -128,7 +128,8 @@ class Hand:
 
     def __init__(self, players: Sequence[str], dealer: str, variant: Variant, rules: Rules, *,
                  deck: Sequence[int] | None = None, deal: Mapping[str, Any] | None = None):
-        self.players = tuple(players)
+        first, second = players  # a hand is two players' (a session's others sit it out)
+        self.players = (first, second)
         self.dealer = dealer
         self.pone = self.players[1] if dealer == self.players[0] else self.players[0]
         self.variant = variant
@@ -330,10 +331,10 @@ class Hand:
                                                          f"but the top card is {card_str(card)}")
                 self.stock.pop()
             else:
-                card = move.card
-                if card is None:
+                if move.card is None:
                     raise IllegalMove("draw-card-missing", f"{player} drew from the stock without naming the card "
                                                            "(needed when the deck is not known)")
+                card = move.card
                 if not self.unseen >> card & 1:
                     raise IllegalMove("draw-not-on-top", f"{player} drew {card_str(card)} from the stock, but "
                                                          f"{card_str(card)} is not in the stock")

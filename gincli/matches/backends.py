@@ -387,17 +387,17 @@ class BackendRun:
         return BackendFault(got.message + where, got.exit_code)
 
     @staticmethod
-    def _next(got: list[Any], sent: deque[list[int]], at: int, kind: type) -> bool:
+    def _next(got: list[Any], sent: deque[list[int]], at: int, kind: type[Any]) -> bool:
         """Whether ``got`` holds the outcomes of the next sessions of the
         chunks ``sent``, from session ``at`` of the first, in order."""
         chunks = iter(sent)
         chunk = next(chunks)
         for o in got:
             while at >= len(chunk):
-                chunk = next(chunks, None)
-                if chunk is None:
+                following = next(chunks, None)
+                if following is None:
                     return False
-                at = 0
+                chunk, at = following, 0
             if not isinstance(o, kind) or o.index != chunk[at]:
                 return False
             at += 1

@@ -46,10 +46,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..base.errors import EXIT_UNREADABLE, GinError
 from .processes import die_with_parent, prctl
+
+if TYPE_CHECKING:
+    from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
 
 T = TypeVar("T")
 
@@ -70,7 +73,7 @@ def worker_state() -> dict[str, Any]:
     return _state
 
 
-def _init(setup: Callable[[], dict[str, Any]] | None, parent: int, cleanup: Callable[..., None] | None) -> None:
+def _init(setup: Callable[[], dict[str, Any]] | None, parent: int, cleanup: Callable[..., object] | None) -> None:
     global _close_bots
     _close_bots = cleanup
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
@@ -97,7 +100,7 @@ def _init(setup: Callable[[], dict[str, Any]] | None, parent: int, cleanup: Call
     gc.freeze()
 
 
-_close_bots: Callable[..., None] | None = None
+_close_bots: Callable[..., object] | None = None
 
 
 def _quit() -> None:
@@ -144,7 +147,7 @@ WARMUP = 0.4  # seconds
 def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
                 setup: Callable[[], dict[str, Any]] | None = None,
                 state: dict[str, Any] | None = None, warmup: float = 0.0,
-                cleanup: Callable[..., None] | None = None, stream: bool = False) -> Iterator[Any]:
+                cleanup: Callable[..., object] | None = None, stream: bool = False) -> Iterator[Any]:
     """``map(fn, chunks)`` in input order, over ``workers`` processes.
 
     ``fn`` must be a module-level function; it reads shared, read-only state
@@ -303,12 +306,13 @@ class _Pool:
     second each)."""
 
     def __init__(self, fn: Callable[[Any], Any], size: int, setup: Callable[[], dict[str, Any]] | None,
-                 cleanup: Callable[..., None] | None = None, stream: bool = False):
+                 cleanup: Callable[..., object] | None = None, stream: bool = False):
         import multiprocessing  # here: a run on one worker never needs it (a few milliseconds of start-up)
 
         global _at_exit
         method = START_METHOD or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-        self.ctx = multiprocessing.get_context(method)
+        # get_context() of a str is typed as the base class, which has no Process: it is one of these
+        self.ctx = cast("ForkContext | SpawnContext | ForkServerContext", multiprocessing.get_context(method))
         self.fork = method == "fork"
         self.fn = fn
         self.size = size
@@ -319,7 +323,7 @@ class _Pool:
         self.by_fd: dict[int, _Worker] = {}
         self.gone: list[Any] = []  # processes of workers that died
         self.done: dict[int, Any] = {}  # chunk number -> its message, or the exception to raise in its place
-        self.parts: dict[int, list[bytes]] = {}  # chunk number -> the messages of its items so far (stream)
+        self.parts: dict[int, list[bytes | bytearray]] = {}  # chunk number -> the messages of its items so far (stream)
         self.scratch = bytearray(_READ)
         self.failed = False  # something is to be raised: no more chunks are sent
         self.ended = False
@@ -536,13 +540,13 @@ class _Pool:
                 self._died(w)
             return
         for fd, _ in events:
-            w = self.by_fd.get(fd)
-            if w is None:  # died while handling an earlier event
+            ready = self.by_fd.get(fd)
+            if ready is None:  # died while handling an earlier event
                 continue
-            if fd == w.results:
-                self._pull(w)
+            if fd == ready.results:
+                self._pull(ready)
             else:
-                self._flush(w)
+                self._flush(ready)
 
     def _died(self, worker: _Worker) -> None:
         """``worker`` is gone: the chunks it had are a :class:`WorkerError` each, nothing more is sent."""
@@ -710,7 +714,7 @@ def _outcome(got: Any) -> Any:
     raise exc
 
 
-def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None, cleanup: Callable[..., None] | None,
+def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None, cleanup: Callable[..., object] | None,
            parent: int, tasks: Any,
            results: Any, inherited: list[int], stream: bool = False) -> None:
     """A worker: each chunk read from ``tasks``, its result (or the exception
@@ -726,6 +730,7 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
             pass
     tasks, results = tasks.fd, results.fd
     _init(setup, parent, cleanup)
+    reply: bytes | None
     while True:
         data = _read(tasks)
         if data is None:  # the tasks ended: a normal end (or the parent is gone)
@@ -744,7 +749,7 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
             reply = _failure(exc)
         data = items = None
         view = _message(reply)
-        reply = None
+        reply = None  # the memory back while the result is written
         if not _write(results, view):
             return  # the parent stopped reading: it is ending
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base.errors import quote
 from ..hand.bots import Bot, BotError, failure
@@ -29,6 +29,9 @@ from ..hand.moves import Move
 from ..hand.view import PlayerView
 from ..rulebook.rng import SplitMix64
 from .external.protocol import legal_json, view_to_json
+
+if TYPE_CHECKING:
+    from queue import SimpleQueue
 
 #: A callable bot: the view and the legal moves (the protocol's dicts) in, one of the legal moves out.
 Decide = Callable[[dict[str, Any], list[dict[str, Any]]], Any]
@@ -92,7 +95,7 @@ class BotThread:
     def __init__(self, limit: float):
         self.limit = limit
         self._pid = -1
-        self._calls: Any = None
+        self._calls: SimpleQueue[_Call | None] | None = None
 
     def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` on the thread: what it returns, or what it raised (a
@@ -101,17 +104,19 @@ class BotThread:
         within the limit."""
         import threading
 
-        if self._pid != os.getpid():
+        calls = self._calls
+        if calls is None or self._pid != os.getpid():
             import queue
 
-            self._calls = calls = queue.SimpleQueue()
+            calls = queue.SimpleQueue()
+            self._calls = calls
             threading.Thread(target=_serve, args=(calls,), name="gincli Python bot", daemon=True).start()
             weakref.finalize(self, calls.put, None).atexit = False
             self._pid = os.getpid()
         done = threading.Lock()
         done.acquire()
         call = _Call(fn, args, done)
-        self._calls.put(call)
+        calls.put(call)
         if not done.acquire(True, self.limit):
             busy = not call.started
             call.job = None
@@ -122,7 +127,7 @@ class BotThread:
         return call.value
 
 
-def _serve(calls: Any) -> None:
+def _serve(calls: SimpleQueue[_Call | None]) -> None:
     """A :class:`BotThread`'s loop: each call in turn, what it raised kept for the caller."""
     while True:
         call = calls.get()
@@ -150,7 +155,7 @@ class TimedBot(Bot):
         self.description = bot.description
 
     @property
-    def rng(self) -> SplitMix64:  # type: ignore[override]
+    def rng(self) -> SplitMix64:
         return self.bot.rng
 
     @rng.setter
@@ -158,7 +163,7 @@ class TimedBot(Bot):
         self.bot.rng = value
 
     @property
-    def seat(self) -> str:  # type: ignore[override]
+    def seat(self) -> str:
         return self.bot.seat
 
     @seat.setter
@@ -166,7 +171,7 @@ class TimedBot(Bot):
         self.bot.seat = value
 
     @property
-    def players(self) -> tuple[str, ...]:  # type: ignore[override]
+    def players(self) -> tuple[str, ...]:
         return self.bot.players
 
     @players.setter

@@ -30,8 +30,8 @@ from ..hand.engine import Hand
 from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
 from ..rulebook.scoring import HandResult
 from ..sessions.table import play_session
-from .external import configure, identities, is_external
-from .external.protocol import START_FAILURES, start_failure
+from .external import configure, identities
+from .external.protocol import START_FAILURES, speaks, start_failure
 from .stats import Z95, Estimate, Running, Sprt, los, normalized_elo, pair_counts, wdl
 
 #: Hands a player may forfeit in a row before the match stops (--max-forfeits).
@@ -137,7 +137,9 @@ class SessionOutcome:
             if f:
                 forfeits.append((f.get("player"), f.get("reason", ""), hi))
         result = doc.get("result") or {}
-        named = doc.get("programs") if isinstance(doc.get("programs"), dict) else {}
+        named = doc.get("programs")
+        if not isinstance(named, dict):
+            named = {}
         programs = {p: {"name": str(i.get("name", ""))[:80], "version": str(i.get("version", ""))[:40]}
                     for p, i in named.items() if isinstance(p, str) and isinstance(i, dict)}
         return cls(index, hands, session_winner(result), line, forfeits, doc.get("capped") is True,
@@ -203,10 +205,10 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
         factory = registry.bot(spec.bots[spec.names.index(name)])
         configure(factory, spec.time_limit, spec.start_time_limit, spec.bot_log, spec.bot_trace)
         factory = _timed_if_third_party(spec.bots[spec.names.index(name)], factory, spec.time_limit)
-        bots[name] = factory(SplitMix64(seed).derive(1 + spec.names.index(name)), name)
-        bots[name].players = tuple(seats)
-        if is_external(factory):
-            bots[name].session_name = spec.session_name(index)
+        bot = bots[name] = factory(SplitMix64(seed).derive(1 + spec.names.index(name)), name)
+        bot.players = tuple(seats)
+        if speaks(bot):
+            bot.session_name = spec.session_name(index)
     notify = [b for b in bots.values() if type(b).hand_over is not Bot.hand_over]
 
     def choose(hand: Hand) -> Any:
@@ -271,9 +273,10 @@ class Tally:
         self.rules = rules
         self.sprt = sprt
         self.variant = variant or spec.variant
-        self.players = {name: {"name": name, "bot": bot, "games_won": 0, "hands_played": 0, "hands_won": 0,
-                               "points": 0, "gins": 0, "big_gins": 0, "undercuts": 0, "knocks": 0, "forfeits": 0}
-                        for name, bot in zip(spec.names, spec.bots, strict=True)}
+        self.players: dict[str, dict[str, Any]] = {
+            name: {"name": name, "bot": bot, "games_won": 0, "hands_played": 0, "hands_won": 0, "points": 0, "gins": 0,
+                   "big_gins": 0, "undercuts": 0, "knocks": 0, "forfeits": 0}
+            for name, bot in zip(spec.names, spec.bots, strict=True)}
         self.nets: dict[str, list[float]] = {name: [] for name in spec.names}  # net result of each settled session
         self.hands = 0
         self.games = 0
@@ -609,7 +612,7 @@ def read_transcripts(fh: IO[bytes], spec: MatchSpec, header: Mapping[str, Any],
     from ..base.errors import UsageError
     from ..formats.containers import MAX_RECORD_BYTES, bounded_lines, size_text, too_long
 
-    outcomes = []
+    outcomes: list[SessionOutcome] = []
     keep = 0
     lines = bounded_lines(fh, MAX_RECORD_BYTES)  # a longer line comes cut at the limit, the rest skipped
     raw = next(lines, None)

@@ -128,7 +128,7 @@ def score_counts(samples: Samples) -> dict[float, int]:
     return dict(Counter(samples))  # (counted in C, in the order of first appearance)
 
 
-def _counts(samples: Samples) -> Mapping[float, float]:
+def _counts(samples: Samples) -> Mapping[float, int]:
     return samples.counts if isinstance(samples, Running) else Counter(samples)
 
 

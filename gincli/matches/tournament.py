@@ -96,7 +96,9 @@ def read_tournament(fh: IO[bytes], tour: TournamentSpec, header: Mapping[str, An
                                  "transcript; --resume only finishes a file this tournament wrote")
             raise UsageError(f"{name} line {number} is not a transcript of this tournament; --resume only finishes a "
                              "file this tournament wrote")
-        match = doc.get("match") if isinstance(doc.get("match"), dict) else {}
+        match = doc.get("match")
+        if not isinstance(match, dict):
+            match = {}
         k = match.get("pairing")
         if type(k) is not int or not 0 <= k < len(pairings) or k < current:
             raise UsageError(f"{name} line {number} is not the next session of this tournament (its pairing is "

@@ -71,7 +71,7 @@ DEFAULT_PLUGINS: dict[str, str] = {
 }
 
 #: What each kind of item is registered through, and must be an instance of.
-KINDS: dict[str, tuple[str, tuple[type, ...]]] = {
+KINDS: dict[str, tuple[str, tuple[type[Any], ...]]] = {
     "variant": ("gincli_register_variants", (Variant, PendingVariant)),
     "scoring system": ("gincli_register_scoring_systems", (ScoringSystem,)),
     "bot": ("gincli_register_bots", (type,)),
@@ -544,8 +544,7 @@ class Registry:
         #: Options of items left out for their plugin's fault: name -> why.
         self._left_out: dict[str, str] = {}
         for kind, (hook, types) in KINDS.items():
-            self._call_hook(pm, plugins, hook,
-                            lambda name, kind=kind, types=types: self._registrar(kind, types, name, pending))
+            self._call_hook(pm, plugins, hook, functools.partial(self._registrar, kind, types, pending=pending))
             if kind == "bot":  # commands after the things they may use
                 self._call_hook(pm, plugins, "gincli_register_commands", self._command_registrar)
         self._settle_keys()
@@ -568,11 +567,12 @@ class Registry:
             except ConfigError as exc:
                 self.problems.append(str(exc))
 
-    def _registrar(self, kind: str, types: tuple[type, ...], plugin: str,
+    def _registrar(self, kind: str, types: tuple[type[Any], ...], plugin: str,
                    pending: list[tuple[str, PendingVariant]]) -> Callable[[Any], None]:
-        table: dict[str, Any] = {"variant": self.variants, "scoring system": self.scoring_systems,
-                                 "bot": self.bots, "move set": self.movesets, "meld rules": self.meld_rules,
-                                 "match backend": self.backends}[kind]
+        tables: dict[str, dict[str, Any]] = {"variant": self.variants, "scoring system": self.scoring_systems,
+                                             "bot": self.bots, "move set": self.movesets, "meld rules": self.meld_rules,
+                                             "match backend": self.backends}
+        table = tables[kind]
 
         def register(item: Any) -> None:
             if not isinstance(item, types) or (kind == "bot" and not issubclass(item, Bot)):
@@ -920,13 +920,11 @@ class Registry:
 
     def bind_variant(self, pv: PendingVariant) -> Variant:
         """Make a variant from a variant file, checking its options against its base."""
-        if pv.base is None:
-            base = Variant(pv.name, pv.description, {}, pv.source)
-        else:
-            base = self.variants.get(pv.base)
-            if base is None:
-                raise ConfigError(f"variant file {pv.source}: unknown base variant \"{pv.base}\"; "
-                                  f"the variants are {', '.join(sorted(self.variants))}")
+        found = Variant(pv.name, pv.description, {}, pv.source) if pv.base is None else self.variants.get(pv.base)
+        if found is None:
+            raise ConfigError(f"variant file {pv.source}: unknown base variant \"{pv.base}\"; "
+                              f"the variants are {', '.join(sorted(self.variants))}")
+        base = found
         specs = self.all_option_specs(base)
         try:
             values = resolve(specs, pv.options, where=f"variant file {pv.source}")
@@ -1080,11 +1078,15 @@ class Registry:
                              f"{', '.join(sorted(self.scoring_systems))}")
         return found
 
+    def _option_owners(self) -> list[MoveSet | MeldRules]:
+        """The move sets and meld rules, whose options any variant may turn on."""
+        return [*self.movesets.values(), *self.meld_rules.values()]
+
     def play_options(self, variant: Variant) -> dict[str, Option]:
         """The options of play of a variant: the rule book's, the variant's own, and
         those of every move set and meld rules (which any variant may turn on)."""
         specs = dict(variant.options)
-        for ms in (*self.movesets.values(), *self.meld_rules.values()):
+        for ms in self._option_owners():
             for opt in ms.options:
                 specs.setdefault(opt.name, opt)
         return specs
@@ -1135,7 +1137,7 @@ class Registry:
         from the variant's default. A transcript of plain play then holds nothing
         of a move set that happens to be installed."""
         on = {ms.name for ms in rules.movesets} | {self._meld_rules_on(rules)}
-        owned = {o.name: ms.name for ms in (*self.movesets.values(), *self.meld_rules.values()) for o in ms.options}
+        owned = {o.name: ms.name for ms in self._option_owners() for o in ms.options}
         own = variant.options
         defaults: dict[str, Any] | None = None
         out: dict[str, Any] = {}

@@ -58,8 +58,8 @@ class raw_env(AECEnv, EzPickle):
     session's. An id the mask does not allow forfeits the hand for that agent.
     ``reset(options=...)`` takes nothing: the rules are given here."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "gincli_gin_rummy_v0", "is_parallelizable": False,
-                "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "gincli_gin_rummy_v0",
+                                "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, variant: str = "standard", scoring: str = "game",
                  options: Mapping[str, Any] | Sequence[str] | None = None, episode: str = "hand",
@@ -91,7 +91,7 @@ class raw_env(AECEnv, EzPickle):
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {a: {} for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = self.game.to_act
         if self.render_mode == "human":
             self.render()

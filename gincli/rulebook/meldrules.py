@@ -459,14 +459,14 @@ class StandardSolver(MeldSolver):
     def __repr__(self) -> str:
         return "<MeldSolver 'standard'>"
 
-    deadwood = staticmethod(_melds.deadwood)  # type: ignore[assignment]
-    deadwoods = staticmethod(_melds.deadwoods)  # type: ignore[assignment]
-    min_arrangements = staticmethod(_melds.min_arrangements)  # type: ignore[assignment]
-    best_arrangement = staticmethod(_melds.best_arrangement)  # type: ignore[assignment]
-    mask_value = staticmethod(_melds.mask_value)  # type: ignore[assignment]
-    forms_meld = staticmethod(_melds.forms_meld)  # type: ignore[assignment]
-    best_defence = staticmethod(_layoffs.best_defence)  # type: ignore[assignment]
-    plain_defence = staticmethod(_layoffs.plain_defence)  # type: ignore[assignment]
+    deadwood = staticmethod(_melds.deadwood)
+    deadwoods = staticmethod(_melds.deadwoods)
+    min_arrangements = staticmethod(_melds.min_arrangements)
+    best_arrangement = staticmethod(_melds.best_arrangement)
+    mask_value = staticmethod(_melds.mask_value)
+    forms_meld = staticmethod(_melds.forms_meld)
+    best_defence = staticmethod(_layoffs.best_defence)
+    plain_defence = staticmethod(_layoffs.plain_defence)
 
     def card_value(self, card: int) -> int:
         return CARD_VALUES[card]

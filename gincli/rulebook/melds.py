@@ -77,7 +77,7 @@ def _with_sets(a: int, b: int, c: int, d: int, t: int) -> int:
 def deadwoods(masks: Iterable[int]) -> list[int]:
     """Minimum deadwood of many hands: the batch form of :func:`deadwood`."""
     rd = RUN_DEADWOOD
-    out = []
+    out: list[int] = []
     append = out.append
     for mask in masks:
         a = mask & 0x1FFF
@@ -129,6 +129,7 @@ def _choices(mask: int, t: int) -> list[tuple[int, tuple[int, ...]]]:
         if not ((full << 1 & NO_ACES) | (full >> 1 & NO_KINGS)) & mask:  # no card of it can be in a run
             choices = [(used | full, ch + (full,)) for used, ch in choices]
             continue
+        opts: tuple[int, ...]
         if full.bit_count() == 4:
             opts = (full, full & ~low, full & ~(low << 13), full & ~(low << 26), full & ~(low << 39))
         else:
@@ -256,12 +257,12 @@ def best_arrangement(mask: int) -> Arrangement:
     t = (a & b & (c | d)) | (c & d & (a | b))
     if not t:  # no sets: the runs of each suit (``_runs``, inline: the defender's common case)
         get = _SUIT_RUNS.get
-        a = get(a) or _suit_runs(a)
-        b = get(b) or _suit_runs(b)
-        c = get(c) or _suit_runs(c)
-        d = get(d) or _suit_runs(d)
-        return _new(Arrangement, (a[5] + b[5] + c[5] + d[5], a[0] + b[1] + c[2] + d[3],
-                                  a[4] | b[4] << 13 | c[4] << 26 | d[4] << 39))
+        ra = get(a) or _suit_runs(a)
+        rb = get(b) or _suit_runs(b)
+        rc = get(c) or _suit_runs(c)
+        rd = get(d) or _suit_runs(d)
+        return _new(Arrangement, (ra[5] + rb[5] + rc[5] + rd[5], ra[0] + rb[1] + rc[2] + rd[3],
+                                  ra[4] | rb[4] << 13 | rc[4] << 26 | rd[4] << 39))
     sets, rest = _best_choices(mask, t, True)[0]
     runs, dead, value = _runs(rest)
     return _new(Arrangement, (value, sets + runs, dead))

@@ -92,7 +92,7 @@ def parse_value(text: str) -> Any:
         return text.strip()
 
 
-class Assignments(dict):  # type: ignore[type-arg]
+class Assignments(dict[str, Any]):
     """``--option`` values read (:func:`parse_value`), with the text as typed
     (``typed``) so that an error quotes ``"on"``, not the ``true`` it was read as."""
 

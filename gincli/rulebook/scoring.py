@@ -5,6 +5,7 @@ score``, the hand engine and ``gin validate`` all call :func:`score_position`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _encode_str
 from typing import Any
@@ -417,7 +418,7 @@ def plain_pieces(k_mask: int, d_mask: int, limit: int) -> tuple[int, int, str, s
             ", ".join([CARD_JSON[c] for c in laid]), json_by_rank(d_arr.deadwood_mask))
 
 
-def _accelerator() -> Any:
+def _accelerator() -> Callable[[int, int, int], tuple[int, int, str, str, str, str, str] | None] | None:
     """The compiled :func:`plain_pieces` (``gincli.rulebook._stdscore``, built by
     ``pip install`` where a C compiler is), or None: not built, or
     ``GINCLI_PURE=1`` in the environment (the pure-Python path, the same answers)."""
@@ -426,7 +427,7 @@ def _accelerator() -> Any:
     if os.environ.get("GINCLI_PURE", "") not in ("", "0"):
         return None
     try:
-        from ._stdscore import plain  # type: ignore[import-not-found]
+        from ._stdscore import plain
     except ImportError:
         return None
     return plain

@@ -112,7 +112,7 @@ class Game:
         """FORMATS.md's game result (``scores`` with the bonuses once won, ``winner``)
         and gincli's additions: hand ``points``, ``hands_won``, the winner's ``net``,
         the ``hands`` entered, each ``[winner, points]``, and once won the ``bonuses``."""
-        out = {"scores": self.totals(), "winner": self.winner, "points": dict(self.points),
+        out: dict[str, Any] = {"scores": self.totals(), "winner": self.winner, "points": dict(self.points),
                "hands_won": dict(self.wins), "net": self.net(), "hands": [list(e) for e in self.entries]}
         if self.winner is not None:
             out["bonuses"] = self.bonuses()

@@ -12,9 +12,10 @@ on, with its bonuses and target.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from gincli import MeldRules, Option, Rules, hookimpl, standard_melds
+from gincli import MeldRules, Option, hookimpl, standard_melds
 from gincli.rulebook.meldrules import MAX_CARD_VALUE
 
 ACE_VALUE = 1
@@ -30,21 +31,21 @@ class CornerMelds(MeldRules):
                "the hand (outcome gin_tied)", "bool"),
     )
 
-    def enabled(self, rules: Rules) -> bool:
+    def enabled(self, rules: Mapping[str, Any]) -> bool:
         return bool(rules["corner_runs"]) or rules["ace_value"] != ACE_VALUE or bool(rules["layoff_on_gin"])
 
-    def melds(self, rules: Rules) -> list[int]:
+    def melds(self, rules: Mapping[str, Any]) -> list[int]:
         return standard_melds(corner=bool(rules["corner_runs"]))
 
-    def card_value(self, card: int, rules: Rules) -> int:
+    def card_value(self, card: int, rules: Mapping[str, Any]) -> int:
         if card % 13 == 0:
             return rules["ace_value"]
         return super().card_value(card, rules)
 
-    def layoff_on_gin(self, rules: Rules) -> bool:
+    def layoff_on_gin(self, rules: Mapping[str, Any]) -> bool:
         return bool(rules["layoff_on_gin"])
 
-    def words(self, rules: Rules) -> str:
+    def words(self, rules: Mapping[str, Any]) -> str:
         if rules["corner_runs"]:
             return ("a set is 3 or 4 cards of one rank; a run 3 or more of one suit in sequence, which may go "
                     "round the corner from K to A to 2")

@@ -184,7 +184,7 @@ class Checker:
         try:
             hand.apply(move)
         except IllegalMove as exc:
-            fix = RULE_FIXES.get(exc.rule) or why or "reply with one of the moves of legal"
+            fix = (RULE_FIXES.get(exc.rule) if exc.rule else None) or why or "reply with one of the moves of legal"
             raise Failed(f"it made an illegal move ({exc.rule}): {exc.message}",
                          fix + "; here: " + _legal_text(legal)) from None
         return move
@@ -221,13 +221,13 @@ def policy(view: Any, legal: list[Move], *, knock: bool = True, take: bool = Fal
         moves = {m.source: m for m in legal if m.action == "draw"}
         return moves.get("discard" if take else "stock") or next(iter(moves.values()))
     deadwood = view.melds.deadwood
-    options = [m for m in legal if m.action in ("discard", "knock") and m.card is not None]
+    options = [(m, m.card) for m in legal if m.action in ("discard", "knock") and m.card is not None]
     if knock:
-        knocks = [m for m in options if m.action == "knock"]
+        knocks = [(m, c) for m, c in options if m.action == "knock"]
         if knocks:
-            return min(knocks, key=lambda m: deadwood(view.hand & ~(1 << m.card)))
-    discards = [m for m in options if m.action == "discard"]
-    return min(discards, key=lambda m: (deadwood(view.hand & ~(1 << m.card)), m.card))
+            return min(knocks, key=lambda mc: deadwood(view.hand & ~(1 << mc[1])))[0]
+    discards = [(m, c) for m, c in options if m.action == "discard"]
+    return min(discards, key=lambda mc: (deadwood(view.hand & ~(1 << mc[1])), mc[1]))[0]
 
 
 def find(rules: Any, variant: Any, wanted: Callable[[Hand, Any, list[Move]], bool], **play: Any) -> Hand:
@@ -360,9 +360,11 @@ def _checks(c: Checker, variant: Any, rules_for: Callable[[dict[str, Any]], Any]
         hand = played.get("hand")
         if hand is None or hand.result is None:
             hand = find(standard, variant, lambda h, v, legal: True)
-            hand.forfeit(BOT, "(a hand for the check)")
+            result = hand.forfeit(BOT, "(a hand for the check)")
+        else:
+            result = hand.result
         greeted(standard)
-        c.send({"type": "hand_over", "view": view_to_json(hand.view(BOT)), "result": hand.result.to_dict()})
+        c.send({"type": "hand_over", "view": view_to_json(hand.view(BOT)), "result": result.to_dict()})
         c.note("no answer is due; the next request must be answered")
         c.decide(find(standard, variant, lambda h, v, legal: v.phase == "offer" and not v.passes))
 

@@ -603,6 +603,7 @@ class Program:
 
 
 _encode = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_fast_encode: Callable[[Any], bytes] | None
 try:  # optional (pip install 'gincli[fast]'): five to ten times json's speed
     from orjson import dumps as _fast_encode
 except ImportError:  # pragma: no cover

@@ -22,7 +22,7 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeGuard
 
 from ...base.errors import UsageError, clip, quote
 from ...base.jsonio import loads
@@ -324,6 +324,25 @@ def is_external(factory: Any) -> bool:
     return isinstance(getattr(factory, "external", None), ExternalSpec)
 
 
+class Speaking(Protocol):
+    """What gincli reads and sets of an external bot (a bot of :func:`external_bot`'s class)."""
+
+    name: str
+    session_name: str
+    program: Program
+    identity: dict[str, Any]
+    stale: int
+    answered: bool
+    start_failure: str | None
+    failed_here: int
+    stderr: list[str]
+
+
+def speaks(bot: Bot) -> TypeGuard[Speaking]:
+    """Whether ``bot`` is an external program's (:class:`Speaking`)."""
+    return is_external(type(bot))
+
+
 def configure(factory: Any, time_limit: float, start_time_limit: float, log_dir: str | None,
               trace_dir: str | None = None) -> None:
     """Give an external bot class the command line's limits, bot log and trace."""
@@ -336,7 +355,7 @@ def identities(bots: Mapping[str, Bot]) -> dict[str, dict[str, Any]]:
     version), and how many stale replies it sent, by seat."""
     out = {}
     for seat, b in bots.items():
-        if is_external(type(b)):
+        if speaks(b):
             # Starts that failed in a row at the session's end (since its last answer, or all of this session's).
             trailing = b.program.failed_starts if b.answered else b.failed_here
             out[seat] = {**b.identity, "stale_replies": b.stale, "label": b.name, "answered": b.answered,

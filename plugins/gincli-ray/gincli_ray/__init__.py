@@ -33,9 +33,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gincli import BackendError, MatchBackend, MatchWork, hookimpl
-from gincli.backends import ChunkFault
-from gincli.errors import clip, quote
-from gincli.parallel import default_workers
+from gincli.base.errors import clip, quote
+from gincli.matches.backends import ChunkFault
+from gincli.matches.parallel import default_workers
 
 #: Times a chunk (what is left of it) is run again when the worker (or node) running it dies.
 MAX_RETRIES = 3
@@ -70,7 +70,7 @@ def play_chunk(work: MatchWork, indices: list[int], every: float = 0.0) -> Itera
     in a thread of their own, so that a list waits for no session's end). A Ray
     worker outlives the match, so the external bots it started are closed after
     every chunk: none is left running on a node."""
-    from gincli.external import close_all
+    from gincli.matches.external import close_all
 
     try:
         work.registry()  # in the main thread, where a plugin's import has a time limit (an alarm)
