@@ -203,6 +203,6 @@ def test_docs_architecture_draws_every_layer_and_names_only_files_that_exist():
     drawing = doc[doc.index("```\n") + 4:]
     drawing = drawing[:drawing.index("```")]
     assert sorted(set(re.findall(r"\b([a-z]+)/ ", drawing))) == sorted(LAYERS)
-    named = set(re.findall(r"`((?:%s)/[A-Za-z_/]*(?:\.py)?)`" % "|".join(LAYERS), doc))
+    named = set(re.findall(r"`((?:{})/[A-Za-z_/]*(?:\.py)?)`".format("|".join(LAYERS)), doc))
     missing = sorted(p for p in named if "<" not in p and not (PACKAGE / p).exists())
     assert named and missing == []

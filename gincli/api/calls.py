@@ -14,8 +14,18 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
-from ..base.arguments import (KEYWORDS, SEED_MAX, argument, flag, json_value, optional_text, seconds, text, texts,
-                              whole_number)
+from ..base.arguments import (
+    KEYWORDS,
+    SEED_MAX,
+    argument,
+    flag,
+    json_value,
+    optional_text,
+    seconds,
+    text,
+    texts,
+    whole_number,
+)
 from ..base.config import MAX_WORKERS
 from ..base.errors import ConfigError, PluginError, UsageError, quote
 from ..base.jsonio import dumps, holds_nan_or_infinity, loads
@@ -30,8 +40,8 @@ from ..matches.stats import parse_sprt
 from ..plugin.registry import load_registry
 from ..rulebook.rules import parse_assignments
 from ..work.deal import deal_transcript, parse_players
-from ..work.run import play_pairings, stream_sessions
 from ..work.plan import plan_match, plan_tournament
+from ..work.run import play_pairings, stream_sessions
 from ..work.score import score_chunk
 from ..work.validate import validate_chunk, validation_defaults
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..base.arguments import KEYWORDS
 from ..base.errors import UsageError, quote
 from ..hand.engine import SPREAD, Hand
 from ..hand.moves import IllegalMove, Move
 from ..matches.external.protocol import legal_json, view_to_json
-from ..base.arguments import KEYWORDS
 from ..work.deal import deal_table
 from .calls import _deal_arguments, _registry_with
 

@@ -15,6 +15,7 @@ from typer.core import TyperGroup
 from ..base.errors import EXIT_UNREADABLE, click_sentence, debug_enabled
 from .base import Settings, error, guard, interrupted, settings
 
+
 def _root(
     ctx: typer.Context,
     plugins_dir: Annotated[list[str] | None, typer.Option(
@@ -128,8 +129,8 @@ class GinGroup(TyperGroup):
         defaults = root.default_map.get(name) if root.default_map else None
         if not isinstance(defaults, dict) or name in s._fitted:
             return
-        from .defaults import command_defaults
         from ..base.errors import GinError
+        from .defaults import command_defaults
 
         s._fitted.add(name)
         try:

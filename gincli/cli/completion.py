@@ -30,7 +30,13 @@ from .base import guard
 
 HELP = """Print the shell completion script for bash, zsh or fish.
 
-Load it from the shell's start-up file: eval "$(gin completion bash)" in ~/.bashrc, eval "$(gin completion zsh)" in ~/.zshrc (after compinit), gin completion fish | source in ~/.config/fish/config.fish. Or save it where the shell looks for completions: gin completion bash > ~/.local/share/bash-completion/completions/gin, gin completion zsh > _gin in a folder of $fpath, gin completion fish > ~/.config/fish/completions/gin.fish. It completes commands, options, and the values of the options that take names (variants, scoring systems, bots, rule options and their values, backends, players...); files where a file goes. The script runs gin with _GIN_COMPLETE set to ask for completions.
+Load it from the shell's start-up file: eval "$(gin completion bash)" in ~/.bashrc, eval "$(gin completion zsh)" in
+~/.zshrc (after compinit), gin completion fish | source in ~/.config/fish/config.fish. Or save it where the shell
+looks for completions: gin completion bash > ~/.local/share/bash-completion/completions/gin, gin completion zsh >
+_gin in a folder of $fpath, gin completion fish > ~/.config/fish/completions/gin.fish. It completes commands,
+options, and the values of the options that take names (variants, scoring systems, bots, rule options and their
+values, backends, players...); files where a file goes. The script runs gin with _GIN_COMPLETE set to ask for
+completions.
 """
 
 PROG = "gin"

@@ -13,7 +13,10 @@ from .render import OutputFormat, safe, write_data, write_json
 
 HELP = """Show the config file (config.toml in the config folder) and the defaults in effect.
 
-The config file gives defaults to options: variant, scoring, workers and color at the top level (for every command that has the option), import_time_limit (the seconds a plugin may take to import; GINCLI_IMPORT_TIME_LIMIT wins), and a [COMMAND] table for a command's own options by their long names, for instance [match] games = 100. Options given on the command line always win. gin config path prints only the file's path. See docs/config.md.
+The config file gives defaults to options: variant, scoring, workers and color at the top level (for every command
+that has the option), import_time_limit (the seconds a plugin may take to import; GINCLI_IMPORT_TIME_LIMIT wins),
+and a [COMMAND] table for a command's own options by their long names, for instance [match] games = 100. Options
+given on the command line always win. gin config path prints only the file's path. See docs/config.md.
 
 Exit status: 0; 2 when the config file is wrong (the file and the key are named).
 """

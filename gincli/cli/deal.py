@@ -7,22 +7,21 @@ from typing import Annotated, Any
 
 import typer
 
-from ..rulebook.cards import by_suit, cards_of
-from ..hand.engine import Hand
-from ..base.errors import UsageError, quote
 from ..base.jsonio import dumps
 from ..formats.transcripts import to_toml
+from ..hand.engine import Hand
+from ..rulebook.cards import by_suit, cards_of
 from ..work.deal import deal_table, deal_transcript, parse_players  # noqa: F401  (gin play's and gin match's too)
-from ..sessions.table import Table
-from .base import guard, settings
-from .render import cards_markup, safe, show, write_data
 from . import complete
-from ..base.arguments import FLAGS, Spelling
-from .options import OptionOpt, SeedOpt, check_dealer, check_seats, overrides_from, random_seed
+from .base import guard, settings
+from .options import OptionOpt, SeedOpt, overrides_from
+from .render import cards_markup, safe, show, write_data
 
 HELP = """Deal one hand, reproducibly: the same seed gives the same deal on every machine.
 
-Writes a transcript (docs/formats.md) holding the shuffled deck and the deal, ready for moves: a picture of the deal for people, or --format json / toml for programs. Without --dealer the players cut for the deal (the higher card deals; spades rank highest). Without --seed a random seed is chosen and recorded in the transcript.
+Writes a transcript (docs/formats.md) holding the shuffled deck and the deal, ready for moves: a picture of the deal
+for people, or --format json / toml for programs. Without --dealer the players cut for the deal (the higher card
+deals; spades rank highest). Without --seed a random seed is chosen and recorded in the transcript.
 """
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable
 import errno
 import functools
 import gc
@@ -14,27 +12,71 @@ from typing import Annotated, Any
 
 import typer
 
-from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
 from ..base.errors import GinError, MachineError, UsageError, clip, os_reason, quote
-from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally, open_transcripts, recorded_seed
 from ..base.jsonio import dumps
-from ..matches.parallel import chunked
-from ..work.run import stream_sessions  # noqa: F401  (gin tournament's)
-from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
-from ..work.plan import plan_match, player_names  # noqa: F401 (gin tournament's)
-from .render import data as stdout
-from .summary import capped_note, render_summary
 from ..formats import rows
-from .render import OutputFormat, RowsFormat, emit, write_data, stderr_console, stdout_console, listing, plural, progress_bar, safe, say, show, write_json
+from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
+from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally, open_transcripts, recorded_seed
+from ..work.plan import plan_match, player_names  # noqa: F401 (gin tournament's)
+from ..work.run import stream_sessions  # noqa: F401  (gin tournament's)
 from . import complete
-from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt, DuplicateOpt, ForceOpt, FormatOpt,
-                      GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
-                      PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
-                      TimeLimitOpt, from_config, overrides_from, split_bots)
+from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
+from .options import (
+    AddressOpt,
+    BackendOpt,
+    BackendOptionOpt,
+    BotLogOpt,
+    BotsFileOpt,
+    BotTraceOpt,
+    DuplicateOpt,
+    ForceOpt,
+    FormatOpt,
+    GamesOpt,
+    HandsOpt,
+    MatchScoringOpt,
+    MatchVariantOpt,
+    MatchWorkersOpt,
+    MaxForfeitsOpt,
+    MaxHandsOpt,
+    OptionOpt,
+    PlayersOpt,
+    QuietOpt,
+    ReportOpt,
+    RowsFormatOpt,
+    SeedOpt,
+    SprtOpt,
+    StartTimeLimitOpt,
+    TimeLimitOpt,
+    from_config,
+    overrides_from,
+    split_bots,
+)
+from .render import (
+    OutputFormat,
+    RowsFormat,
+    data as stdout,
+    emit,
+    listing,
+    plural,
+    progress_bar,
+    safe,
+    say,
+    show,
+    stderr_console,
+    stdout_console,
+    write_data,
+    write_json,
+)
+from .summary import capped_note, render_summary
 
-HELP = """Play a match between bots, headless (two; three or four for cutthroat, chouette and partnership): --hands N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
+HELP = """Play a match between bots, headless (two; three or four for cutthroat, chouette and partnership): --hands
+N (N hands, each settled alone) or --games N (N sessions of the scoring system, game by default).
 
-Reproducible by --seed whatever --workers and --backend are (--backend ray runs the sessions on a Ray cluster: docs/distributed.md). --duplicate plays every deal twice with the seats swapped. --transcripts FILE writes each session as it finishes (JSON Lines); after Ctrl-C, --resume finishes the match without replaying what is done. --sprt elo0,elo1 stops once the sequential test decides. Bots: the names of gin bots, or exec:COMMAND for an external program (docs/bot-protocol.md).
+Reproducible by --seed whatever --workers and --backend are (--backend ray runs the sessions on a Ray cluster:
+docs/distributed.md). --duplicate plays every deal twice with the seats swapped. --transcripts FILE writes each
+session as it finishes (JSON Lines); after Ctrl-C, --resume finishes the match without replaying what is done.
+--sprt elo0,elo1 stops once the sequential test decides. Bots: the names of gin bots, or exec:COMMAND for an
+external program (docs/bot-protocol.md).
 """
 
 BOTS_HELP = ("List the bots: those plugins register, with their parameters (gin match --bots expert:k=v), the "
@@ -72,8 +114,8 @@ def match(
     option: OptionOpt = None,
     duplicate: DuplicateOpt = False,
     transcripts: Annotated[str | None, typer.Option("--transcripts", metavar="FILE",
-                                                    help="Write every session's transcript (JSON Lines); - for standard output (the summary then goes to "
-                                                         "stderr).")] = None,
+                                                    help="Write every session's transcript (JSON Lines); - for "
+                                                         "standard output (the summary then goes to stderr).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Finish the match --transcripts FILE holds.")] = False,
     sprt: SprtOpt = None,
     time_limit: TimeLimitOpt = 5.0,

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
-
 from typer._click.types import IntRange  # typer's click (the one its options use)
 
-from ..base.config import MAX_WORKERS
 from ..base.arguments import FLAGS, SEED_MAX, Spelling, seconds as checked_seconds, whole_number  # noqa: F401
-from ..base.errors import UsageError, quote
-from . import complete
-from ..work.names import bot_names, default_name, split_bots  # noqa: F401  (imported from here by the commands)
+from ..base.config import MAX_WORKERS
+from ..base.errors import UsageError
 from ..work.checks import check_dealer, check_seats, overrides_from, random_seed, utf8_text  # noqa: F401
+from ..work.names import bot_names, default_name, split_bots  # noqa: F401  (imported from here by the commands)
+from . import complete
 from .render import OutputFormat, RowsFormat
 
 
@@ -91,7 +89,8 @@ def seconds(value: Any) -> float:
 
 
 TimeLimitOpt = Annotated[float, typer.Option("--time-limit", parser=seconds, metavar="SECONDS",
-                                             help="Per decision, for external bots and the bots of third-party plugins (0.01 to 86400).")]
+                                             help="Per decision, for external bots; in matches, for the bots of "
+                                                  "third-party plugins too (0.01 to 86400).")]
 StartTimeLimitOpt = Annotated[float, typer.Option(
     "--start-time-limit", parser=seconds, metavar="SECONDS",
     help="For an external bot to start and answer its handshake (0.01 to 86400).")]

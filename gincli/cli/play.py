@@ -16,32 +16,50 @@ from typing import IO, Annotated, Any
 
 import typer
 
+from ..base.config import data_dir
+from ..base.errors import MachineError, RecordError, UsageError, clip, os_reason, plural
+from ..base.jsonio import dumps, encodable, unsigned_zeros
+from ..formats.files import lock_beside, unlock_beside
 from ..hand.bots import Bot, BotError
-from ..rulebook.cards import CARD_TABLE, card_str
 from ..hand.engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
+from ..hand.moves import IllegalMove, Move
+from ..hand.view import PlayerView
 from ..matches.external import BotStartFailure, ExternalSpec, configure, external_bot, is_external
 from ..matches.runner import DEFAULT_MAX_FORFEITS, ForfeitStop
-from ..base.errors import MachineError, RecordError, UsageError, clip, os_reason, plural
-from ..hand.moves import IllegalMove, Move
-from ..rulebook.rng import SplitMix64
+from ..rulebook.cards import CARD_TABLE, card_str
 from ..rulebook.meldrules import STANDARD
+from ..rulebook.rng import SplitMix64
 from ..rulebook.scoring import HandResult, check_meld
 from ..sessions.systems import open_session
 from ..sessions.table import Table, take_turn
-from ..base.config import data_dir
-from ..hand.view import PlayerView
-from .base import EXIT_INTERRUPTED, bots_registry, error, guard
 from . import complete
-from .options import (BotLogOpt, BotTraceOpt, BotsFileOpt, OptionOpt, SeedOpt, StartTimeLimitOpt, TimeLimitOpt, bot_names,
-                      check_dealer, check_seats, default_name, overrides_from, random_seed, split_bots,
-                      utf8_text, whole_numbers)
+from .base import EXIT_INTERRUPTED, bots_registry, error, guard
+from .options import (
+    BotLogOpt,
+    BotsFileOpt,
+    BotTraceOpt,
+    OptionOpt,
+    SeedOpt,
+    StartTimeLimitOpt,
+    TimeLimitOpt,
+    bot_names,
+    check_dealer,
+    check_seats,
+    default_name,
+    overrides_from,
+    random_seed,
+    split_bots,
+    utf8_text,
+    whole_numbers,
+)
 from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, terminal_width, write_data
-from ..formats.files import lock_beside, unlock_beside
-from ..base.jsonio import dumps, encodable, unsigned_zeros
 
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
 
-Type s or d to draw (stock, discard pile), a card (7h, 10♥) or its position to discard, k CARD to knock, ? for the moves you may make, h for a hint, u to take back your last move, q to quit. Every move is saved as it is made to a transcript that gin validate accepts (--transcript FILE; by default a new file in gincli's data folder). Moves may also come line by line from a pipe; the table is then printed as plain text.
+Type s or d to draw (stock, discard pile), a card (7h, 10♥) or its position to discard, k CARD to knock, ? for the
+moves you may make, h for a hint, u to take back your last move, q to quit. Every move is saved as it is made to a
+transcript that gin validate accepts (--transcript FILE; by default a new file in gincli's data folder). Moves may
+also come line by line from a pipe; the table is then printed as plain text.
 """
 
 COMMANDS = ("draw: s (stock), d (discard pile) · discard: 7h, 10♥ or a position · p: pass the upcard\n"
@@ -960,7 +978,7 @@ def play(
         raise UsageError(f"cannot go on with {transcript}: its external bots ran in the folder {cwd}, where the "
                          "session was begun, and it is not a folder here; put it back, or set the \"cwd\" of the "
                          "transcript's \"play\" field to where the bots are now")
-    factories = {n: bot_factory(registry, spec, cwd) for n, spec in zip(names, specs)}
+    factories = {n: bot_factory(registry, spec, cwd) for n, spec in zip(names, specs, strict=True)}
     external = any(is_external(f) for f in factories.values())
     if saved is None and external:
         try:
@@ -1003,11 +1021,11 @@ def play(
                 table.replay(saved.doc["hands"], catch_up, hand_over)
             except ValueError as exc:
                 raise UsageError(f"cannot go on with {path}: {exc}") from None
-        play_field = {"human": me, "bots": dict(zip(names, specs)), "dealer": dealer}
+        play_field = {"human": me, "bots": dict(zip(names, specs, strict=True)), "dealer": dealer}
         if cwd is not None:
             play_field["cwd"] = cwd
         game = Game(table, me, bots, screen, file, registry, registry.transcript_options(v, rules), seed ^ 0x5EED,
-                    dict(zip(names, specs)), play_field, max_forfeits)
+                    dict(zip(names, specs, strict=True)), play_field, max_forfeits)
         quit = False
         stop: UsageError | None = None
         try:

@@ -10,7 +10,9 @@ from .base import guard, settings
 from .options import FormatOpt
 from .render import OutputFormat, emit, listing, safe
 
-HELP = """List the plugins that are loaded, in order of precedence (plugin folders, the user's config folder, installed packages, the built-ins: the first to register a name keeps it), the hooks each implements and what each registered or replaced; and any plugin left out, with why."""
+HELP = """List the plugins that are loaded, in order of precedence (plugin folders, the user's config folder,
+installed packages, the built-ins: the first to register a name keeps it), the hooks each implements and what each
+registered or replaced; and any plugin left out, with why."""
 
 
 def register(app: typer.Typer) -> None:

@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from enum import Enum
 from typing import Any
 
-from ..rulebook.cards import RANKS, SUIT_SYMBOLS, parse_card
 from ..base.errors import plural  # noqa: F401  (re-exported for the commands)
 from ..base.jsonio import dumps
+from ..rulebook.cards import RANKS, SUIT_SYMBOLS, parse_card
 
 
 class OutputFormat(str, Enum):
@@ -103,7 +103,7 @@ def listing(title: str, first: str, rows: Iterable[tuple[str, ...]], *columns: s
                          no_wrap=col == "hooks")  # hook names read best whole
     is_markup = [False] + [col in markup for col in columns]
     for row in rows:
-        table.add_row(*(cell if m else safe(cell) for cell, m in zip(row, is_markup)))
+        table.add_row(*(cell if m else safe(cell) for cell, m in zip(row, is_markup, strict=True)))
     return table
 
 

@@ -20,24 +20,44 @@ from typing import Annotated, Any
 import typer
 
 from ..base.errors import EXIT_OK, EXIT_RECORD_FAILED, GinError, InputError, UsageError, quote
+from ..formats import rows
 from ..formats.containers import Reader
 from ..formats.files import check_new, write_new
+from ..formats.transcripts import TRANSCRIPT_FORMAT
 from ..matches.runner import MatchSpec, SessionOutcome, Tally, differences
 from ..matches.stats import Running, Sprt, parse_sprt
-from ..formats.transcripts import TRANSCRIPT_FORMAT
 from .base import error, guard, record_failure, settings
-from .summary import render_summary, render_tournament
 from .options import InputFormatOpt, QuietOpt, RowsFormatOpt, files_given
-from ..formats import rows
-from .render import (RowsFormat, bot_label, data, plural, progress_bar, rendered, safe, say, show, stderr_console,
-                     stdin_notice, write_data, write_json)
+from .render import (
+    RowsFormat,
+    bot_label,
+    data,
+    plural,
+    progress_bar,
+    rendered,
+    safe,
+    say,
+    show,
+    stderr_console,
+    stdin_notice,
+    write_data,
+    write_json,
+)
 from .score import file_size
+from .summary import render_summary, render_tournament
 
-HELP = """Draw a match or a tournament as one HTML page, from the transcripts gin match --transcripts or gin tournament --transcripts wrote (or a session of gin play).
+HELP = """Draw a match or a tournament as one HTML page, from the transcripts gin match --transcripts or gin
+tournament --transcripts wrote (or a session of gin play).
 
-The page opens offline. A match's: the summary, the first player's win rate with its 95% interval after every game (with three or four players, each one's mean net result a game), with --sprt the test's log-likelihood ratio against its bounds, points per hand and how each player's hands ended. A tournament's (its transcripts say so), the page gin tournament --report draws: the rating list, the crosstable and a chart of the ratings with their intervals. The summary also goes to stdout as gin match or gin tournament gives it (--format json for programs, --format csv for a row a session or a pairing). Needs the extra: pip install 'gincli[report]'.
+The page opens offline. A match's: the summary, the first player's win rate with its 95% interval after every game
+(with three or four players, each one's mean net result a game), with --sprt the test's log-likelihood ratio against
+its bounds, points per hand and how each player's hands ended. A tournament's (its transcripts say so), the page gin
+tournament --report draws: the rating list, the crosstable and a chart of the ratings with their intervals. The
+summary also goes to stdout as gin match or gin tournament gives it (--format json for programs, --format csv for a
+row a session or a pairing). Needs the extra: pip install 'gincli[report]'.
 
-Exit status: 0 every transcript used; 1 some record could not be used (the page shows the others); 2 an input could not be read, holds no session to draw, or mixes a tournament's sessions with another kind's: no page written.
+Exit status: 0 every transcript used; 1 some record could not be used (the page shows the others); 2 an input could
+not be read, holds no session to draw, or mixes a tournament's sessions with another kind's: no page written.
 """
 
 EXTRA = "pip install 'gincli[report]'"
@@ -139,7 +159,7 @@ def _figure(traces: list[dict[str, Any]], x_title: str, y_title: str, **layout: 
 def charts(h: History) -> list[tuple[str, str, str, dict[str, Any]]]:
     """The page's charts: (div id, heading, what it shows, Plotly figure)."""
     names = list(h.spec.names)
-    colour = dict(zip(names, COLOURS))
+    colour = dict(zip(names, COLOURS, strict=False))  # past the palette: no colour of its own
     unit = "deal" if h.spec.duplicate else h.spec.unit[:-1]
     out = []
     if h.two_players and h.rate:  # a session left before its first game ended has no win rate to draw
@@ -149,11 +169,13 @@ def charts(h: History) -> list[tuple[str, str, str, dict[str, Any]]]:
         band = {"line": {"width": 0}, "hoverinfo": "skip", "showlegend": False}
         out.append(("win-rate", "Win rate", f"{first}'s share of the {unit}s so far (a draw counts a half) and "
                                             "its 95% interval (Wilson's), after each "
-                                            + (f"{unit} (played twice, seats swapped: one sample)" if h.spec.duplicate else unit),
+                                            + (f"{unit} (played twice, seats swapped: one sample)"
+                                               if h.spec.duplicate else unit),
                     _figure([_line(xs, low, name="95% low", **band),
                              _line(xs, high, name="95% interval", fill="tonexty", fillcolor="rgba(31,119,180,0.2)",
                                    **band),
-                             _line(xs, [r[0] for r in h.rate], name=f"{first}'s score", line={"color": colour[names[0]]})],
+                             _line(xs, [r[0] for r in h.rate], name=f"{first}'s score",
+                                   line={"color": colour[names[0]]})],
                             f"{unit}s", "score", yaxis={"range": [0, 1], "tickformat": ".0%"},
                             shapes=[_level(0.5)])))
         if h.sprt is not None:
@@ -296,7 +318,7 @@ def rating_chart(summary: dict[str, Any]) -> dict[str, Any]:
                        "text": "", "showarrow": True, "arrowhead": 2, "arrowsize": 1.2, "arrowwidth": 2,
                        "arrowcolor": colour})
 
-    for y, p in zip(rows, players):
+    for y, p in zip(rows, players, strict=True):
         r, low, high = p["rating"], p["rating_low"], p["rating_high"]
         if r is None:  # unbounded, or not rated at all
             kind = p.get("unbounded") or "unknown"
@@ -353,7 +375,6 @@ def tournament_page(summary: dict[str, Any], registry: Any = None) -> str:
     95% intervals (:func:`rating_chart`)."""
     import plotly.graph_objects as go
     import plotly.io as pio
-
     from rich.console import Console
 
     from .summary import render_tournament

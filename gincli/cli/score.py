@@ -10,26 +10,46 @@ from typing import Annotated, Any
 
 import typer
 
-from ..base.contract import PluginFault
-from ..base.errors import (EXIT_OK, EXIT_PLUGIN_FAULT, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, RecordError,
-                           UsageError, shorten)
-from ..base.jsonio import dumps, error_line, utf8_lines
+from ..base.errors import (
+    EXIT_OK,
+    EXIT_PLUGIN_FAULT,
+    EXIT_RECORD_FAILED,
+    EXIT_UNREADABLE,
+    InputError,
+    UsageError,
+    shorten,
+)
+from ..base.jsonio import dumps
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
 from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
-from ..rulebook.scoring import HandResult
-from .base import error, guard, record_failure, settings
-from .options import (InputFormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, ScoringOpt, VariantOpt, WorkersOpt,
-                      files_given, overrides_from, workers_for)
-from .hands import hand_text
 from ..work.score import score_chunk  # noqa: F401  (gincli.score's too)
+from .base import error, guard, settings
+from .hands import hand_text
+from .options import (
+    InputFormatOpt,
+    OptionOpt,
+    QuietOpt,
+    RowsFormatOpt,
+    ScoringOpt,
+    VariantOpt,
+    WorkersOpt,
+    files_given,
+    overrides_from,
+    workers_for,
+)
 from .render import RowsFormat, color_mode, cut, data, plural, progress_bar, safe, say, stdin_notice, write_data
 
 HELP = """Score hands from their end positions (hand records).
 
-Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. Finds the best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per record, in input order: a readable rendering, JSON Lines with --format json, or a row a hand with --format csv. Ends, on stderr, with the counts of outcomes and each player's totals (per file when there are several); --summary also writes them as a last JSON line.
+Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. Finds the
+best melds and layoffs where a record does not declare them, and checks them where it does. Writes one result per
+record, in input order: a readable rendering, JSON Lines with --format json, or a row a hand with --format csv.
+Ends, on stderr, with the counts of outcomes and each player's totals (per file when there are several); --summary
+also writes them as a last JSON line.
 
-Exit status: 0 all scored; 1 some record failed (its error is reported in its place); 2 an input could not be read at all; 4 a plugin broke its contract (the records it touched name it).
+Exit status: 0 all scored; 1 some record failed (its error is reported in its place); 2 an input could not be read
+at all; 4 a plugin broke its contract (the records it touched name it).
 """
 
 def register(app: typer.Typer) -> None:
@@ -152,7 +172,7 @@ class Totals:
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "hands": sum(self.outcomes.values()), "failed": self.failed,
                 "outcomes": dict(sorted(self.outcomes.items())),
-                "players": {name: dict(zip(PLAYER_FIELDS, values)) for name, values in sorted(
+                "players": {name: dict(zip(PLAYER_FIELDS, values, strict=True)) for name, values in sorted(
                     self.players.items(), key=lambda kv: (-kv[1][2], kv[0]))}}
 
 

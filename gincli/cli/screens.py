@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..hand.view import PlayerView
 from ..rulebook.cards import CARD_TABLE, by_suit, cards_of
 from ..rulebook.meldrules import STANDARD, MeldSolver
 from ..rulebook.melds import meld_info
 from ..rulebook.scoring import sort_melds
-from ..hand.view import PlayerView
 from .render import card_label, card_style
 
 WIDE = 110  # columns from which the score pad sits beside the table

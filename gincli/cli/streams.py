@@ -50,7 +50,8 @@ def prepare() -> None:
                 os.close(null)
             if fd == 1:
                 stdout_closed = True
-            stream = open(fd, "w" if fd else "r", encoding="utf-8", errors="replace", closefd=False)
+            # the process's standard stream from now on, open as long as it runs
+            stream = open(fd, "w" if fd else "r", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
             setattr(sys, ("stdin", "stdout", "stderr")[fd], stream)
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
@@ -244,7 +245,7 @@ def _move_fd1(real: Any) -> tuple[int, Any] | None:
         return None
     import io
 
-    binary = io.open(saved, "wb", closefd=False)
+    binary = open(saved, "wb", closefd=False)  # noqa: SIM115  (the data's stream, open for the command's run)
     stream = io.TextIOWrapper(binary, encoding=real.encoding, errors=real.errors,
                               line_buffering=real.line_buffering, write_through=getattr(real, "write_through", False))
     return saved, stream

@@ -19,11 +19,10 @@ def capped_note(s: dict[str, Any]) -> str:
 
 def render_summary(s: dict[str, Any]) -> Any:
     """The match summary for people: a table of the players, then the statistics."""
+    from rich import box
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
-
-    from rich import box
 
     table = Table(title=f"{safe(s['variant'])} · {s['scoring']} · seed {s['seed']}"
                         + (" · duplicate deals" if s["duplicate"] else ""), title_justify="left",
@@ -216,9 +215,9 @@ def render_tournament(s: dict[str, Any]) -> Any:
             if row == col:
                 line.append("·")
             elif (row, col) in cells:
-                w, l, d = cells[(row, col)]
-                share = (w + d / 2) / (w + l + d) if w + l + d else 0.5
-                line.append(f"{w}-{l}" + (f"-{d}" if d else "") + f" {share:.0%}")
+                w, lost, d = cells[(row, col)]
+                share = (w + d / 2) / (w + lost + d) if w + lost + d else 0.5
+                line.append(f"{w}-{lost}" + (f"-{d}" if d else "") + f" {share:.0%}")
             else:
                 line.append("")
         cross.add_row(*line)

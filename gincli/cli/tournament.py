@@ -7,31 +7,59 @@ import functools
 import gc
 import os
 import time
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
 from ..base.errors import MachineError, UsageError
+from ..formats import rows
 from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
 from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
 from ..matches.tournament import TournamentSpec, pairing_done, read_tournament, tournament_summary
-from ..formats import rows
+from ..work.plan import plan_tournament
+from ..work.run import play_pairings
 from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
 from .match import _FileTranscripts, scoreline, stopped_bot
-from ..work.run import play_pairings
-from ..work.plan import plan_tournament
-from .options import (AddressOpt, BackendOpt, BackendOptionOpt, BotLogOpt, BotTraceOpt, BotsFileOpt, MaxForfeitsOpt,
-                      DuplicateOpt, ForceOpt,
-                      GamesOpt, HandsOpt, MatchScoringOpt, MatchVariantOpt, MatchWorkersOpt, MaxHandsOpt, OptionOpt,
-                      PlayersOpt, QuietOpt, ReportOpt, RowsFormatOpt, SeedOpt, SprtOpt, StartTimeLimitOpt,
-                      TimeLimitOpt, from_config, overrides_from, split_bots, whole_numbers)
+from .options import (
+    AddressOpt,
+    BackendOpt,
+    BackendOptionOpt,
+    BotLogOpt,
+    BotsFileOpt,
+    BotTraceOpt,
+    DuplicateOpt,
+    ForceOpt,
+    GamesOpt,
+    HandsOpt,
+    MatchScoringOpt,
+    MatchVariantOpt,
+    MatchWorkersOpt,
+    MaxForfeitsOpt,
+    MaxHandsOpt,
+    OptionOpt,
+    PlayersOpt,
+    QuietOpt,
+    ReportOpt,
+    RowsFormatOpt,
+    SeedOpt,
+    SprtOpt,
+    StartTimeLimitOpt,
+    TimeLimitOpt,
+    from_config,
+    overrides_from,
+    split_bots,
+    whole_numbers,
+)
 from .render import RowsFormat, data, plural, progress_bar, safe, say, show, write_data, write_json
 from .summary import render_tournament
 
-HELP = """Play a tournament between bots: every pairing plays a match, --games N (sessions of the scoring system, game by default) or --hands N a pairing; then a crosstable and a rating list.
+HELP = """Play a tournament between bots: every pairing plays a match, --games N (sessions of the scoring system,
+game by default) or --hands N a pairing; then a crosstable and a rating list.
 
-A round robin by default; --gauntlet K pairs each of the first K bots with each of the others. Every pairing plays the same deals (one --seed). Ratings are the maximum-likelihood Bradley–Terry (logistic Elo) fit of every game, mean 0 or --anchor NAME[=ELO], with 95% intervals (docs/statistics.md). --transcripts FILE writes every session as it ends, each naming its pairing; after Ctrl-C, --resume finishes the tournament. --sprt may stop each pairing early.
+A round robin by default; --gauntlet K pairs each of the first K bots with each of the others. Every pairing plays
+the same deals (one --seed). Ratings are the maximum-likelihood Bradley–Terry (logistic Elo) fit of every game, mean
+0 or --anchor NAME[=ELO], with 95% intervals (docs/statistics.md). --transcripts FILE writes every session as it
+ends, each naming its pairing; after Ctrl-C, --resume finishes the tournament. --sprt may stop each pairing early.
 """
 
 
@@ -46,7 +74,8 @@ def tournament(
     hands: HandsOpt = None,
     games: GamesOpt = None,
     gauntlet: Annotated[int | None, typer.Option(
-        "--gauntlet", click_type=whole_numbers(1), metavar="K", help="The first K bots play each of the others (and not each other).")]
+        "--gauntlet", click_type=whole_numbers(1), metavar="K",
+        help="The first K bots play each of the others (and not each other).")]
     = None,
     seed: SeedOpt = None,
     workers: MatchWorkersOpt = None,
@@ -215,7 +244,7 @@ def _open(path: str, tour: TournamentSpec, header: dict[str, Any], resume: bool,
 
 def _standing(matches: list[Any], tallies: list[Tally]) -> str:
     """Beside the progress bar: the pairing being played and its score."""
-    for spec, tally in zip(matches, tallies):
+    for spec, tally in zip(matches, tallies, strict=True):
         if not pairing_done(spec, tally):
             return f"{safe(spec.names[0])} v {safe(spec.names[1])}: {scoreline(tally)}"
     return ""

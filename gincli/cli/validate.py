@@ -8,28 +8,50 @@ from typing import Annotated, Any
 
 import typer
 
-from ..base.contract import PluginFault
-from ..base.errors import EXIT_OK, EXIT_PLUGIN_FAULT, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, UsageError, quote
-from ..rulebook.rules import resolve
-from ..base.jsonio import dumps, utf8_lines
+from ..base.errors import EXIT_OK, EXIT_PLUGIN_FAULT, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, quote
+from ..formats import rows
 from ..formats.containers import Item, Reader
 from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
-from ..replay.validate import Defaults, Fault, Report, validate
+from ..replay.validate import Defaults, Report
 from ..work.validate import validate_chunk, validation_defaults  # noqa: F401  (gincli.validate's too)
-from ..formats import rows
-from .base import error, guard, record_failure, settings
-from .render import (RowsFormat, cards_markup, color_mode, data, message_markup, plural, progress_bar, rendered, safe,
-                     say, stdin_notice, stdout_console, write_data)
 from . import complete
-from .options import (InputFormatOpt, OptionOpt, QuietOpt, RowsFormatOpt, WorkersOpt, files_given, overrides_from,
-                      workers_for)
+from .base import error, guard, settings
+from .options import (
+    InputFormatOpt,
+    OptionOpt,
+    QuietOpt,
+    RowsFormatOpt,
+    WorkersOpt,
+    files_given,
+    overrides_from,
+    workers_for,
+)
+from .render import (
+    RowsFormat,
+    cards_markup,
+    color_mode,
+    data,
+    message_markup,
+    plural,
+    progress_bar,
+    rendered,
+    safe,
+    say,
+    stdin_notice,
+    stdout_console,
+    write_data,
+)
 from .score import file_size
 
 HELP = """Replay transcripts move by move and check every rule and every claimed result.
 
-Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. For each transcript: whether it is valid, whether it is complete (the session was settled), the first fault (hand, move, rule id, one sentence), each finished hand's score and the session's scores. A transcript's own variant, scoring and options are used; --variant, --scoring and --option fill in what a transcript leaves out.
+Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. For each
+transcript: whether it is valid, whether it is complete (the session was settled), the first fault (hand, move, rule
+id, one sentence), each finished hand's score and the session's scores. A transcript's own variant, scoring and
+options are used; --variant, --scoring and --option fill in what a transcript leaves out.
 
-Exit status: 0 every transcript valid; 1 some transcript invalid; 2 an input could not be read at all; 4 a plugin broke its contract (the transcripts it touched name it: plugin-fault).
+Exit status: 0 every transcript valid; 1 some transcript invalid; 2 an input could not be read at all; 4 a plugin
+broke its contract (the transcripts it touched name it: plugin-fault).
 """
 
 CHUNK = 50  # transcripts a worker replays at a time

@@ -15,7 +15,9 @@ from .render import OutputFormat, emit, listing, safe
 
 HELP = """List the variants of play and the scoring systems that are loaded, with their options and defaults.
 
-Where the terminal is narrower than the full tables, a line or two each: what it is and what a variant changes from standard (--long: the full tables however narrow). gin variants NAME shows one variant, scoring system or variant file: each option, its default and what it means."""
+Where the terminal is narrower than the full tables, a line or two each: what it is and what a variant changes from
+standard (--long: the full tables however narrow). gin variants NAME shows one variant, scoring system or variant
+file: each option, its default and what it means."""
 
 #: The widest the description column of the full tables is (``--long``): the tables fit this plus the other columns.
 DESCRIPTION_WIDTH = 44

@@ -140,7 +140,8 @@ def session_row(session: str, seed: Any, players: Sequence[str], scores: Mapping
 
 
 def outcome_row(spec: Any, o: Any) -> list[Any]:
-    """A played session (:class:`gincli.matches.runner.SessionOutcome` of the match ``spec``) as a :data:`SESSION` row."""
+    """A played session (:class:`gincli.matches.runner.SessionOutcome` of the
+    match ``spec``) as a :data:`SESSION` row."""
     dead = sum(1 for hand in o.hands if hand[1] is None)
     winner = WINNERS_JOIN.join(o.winners) or o.winner  # with more players, the side's names
     if not winner and spec.unit == "hands" and o.hands:  # a hand settled alone: its winner

@@ -30,7 +30,7 @@ from ..hand.engine import Hand
 from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
 from ..rulebook.scoring import HandResult
 from ..sessions.table import play_session
-from .external import configure, identities
+from .external import configure, identities, is_external
 from .external.protocol import START_FAILURES, speaks, start_failure
 from .stats import Z95, Estimate, Running, Sprt, los, normalized_elo, pair_counts, wdl
 

@@ -55,12 +55,12 @@ def play_pairings(run: BackendRun, matches: list[Any], tallies: list[Tally], out
     (``gin tournament``, :func:`gincli.play_tournament`); the progress counts each
     pairing as its count of sessions, whether or not its SPRT stops it sooner.
     Returns the write the machine refused (a full disk), which stops it."""
-    for k, (spec, tally) in enumerate(zip(matches, tallies)):
+    for k, (spec, tally) in enumerate(zip(matches, tallies, strict=True)):
         if pairing_done(spec, tally):
             continue
         count = spec.count
         refused = stream_sessions(run, work_of(spec), tally, tally.sessions, out, None,
-                                  lambda n, k=k: advance(k * count + n))
+                                  lambda n, k=k, count=count: advance(k * count + n))
         if refused is not None:
             return refused
         advance((k + 1) * count)
