@@ -102,6 +102,17 @@ def _init(setup: Callable[[], dict[str, Any]] | None, parent: int, cleanup: Call
 
 _close_bots: Callable[..., object] | None = None
 
+#: What the workers' clean-up refused as they ended normally (a bot log full
+#: as a bot said its last words): the run's, raised by whoever closes its bots.
+_end_faults: list[BaseException] = []
+
+
+def take_end_fault() -> BaseException | None:
+    """The first fault the workers' clean-up reported since the last call, and none kept after."""
+    fault = _end_faults[0] if _end_faults else None
+    _end_faults.clear()
+    return fault
+
 
 def _quit() -> None:
     """End this worker now: its bots first (their process groups), then itself."""
@@ -573,13 +584,47 @@ class _Pool:
         worker.out.clear()
 
     def close(self) -> None:
-        """The normal end: the workers' tasks end, and they exit (closing their bots)."""
+        """The normal end: the workers' tasks end, and they exit (closing their
+        bots); what closing them refused (a bot log that did not take a bot's
+        last words) is kept for :func:`take_end_fault`."""
         for w in self.workers:
             if w.tasks >= 0:
                 self.by_fd.pop(w.tasks, None)
                 os.close(w.tasks)
                 w.tasks = -1
-        _reap([w.proc for w in self.workers], END_WAIT)
+        deadline = time.monotonic() + END_WAIT
+        for w in self.workers:
+            self._last_words(w, deadline)
+        _reap([w.proc for w in self.workers], max(0.0, deadline - time.monotonic()))
+
+    def _last_words(self, worker: _Worker, deadline: float) -> None:
+        """What ``worker`` says as it ends, until its results pipe closes: a
+        fault of its clean-up, if any, goes to :data:`_end_faults`."""
+        import pickle
+
+        got = bytearray()
+        while worker.results >= 0:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([worker.results], [], [], left)[0]:
+                break
+            try:
+                chunk = os.read(worker.results, _READ)
+            except BlockingIOError:
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        while len(got) >= _HEADER:
+            size = int.from_bytes(got[:_HEADER], "big") & ~_PART
+            body, got = bytes(got[_HEADER:_HEADER + size]), got[_HEADER + size:]
+            try:
+                ok, value = pickle.loads(body)
+                if not ok:
+                    _outcome(body)
+            except BaseException as exc:  # the fault itself, rebuilt
+                _end_faults.append(exc)
 
     def kill(self) -> None:
         """Any end, at once: SIGTERM to every worker still there, SIGKILL to any
@@ -734,6 +779,10 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
     while True:
         data = _read(tasks)
         if data is None:  # the tasks ended: a normal end (or the parent is gone)
+            if cleanup is not None:  # its bots closed now, and what that refused told to the parent
+                fault = cleanup()
+                if isinstance(fault, Exception):
+                    _write(results, _message(_failure(fault)))
             return
         try:
             if stream:

@@ -663,4 +663,10 @@ def close_all(grace: float = EXIT_GRACE) -> BotLogError | None:
             except OSError:
                 pass
     _programs.clear()
+    if grace > 0:
+        from ..parallel import take_end_fault  # a worker's bots' faults, told as it ended
+
+        ended = take_end_fault()
+        if fault is None and isinstance(ended, BotLogError):
+            fault = ended
     return fault
