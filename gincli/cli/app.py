@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import typer
@@ -223,25 +224,25 @@ class GinGroup(TyperGroup):
         except KeyboardInterrupt:
             raise interrupted() from None
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
         """Click's main, with its usage errors in gincli's one-line style:
         ``gin: error: invalid value for '--games': 'x' is not a valid integer;
         see 'gin match --help'`` (exit 2)."""
-        usage_error = _click_class("UsageError")
-        click_exception = _click_class("ClickException")
-        abort = _click_class("Abort")
+        from typer._click.exceptions import ClickException, UsageError as ClickUsageError
+
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except usage_error as exc:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False,
+                              windows_expand_args=windows_expand_args, **extra)
+        except ClickUsageError as exc:
             ctx = getattr(exc, "ctx", None)
             path = ctx.command_path if ctx is not None else "gin"
             error(f"{click_sentence(exc.format_message())}; see '{path} --help'")
             code = exc.exit_code
-        except click_exception as exc:
+        except ClickException as exc:
             error(click_sentence(exc.format_message()))
             code = exc.exit_code
-        except abort:
+        except typer.Abort:
             code = interrupted().exit_code
         else:
             code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
@@ -262,18 +263,6 @@ def _plugins_may_add_commands(plugin_dirs: list[str], disabled: list[str] | tupl
 
     blocked = set(disabled) | {n.strip() for n in os.environ.get(ENV_DISABLE, "").split(",")}
     return any(ep.name not in blocked for ep in entry_points(ENTRY_POINT_GROUP))
-
-
-def _click_class(name: str) -> type:
-    """One of click's exception classes, found from typer's public ones (typer
-    vendors click under a private name)."""
-    for klass in typer.BadParameter.__mro__:
-        if klass.__name__ == name:
-            return klass
-    if name == "Abort":
-        return typer.Abort
-    raise LookupError(name)
-
 
 
 def make_app() -> typer.Typer:

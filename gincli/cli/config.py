@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .app import COMMANDS
+from .app import COMMANDS, GinGroup
 from .base import guard, settings
 from .options import FormatOpt
 from .render import OutputFormat, safe, write_data, write_json
@@ -47,6 +47,7 @@ def config_command(
             write_data(safe(str(s.config_file), markup=False) + "\n")
         return
     group = ctx.find_root().command
+    assert isinstance(group, GinGroup), "the root command is gin's group"
     for name in COMMANDS:  # check each command's table against its options, as running it would
         if isinstance(s.config.get(name), dict):
             group.get_command(ctx.find_root(), name)

@@ -172,7 +172,7 @@ def match(
     else:
         tally = Tally(spec, test, the_variant.name, header["options"])
     done = 0
-    out = None
+    out: _StdoutTranscripts | _FileTranscripts | None = None
     earlier: list[Any] = []  # sessions a resumed file holds already
     run = BackendRun(where, chosen, workers)  # before the file: a cluster out of reach leaves nothing behind
     try:

@@ -29,10 +29,11 @@ class WholeNumber(IntRange):
 
     def __init__(self, low: int, high: int | None = None):
         super().__init__(min=low, max=high)
+        self.low, self.high = low, high  # click types min and max as floats
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
         try:
-            return whole_number(value, self.min, self.max, text=True)
+            return whole_number(value, self.low, self.high, text=True)
         except ValueError as exc:
             self.fail(str(exc), param, ctx)
 

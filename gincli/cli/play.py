@@ -152,7 +152,7 @@ class TranscriptFile:
         if path.exists() and not stat.S_ISREG(path.stat().st_mode):  # /dev/full: it is replaced at every move
             raise UsageError(f"--transcript {path} is not a regular file; name a file (gin play saves the "
                              "transcript whole after every move, in its place)")
-        self.lock = lock_beside(path, "the transcript")
+        self.lock: int | None = lock_beside(path, "the transcript")
         if not resume and path.exists() and path.stat().st_size > 0:
             self.close()
             raise UsageError(f"--transcript {path} already exists; name a new file (gin play never "
@@ -445,6 +445,7 @@ def describe(move: Move, me: str) -> str:
         return f"you draw {card_markup(move.card)} from the stock" if you and move.card is not None \
             else f"{who} draw{s} from the stock"
     if move.action == "discard":
+        assert move.card is not None, "a discard played names its card (Hand.apply refuses one that does not)"
         return f"{who} discard{s} {card_markup(move.card)}"
     if move.action == "knock":
         return f"{who} knock{s}" if move.card is not None else f"{who} go{'es' if s else ''} big gin"
@@ -722,7 +723,11 @@ class Game:
 
     def apply(self, hand: Hand, move: Move) -> None:
         hand.apply(move)
-        self.drawn = move.card if move.action == "draw" and move.source == "stock" else -1
+        if move.action == "draw" and move.source == "stock":
+            assert move.card is not None, "Hand.apply names the card of every draw it plays"
+            self.drawn = move.card
+        else:
+            self.drawn = -1
         self.log.append(describe(move, self.me))
         self.save()
 

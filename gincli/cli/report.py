@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import io
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 import typer
@@ -140,7 +140,7 @@ def _picks(n: int) -> list[int]:
     return sorted({round(i * (n - 1) / (MOST_POINTS - 1)) for i in range(MOST_POINTS)})
 
 
-def _line(xs: list[float], ys: list[float], **trace: Any) -> dict[str, Any]:
+def _line(xs: Sequence[float], ys: Sequence[float], **trace: Any) -> dict[str, Any]:
     keep = _picks(len(xs))
     return {"type": "scatter", "mode": "lines", "x": [xs[i] for i in keep], "y": [ys[i] for i in keep], **trace}
 
@@ -350,10 +350,11 @@ def rating_chart(summary: dict[str, Any]) -> dict[str, Any]:
         dots["y"].append(y)
         dots["text"].append(f"{_text(p['name'])}: {r:+.0f} (95%: {'−∞' if low is None else f'{low:+.0f}'} to "
                             f"{'+∞' if high is None else f'{high:+.0f}'})")
-    traces = [{"type": "scatter", "mode": "lines", "name": "95% interval", "x": lines["x"], "y": lines["y"],
-               "line": {"color": COLOURS[0], "width": 3}, "hoverinfo": "skip", "connectgaps": False},
-              {"type": "scatter", "mode": "markers", "name": "rating", "x": dots["x"], "y": dots["y"],
-               "marker": {"color": COLOURS[0], "size": 11}, "hovertext": dots["text"], "hoverinfo": "text"}]
+    traces: list[dict[str, Any]] = [
+        {"type": "scatter", "mode": "lines", "name": "95% interval", "x": lines["x"], "y": lines["y"],
+         "line": {"color": COLOURS[0], "width": 3}, "hoverinfo": "skip", "connectgaps": False},
+        {"type": "scatter", "mode": "markers", "name": "rating", "x": dots["x"], "y": dots["y"],
+         "marker": {"color": COLOURS[0], "size": 11}, "hovertext": dots["text"], "hoverinfo": "text"}]
     if off["x"]:
         traces.append({"type": "scatter", "mode": "markers+text", "name": "unbounded", "x": off["x"], "y": off["y"],
                        "text": off["text"], "textposition": off["position"], "hovertext": off["hover"],
@@ -716,9 +717,11 @@ def _played(doc: dict[str, Any]) -> dict[str, Any] | None:
     """The ``match`` field a session of gin play stands for: its players (the
     person as ``you`` and each bot by its spec, from its ``play`` field; each by
     name for a transcript without one), its seed, one session."""
-    play = doc.get("play") if isinstance(doc.get("play"), dict) else {}
+    play = doc.get("play")
+    play = play if isinstance(play, dict) else {}
     players = doc.get("players")
-    bots = play.get("bots") if isinstance(play.get("bots"), dict) else {}
+    bots = play.get("bots")
+    bots = bots if isinstance(bots, dict) else {}
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         return None
     return {"bots": [bots.get(p, p) if p != play.get("human") else "you" for p in players], "names": players,

@@ -64,7 +64,7 @@ def prepare() -> None:
             except (OSError, ValueError, LookupError):
                 pass
     if sys.stderr is not None and not isinstance(sys.stderr, _Messages):
-        sys.stderr = _Messages(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = _Messages(sys.stderr)
 
 
 class _Messages:
@@ -212,7 +212,7 @@ def command_streams() -> Iterator[None]:
     real = sys.stdout
     moved = _move_fd1(real)
     _data = _Data(real if moved is None else moved[1])
-    sys.stdout = StrayOutput()  # type: ignore[assignment]
+    sys.stdout = StrayOutput()
     try:
         yield
     finally:

@@ -181,7 +181,7 @@ def rating_text(p: dict[str, Any]) -> str:
 def render_tournament(s: dict[str, Any]) -> Any:
     """The rating list, then the crosstable, for people."""
     from rich import box
-    from rich.console import Group
+    from rich.console import Group, JustifyMethod
     from rich.table import Table
     from rich.text import Text
 
@@ -191,8 +191,9 @@ def render_tournament(s: dict[str, Any]) -> Any:
     title = (f"{safe(s['variant'])} · {s['scoring']} · seed {s['seed']} · {s['kind']} of {len(s['players'])}"
              f" · {plural(s['per_pairing'], unit)} a pairing" + (" · duplicate deals" if s["duplicate"] else ""))
     ratings = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for col, justify in (("rank", "right"), ("player", "left"), (f"{unit}s", "right"), ("score", "right"),
-                         ("rating (95%)", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (("rank", "right"), ("player", "left"), (f"{unit}s", "right"),
+                                                     ("score", "right"), ("rating (95%)", "right"))
+    for col, justify in columns:
         ratings.add_column(col, justify=justify, no_wrap=True)
     for p in s["players"]:
         bot = bot_label(p["bot"], 16)

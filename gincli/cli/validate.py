@@ -218,6 +218,7 @@ def render_report(report: Report, where: str) -> Any:
     if report.valid and report.hands and report.scoring != "hand":
         from .sheets import session_sheet
 
+        assert report.scoring is not None, "a report with hands names its scoring: validate sets it before replaying"
         parts.append(session_sheet(report.result, report.scoring, report.players))
     for fault in report.errors:
         loc = _where(fault)

@@ -101,7 +101,7 @@ def variants(
 
 
 def _standard(data: dict[str, Any]) -> dict[str, Any]:
-    standard = next((v for v in data["variants"] if v["name"] == "standard"), {"options": []})
+    standard: dict[str, Any] = next((v for v in data["variants"] if v["name"] == "standard"), {"options": []})
     return {o["name"]: o["default"] for o in standard["options"]}
 
 

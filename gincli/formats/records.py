@@ -96,7 +96,8 @@ class Lookup(Protocol):
     """What scoring records needs of the plugins: the registry (handed down by
     the command that scores them) is one."""
 
-    movesets: Mapping[str, Any]
+    @property
+    def movesets(self) -> Mapping[str, Any]: ...  # read only, so that the registry's dict[str, MoveSet] is one
 
     def variant(self, name: str, files: bool = True) -> Variant: ...
 

@@ -123,8 +123,9 @@ def hand_error_row(source: str, ident: Any, message: str) -> list[Any]:
 
 def transcript_row(source: str, report: Mapping[str, Any]) -> list[Any]:
     """A replayed transcript (``gin validate --format json``'s object) as a :data:`TRANSCRIPT` row."""
-    scores = report.get("scores") if isinstance(report.get("scores"), Mapping) else {}
-    result = report.get("result") if isinstance(report.get("result"), Mapping) else {}
+    scores, result = report.get("scores"), report.get("result")
+    scores = scores if isinstance(scores, Mapping) else {}
+    result = result if isinstance(result, Mapping) else {}
     errors = report.get("errors") or []
     first = errors[0] if errors and isinstance(errors[0], Mapping) else {}
     return [source, _plain(report.get("id")), report.get("valid"), report.get("complete"), report.get("variant"),

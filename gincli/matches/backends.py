@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -326,7 +326,7 @@ class BackendRun:
                          "a whole number of 1 or more")
         return got
 
-    def results(self, work: MatchWork, chunks: Iterable[list[int]]) -> Iterator[list[Any]]:
+    def results(self, work: MatchWork, chunks: Iterable[list[int]]) -> Generator[list[Any], None, None]:
         """Lists of outcomes in session order, as the backend yields them: a
         chunk's, or the next sessions of the chunks taken (a backend that
         streams gives each session as it is played); a chunk it could not play

@@ -34,7 +34,9 @@ def bot_names(specs: list[str], reserved: tuple[str, ...] = ()) -> list[str]:
 def split_bots(text: str) -> list[str]:
     """The bots of ``--bots``: separated by commas, but for commas inside quotes
     (``exec:python3 -c "print('a', 'b')"``); a bots file names any command."""
-    parts, current, quote_char = [], [], ""
+    parts: list[str] = []
+    current: list[str] = []
+    quote_char = ""
     for ch in text:
         if quote_char:
             if ch == quote_char:

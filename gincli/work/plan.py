@@ -52,7 +52,7 @@ def player_names(specs: list[str], names: str | None, say: Spelling = FLAGS) -> 
     return tuple(bot_names(specs))
 
 
-def plan_match(registry: Any, specs: list[str], bots_text: str, *, hands: int | None, games: int | None,
+def plan_match(registry: Any, specs: list[str], bots_text: str | list[str], *, hands: int | None, games: int | None,
                seed: int | None, variant: str, scoring: str | None, overrides: dict[str, Any], duplicate: bool,
                sprt: str | None, names: str | None = None, backend: str = "local",
                backend_option: Iterable[str] | None = None, address: str | None = None, say: Spelling = FLAGS,
@@ -116,8 +116,8 @@ def anchor_of(text: str | None, players: tuple[str, ...], say: Spelling = FLAGS)
     return name, elo
 
 
-def plan_tournament(registry: Any, specs: list[str], bots_text: str, *, hands: int | None, games: int | None,
-                    gauntlet: int | None, seed: int | None, variant: str, scoring: str | None,
+def plan_tournament(registry: Any, specs: list[str], bots_text: str | list[str], *, hands: int | None,
+                    games: int | None, gauntlet: int | None, seed: int | None, variant: str, scoring: str | None,
                     overrides: dict[str, Any], duplicate: bool, sprt: str | None, names: str | None = None,
                     anchor: str | None = None, backend: str = "local", backend_option: Iterable[str] | None = None,
                     address: str | None = None, say: Spelling = FLAGS, **spec_fields: Any) -> TournamentPlan:

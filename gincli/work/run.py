@@ -59,8 +59,11 @@ def play_pairings(run: BackendRun, matches: list[Any], tallies: list[Tally], out
         if pairing_done(spec, tally):
             continue
         count = spec.count
-        refused = stream_sessions(run, work_of(spec), tally, tally.sessions, out, None,
-                                  lambda n, k=k, count=count: advance(k * count + n))
+
+        def progress(n: int, k: int = k, count: int = count) -> None:
+            advance(k * count + n)
+
+        refused = stream_sessions(run, work_of(spec), tally, tally.sessions, out, None, progress)
         if refused is not None:
             return refused
         advance((k + 1) * count)
