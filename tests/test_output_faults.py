@@ -327,3 +327,16 @@ def test_a_100_mib_reply_is_refused_without_being_held(tmp_path):
     assert summary["players"][0]["forfeits"] == 2
     assert "more than 1 MiB without a newline" in summary["forfeit_reasons"][0]["reason"]
     assert big["peak"] < normal["peak"] + 60 * 1024, (big["peak"], normal["peak"])  # KiB: 100 MiB was never held
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+def test_transcripts_on_a_full_disk_with_format_json_give_the_summary_as_json_on_stderr(tmp_path, command):
+    """What was played goes to stderr in the format asked for (JSON, not the
+    text for people), and the sentence says what --resume finishes."""
+    bots = "simple,random" if command == "match" else "simple,random,expert"
+    res = gin(tmp_path, command, "--bots", bots, "--games", "2", "--seed", "1", "--workers", "1", "-f", "json",
+              "--transcripts", "/dev/full")
+    error = one_sentence(res, "cannot write the transcripts to /dev/full", f"finish the {command} with --resume")
+    assert res.stdout == ""
+    summary = json.loads(res.stderr[:res.stderr.index(error)])
+    assert summary["seed"] == 1

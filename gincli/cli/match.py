@@ -306,9 +306,10 @@ class _FileTranscripts:
     file holds whole sessions only (``--resume`` goes on from them), and is a
     :class:`MachineError` naming the file."""
 
-    def __init__(self, fh: Any, path: str):
+    def __init__(self, fh: Any, path: str, what: str = "match"):
         self.fh = fh
         self.path = path
+        self.what = what  # what --resume finishes: the match, the tournament
         self.fd = fh.fileno()
         self.lines = 0
 
@@ -329,7 +330,7 @@ class _FileTranscripts:
                     pass
             kept = (f"; the {plural(self.lines, 'session')} written before it {'is' if self.lines == 1 else 'are'} "
                     "kept" if self.lines else "")
-            hint = " (finish the match with --resume once there is room)" if exc.errno in FULL else ""
+            hint = f" (finish the {self.what} with --resume once there is room)" if exc.errno in FULL else ""
             raise MachineError(f"cannot write the transcripts to {self.path}: {os_reason(exc)}{kept}{hint}") \
                 from None
         self.lines += 1

@@ -6,12 +6,14 @@ from __future__ import annotations
 import functools
 import gc
 import os
+import sys
 import time
 from typing import Annotated, Any
 
 import typer
 
 from ..base.errors import MachineError, UsageError
+from ..base.jsonio import dumps
 from ..formats import rows
 from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
 from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
@@ -192,8 +194,11 @@ def tournament(
             write_data(rows.header(rows.PAIRING) + rows.lines(rows.pairing_row(p) for p in summary["pairings"]))
         else:
             show(render_tournament(summary))
-    except MachineError:
-        show(render_tournament(summary), _stderr())
+    except MachineError:  # what was played, on stderr, in the format asked for
+        if format == "json":
+            print(dumps(summary, indent=2), file=sys.stderr)
+        else:
+            show(render_tournament(summary), _stderr())
         raise
     if stopped:
         data().flush()
@@ -230,7 +235,7 @@ def _open(path: str, tour: TournamentSpec, header: dict[str, Any], resume: bool,
 
     fh, size = open_file(path, resume, "tournament")
     if not resume:
-        return _FileTranscripts(fh, path)
+        return _FileTranscripts(fh, path, "tournament")
     try:
         _found, keep = read_tournament(fh, tour, header, path, tallies)
         if keep < size:
@@ -239,7 +244,7 @@ def _open(path: str, tour: TournamentSpec, header: dict[str, Any], resume: bool,
     except BaseException:
         fh.close()
         raise
-    return _FileTranscripts(fh, path)
+    return _FileTranscripts(fh, path, "tournament")
 
 
 def _standing(matches: list[Any], tallies: list[Tally]) -> str:
