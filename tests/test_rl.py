@@ -499,3 +499,22 @@ def test_the_gymnasium_id_is_registered_on_import():
     assert rl.ENV_ID in gymnasium.registry
     env = gymnasium.make(rl.ENV_ID, opponent="simple", variant="gin-only")
     assert env.action_space.n == rl.FIXED_ACTIONS and env.observation_space["observation"].shape == (OBSERVATION_SIZE,)
+
+
+def test_a_bad_seed_or_option_is_the_apis_sentence():
+    """The environments and the Python API read ``seed`` and ``options`` with
+    the same code (gincli.work.python): the same mistake, the same sentence."""
+    import gincli
+
+    for bad in ({"seed": -1}, {"seed": 1.5}, {"options": "knock_limit=5"}, {"options": ["knock_limit"]}):
+        with pytest.raises(UsageError) as api:
+            if "seed" in bad:
+                gincli.deal(**bad)
+            else:
+                gincli.deal(seed=1, **bad)
+        with pytest.raises(UsageError) as env:
+            if "seed" in bad:
+                gincli.rl.env().reset(**bad)
+            else:
+                gincli.rl.env(**bad)
+        assert str(env.value) == str(api.value), bad

@@ -16,7 +16,6 @@ from typing import Any
 
 from ..base.arguments import (
     KEYWORDS,
-    SEED_MAX,
     argument,
     flag,
     json_value,
@@ -38,26 +37,12 @@ from ..matches.pybots import bot_factory, label_of
 from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
 from ..matches.stats import parse_sprt
 from ..plugin.registry import load_registry
-from ..rulebook.rules import parse_assignments
 from ..work.deal import deal_transcript, parse_players
 from ..work.plan import plan_match, plan_tournament
+from ..work.python import overrides as _overrides, registry, seed as _seed
 from ..work.run import play_pairings, stream_sessions
 from ..work.score import score_chunk
 from ..work.validate import validate_chunk, validation_defaults
-
-_registry: Any = None
-
-
-def registry() -> Any:
-    """The plugins, loaded once a process as ``gin`` loads them (built-ins,
-    installed plugins, ``GINCLI_PLUGINS_DIR``, the configuration folder's);
-    a plugin left out is a warning (:mod:`warnings`), as ``gin`` warns on stderr."""
-    global _registry
-    if _registry is None:
-        _registry = load_registry()
-        for problem in _registry.problems:
-            warnings.warn(problem, stacklevel=3)
-    return _registry
 
 
 def _registry_with(*variants: str | None) -> Any:
@@ -79,30 +64,6 @@ def _registry_with(*variants: str | None) -> Any:
 
 VARIANT = "a variant's name or a .toml file"
 SCORING = "a scoring system's name"
-
-
-def _overrides(options: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
-    """``options``: a mapping of option names to values, or ``--option``'s
-    ``key=value`` strings (read as ``--option`` reads them). The values are
-    checked with the rules they set, in the sentences of ``--option``."""
-    if options is None:
-        return {}
-    if isinstance(options, Mapping):
-        for key in options:
-            if not isinstance(key, str):
-                raise UsageError(f"options: the key {quote(key)} is not an option's name (text)")
-        return {k.replace("-", "_"): v for k, v in options.items()}
-    if isinstance(options, (str, bytes)) or not isinstance(options, Sequence):
-        raise UsageError(f"options: {quote(options)} is not a mapping of options nor a list of key=value strings")
-    items = argument("options", texts, options, "key=value strings", "a key=value string")
-    try:
-        return parse_assignments(items, "options")
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def _seed(seed: Any) -> int | None:
-    return None if seed is None else argument("seed", whole_number, seed, 0, SEED_MAX)
 
 
 def _count(name: str, value: Any, low: int = 1, high: int | None = None) -> int | None:

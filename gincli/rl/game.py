@@ -14,7 +14,6 @@ so an episode's return is the session's final difference, bonuses included.
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -24,11 +23,10 @@ from ..base.errors import UsageError, quote
 from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand
 from ..hand.moves import Move
 from ..hand.view import PlayerView
-from ..plugin.registry import load_registry
 from ..rulebook.rng import SplitMix64
-from ..rulebook.rules import parse_assignments
 from ..rulebook.scoring import HandResult
 from ..sessions.table import Table, take_turn
+from ..work.python import overrides, registry, seed as checked_seed
 from .actions import ActionTable
 from .observe import REWARD_SCALE, Encoder
 
@@ -36,40 +34,10 @@ from .observe import REWARD_SCALE, Encoder
 AGENTS = ("player_0", "player_1")
 EPISODES = ("hand", "session")
 
-_registry: Any = None
-
-
-def registry() -> Any:
-    """The plugins, loaded once a process as ``gin`` loads them; a plugin left
-    out is a warning (:mod:`warnings`), as ``gin`` warns on stderr."""
-    global _registry
-    if _registry is None:
-        _registry = load_registry()
-        for problem in _registry.problems:
-            warnings.warn(problem, stacklevel=4)
-    return _registry
-
-
-def overrides(options: Mapping[str, Any] | Sequence[str] | None) -> dict[str, Any]:
-    """``options``: a mapping of option names to values, or ``--option``'s ``key=value`` strings."""
-    if options is None:
-        return {}
-    if isinstance(options, Mapping):
-        return {str(k).replace("-", "_"): v for k, v in options.items()}
-    if isinstance(options, str):
-        raise UsageError(f"options takes a mapping or a list of key=value strings, not {quote(options)}")
-    try:
-        return parse_assignments(list(options))
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-
 
 def check_seed(seed: Any) -> int | None:
-    if seed is None:
-        return None
-    if isinstance(seed, (bool, float)) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
-        raise UsageError(f"a seed is a whole number from 0 to 2**64 - 1, not {quote(seed)}")
-    return int(seed)
+    """A seed as the API takes it (a numpy integer too)."""
+    return checked_seed(int(seed) if isinstance(seed, np.integer) else seed)
 
 
 class Game:
