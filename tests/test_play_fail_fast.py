@@ -358,3 +358,35 @@ def test_closing_lines_of_a_game_at_the_terminal_never_break_a_word(registry, tm
     finally:
         pane.close()
     assert validate(json.loads((tmp_path / path).read_text()), registry).valid
+
+
+HANGS = '''
+import time
+from gincli import Bot, hookimpl
+
+class Hangs(Bot):
+    name = "hangs"
+    description = "never answers"
+
+    def choose(self, view):
+        time.sleep(3600)
+
+@hookimpl
+def gincli_register_bots(register):
+    register(Hangs)
+'''
+
+
+def test_a_third_party_plugin_bot_that_hangs_forfeits_at_the_time_limit_and_the_session_stops(tmp_path):
+    """gin play's --time-limit covers a third-party plugin's bot as it covers an
+    external one: each decision past it forfeits the hand, and --max-forfeits
+    stops the session, nothing claimed for the last hand."""
+    here = tmp_path / "here"
+    (here / "plugins").mkdir(parents=True)
+    (here / "plugins" / "hangs.py").write_text(HANGS)
+    res = gin("--plugins-dir", "plugins", "play", "--name", "ann", "--bot", "hangs", "--seed", "1",
+              "--time-limit", "0.3", "--max-forfeits", "2", "--transcript", "h.json", cwd=here, input=PLAYER,
+              tmp_path=tmp_path)
+    assert res.returncode == 2, res.stderr
+    (error,) = [line for line in res.stderr.splitlines() if line.startswith("gin: error:")]
+    assert "forfeited 2 hands in a row" in error and "did not answer within 0.3 s" in error, error

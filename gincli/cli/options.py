@@ -90,8 +90,8 @@ def seconds(value: Any) -> float:
 
 
 TimeLimitOpt = Annotated[float, typer.Option("--time-limit", parser=seconds, metavar="SECONDS",
-                                             help="Per decision, for external bots; in matches, for the bots of "
-                                                  "third-party plugins too (0.01 to 86400).")]
+                                             help="Per decision, for external bots and the bots of third-party "
+                                                  "plugins (0.01 to 86400).")]
 StartTimeLimitOpt = Annotated[float, typer.Option(
     "--start-time-limit", parser=seconds, metavar="SECONDS",
     help="For an external bot to start and answer its handshake (0.01 to 86400).")]

@@ -25,7 +25,7 @@ from ..hand.engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Ha
 from ..hand.moves import IllegalMove, Move
 from ..hand.view import PlayerView
 from ..matches.external import BotStartFailure, ExternalSpec, configure, external_bot, is_external
-from ..matches.runner import DEFAULT_MAX_FORFEITS, ForfeitStop
+from ..matches.runner import DEFAULT_MAX_FORFEITS, ForfeitStop, timed_if_third_party
 from ..rulebook.cards import CARD_TABLE, card_str
 from ..rulebook.meldrules import STANDARD
 from ..rulebook.rng import SplitMix64
@@ -1007,7 +1007,7 @@ def play(
         for i, n in enumerate(players[1:], 1):
             factory = factories[n]
             configure(factory, time_limit, start_time_limit, bot_log, bot_trace)
-            bots[n] = factory(SplitMix64(seed).derive(1 + i), n)
+            bots[n] = timed_if_third_party(n, factory, time_limit)(SplitMix64(seed).derive(1 + i), n)
             bots[n].players = players
         table = Table(players, v, rules, system, seed, dealer=dealer)
         if saved:

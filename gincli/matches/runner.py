@@ -171,7 +171,7 @@ def session_winner(result: Mapping[str, Any]) -> str | None:
 _BOT_THREADS: dict[tuple[str, float], Any] = {}
 
 
-def _timed_if_third_party(bot: str, factory: Any, limit: float | None) -> Any:
+def timed_if_third_party(bot: str, factory: Any, limit: float | None) -> Any:
     """A bot class of a third-party plugin plays under the match's time limit,
     as an external program does: each of its calls on a thread of its own
     (:class:`~gincli.matches.pybots.TimedBot`), a decision past the limit
@@ -204,7 +204,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool)
     for name in seats:
         factory = registry.bot(spec.bots[spec.names.index(name)])
         configure(factory, spec.time_limit, spec.start_time_limit, spec.bot_log, spec.bot_trace)
-        factory = _timed_if_third_party(spec.bots[spec.names.index(name)], factory, spec.time_limit)
+        factory = timed_if_third_party(spec.bots[spec.names.index(name)], factory, spec.time_limit)
         bot = bots[name] = factory(SplitMix64(seed).derive(1 + spec.names.index(name)), name)
         bot.players = tuple(seats)
         if speaks(bot):
