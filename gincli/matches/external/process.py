@@ -192,7 +192,11 @@ class _Drain:
     """One running program's standard error, read by a daemon thread until its
     end (every process holding it exited) or :meth:`stop`; each chunk goes to
     the tail and, whole, to the log file. The thread owns the pipe and the log
-    file and closes them; nothing here takes a lock."""
+    file and closes them. :meth:`catch_up` reads, from the match's thread, what
+    the pipe holds already, before the match moves on: each read and what is
+    done with it, on either thread, holds :attr:`lock`, so that chunks are
+    taken in order and a line is marked where the match was when it was
+    written, not where it is when the thread gets to it."""
 
     def __init__(self, fd: int, tail: StderrTail, log: IO[bytes] | None,
                  marker: Callable[[], bytes] = lambda: b""):
@@ -206,6 +210,8 @@ class _Drain:
         #: Why the log stopped taking what the program wrote (a full disk), for the program to raise.
         self.fault: OSError | None = None
         self.pid = os.getpid()  # a forked child holds copies of these, never their thread
+        self.lock = threading.Lock()
+        self.closed = False
         self.wake = self.waker = -1
         self.thread = threading.Thread(target=self._run, name="gincli-bot-stderr", daemon=True)
         try:
@@ -224,17 +230,49 @@ class _Drain:
             while True:
                 events = dict(poller.poll())
                 if self.wake in events:  # the program was killed: what it wrote is in the pipe
-                    self._last_words()
+                    with self.lock:
+                        self._last_words()
                     break
                 if events.get(self.fd):
-                    chunk = os.read(self.fd, 65536)
-                    if not chunk:
-                        break
-                    self._take(chunk)
+                    with self.lock:
+                        if not self._read_one(0):
+                            break
         except OSError:
             pass
         finally:
-            self._close()
+            with self.lock:
+                self._close()
+
+    def _read_one(self, wait: int | None) -> bool:
+        """One chunk from the pipe, if it has one within ``wait`` ms (``None``:
+        it has one now), taken; False at its end. Holding :attr:`lock`."""
+        if wait is not None:
+            poller = select.poll()
+            poller.register(self.fd, select.POLLIN)
+            if not poller.poll(wait):
+                return True
+        chunk = os.read(self.fd, 65536)
+        if not chunk:
+            return False
+        self._take(chunk)
+        return True
+
+    def catch_up(self) -> None:
+        """What the pipe holds now, taken before the match moves on (from the
+        match's thread; nothing in a forked child)."""
+        if os.getpid() != self.pid:
+            return
+        with self.lock:
+            if self.closed:
+                return
+            try:
+                for _ in range(16):  # a bot writing without end is the thread's to follow
+                    poller = select.poll()
+                    poller.register(self.fd, select.POLLIN)
+                    if not poller.poll(0) or not self._read_one(None):
+                        return
+            except OSError:
+                return
 
     def _last_words(self) -> None:
         """What is left in the pipe, without waiting (a helper of the bot that
@@ -297,6 +335,7 @@ class _Drain:
             self.log = None
 
     def _close(self) -> None:
+        self.closed = True
         for fd in (self.fd, self.wake):
             if fd >= 0:
                 try:
@@ -350,8 +389,7 @@ class Program:
         #: The bot log or the trace stopped taking lines (a full disk): raised at the next exchange.
         self.fault: BotLogError | None = None
         self.fault_raised = False
-        #: Where the match is (``session 3 hand 2``): each line of the log and the trace is marked with it.
-        self.context = ""
+        self._context = ""
         self._mark = (b"", "")  # the log's marker, and the context it was made for
         self.proc: subprocess.Popen[bytes] | None = None
         self.buffer = LineBuffer()
@@ -422,6 +460,19 @@ class Program:
         self.stdin_fd = -1
         if self.trace is not None:
             self.note(f"started `{self.label}` (pid {self.proc.pid})")
+
+    @property
+    def context(self) -> str:
+        """Where the match is (``session 3 hand 2``): each line of the log and
+        the trace is marked with it. As it changes, what the program wrote on
+        its standard error until then is read first, and marked where it was written."""
+        return self._context
+
+    @context.setter
+    def context(self, value: str) -> None:
+        if value != self._context and self.drain is not None and self.log is not None:
+            self.drain.catch_up()
+        self._context = value
 
     def marker(self) -> bytes:
         """What each line of the bot log begins with: ``[session 3 hand 2] ``."""
