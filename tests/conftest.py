@@ -13,6 +13,18 @@ sys.path.insert(0, str(Path(__file__).parent))  # the brute-force references in 
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
+def one_error(res, status: int, *words: str) -> str:
+    """The run ended with ``status`` and one ``gin: error:`` line holding
+    ``words``, no traceback nor internal error: that line."""
+    assert res.returncode == status, (res.returncode, res.stderr)
+    assert "Traceback" not in res.stderr and "internal error" not in res.stderr
+    errors = [line for line in res.stderr.splitlines() if line.startswith("gin: error:")]
+    assert len(errors) == 1, res.stderr
+    for word in words:
+        assert word in errors[0], errors[0]
+    return errors[0]
+
 # A suite started in the background by a shell without job control (``cmd &`` in
 # a script, nohup) inherits SIGINT ignored, and so would every gin the tests
 # start, which the Ctrl-C tests then cannot interrupt. A handled signal is

@@ -21,6 +21,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import one_error
 
 ROOT = Path(__file__).resolve().parent.parent
 GIN = str(Path(sys.executable).with_name("gin"))
@@ -57,13 +58,7 @@ def gin(tmp_path: Path, *args: str, limit: int | None = None, before=None, **kw)
 
 def one_sentence(res: subprocess.CompletedProcess, *words: str) -> str:
     """The run ended with exit 2 and one ``gin: error:`` line holding ``words``, no traceback."""
-    assert res.returncode == 2, (res.returncode, res.stderr)
-    assert "Traceback" not in res.stderr and "internal error" not in res.stderr
-    errors = [line for line in res.stderr.splitlines() if line.startswith("gin: error:")]
-    assert len(errors) == 1, res.stderr
-    for word in words:
-        assert word in errors[0], errors[0]
-    return errors[0]
+    return one_error(res, 2, *words)
 
 
 def whole_lines(path: Path, pattern: re.Pattern[str]) -> list[str]:

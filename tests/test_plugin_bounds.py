@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import one_error
 
 ROOT = Path(__file__).resolve().parent.parent
 GIN = str(Path(sys.executable).with_name("gin"))
@@ -44,13 +45,7 @@ def gin(tmp_path: Path, *args: str, env: dict[str, str] | None = None, **kw) -> 
 
 def plugin_fault(res: subprocess.CompletedProcess, *words: str) -> str:
     """The run ended with exit 4 and one ``gin: error:`` line holding ``words``, no traceback."""
-    assert res.returncode == EXIT_PLUGIN_FAULT, (res.returncode, res.stderr)
-    assert "Traceback" not in res.stderr and "internal error" not in res.stderr
-    errors = [line for line in res.stderr.splitlines() if line.startswith("gin: error:")]
-    assert len(errors) == 1, res.stderr
-    for word in words:
-        assert word in errors[0], errors[0]
-    return errors[0]
+    return one_error(res, EXIT_PLUGIN_FAULT, *words)
 
 
 # -- the import's time limit ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium import logger, spaces
+from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -124,14 +124,7 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            logger.warn("You are calling render() without a render_mode: give render_mode=\"human\" or \"ansi\".")
-            return None
-        text = self.game.render()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self.game.render_as(self.render_mode)
 
     def close(self) -> None:
         pass

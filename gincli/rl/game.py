@@ -209,6 +209,20 @@ class Game:
             rewards[loser] = -result.points / self.scale
         return rewards
 
+    def render_as(self, mode: str | None) -> str | None:
+        """``render()`` of both environments: the table as text (``"ansi"``),
+        printed (``"human"``), or a warning that no mode was given."""
+        if mode is None:
+            from gymnasium import logger
+
+            logger.warn("You are calling render() without a render_mode: give render_mode=\"human\" or \"ansi\".")
+            return None
+        text = self.render()
+        if mode == "ansi":
+            return text
+        print(text)
+        return None
+
     def render(self) -> str:
         """The table for people: every card (both hands: a picture, not an observation)."""
         from ..rulebook.cards import CARD_NAMES, cards_of

@@ -131,15 +131,7 @@ class GinRummyEnv(gymnasium.Env):
             bot.close()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render() without a render_mode: give render_mode=\"human\" or "
-                                  "\"ansi\".")
-            return None
-        text = self.game.render()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self.game.render_as(self.render_mode)
 
     def close(self) -> None:
         self._close_bot()
