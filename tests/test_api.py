@@ -7,6 +7,7 @@ through the engine's hand."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from conftest import ROOT
@@ -151,6 +152,60 @@ def test_play_match_returns_the_summary_and_transcripts_gin_match_writes(run, tm
     assert list(result.transcripts) == read_jsonl(path)
     assert len(result.transcripts) == result.summary["sessions"]
     assert all(gincli.validate(t)["valid"] for t in result.transcripts)
+
+
+def test_play_match_writes_a_transcripts_file_and_resumes_it_as_gin_match_does(run, tmp_path):
+    """One match run for both faces: transcripts=PATH is --transcripts FILE, resume=True is --resume."""
+    whole = tmp_path / "whole.jsonl"
+    res = run("match", "--bots", "expert,random", "--games", "5", "--seed", "21", "--transcripts", str(whole),
+              "--format", "json", "--quiet")
+    assert res.exit_code == 0, res.stderr
+    path = tmp_path / "m.jsonl"
+    first = gincli.play_match(["expert", "random"], games=2, seed=21, transcripts=path)
+    assert len(first.transcripts) == 0 and path.read_text() == "".join(whole.read_text().splitlines(True)[:2])
+    with path.open("a") as fh:  # a session's line cut short by an interruption
+        fh.write(whole.read_text().splitlines(True)[2][:40])
+    done = gincli.play_match(["expert", "random"], games=5, transcripts=str(path), resume=True)  # the file's seed
+    assert path.read_text() == whole.read_text()
+    assert done.summary == json.loads(res.stdout)
+
+
+def test_play_match_refuses_a_file_that_holds_another_match_in_the_commands_sentence(tmp_path):
+    path = tmp_path / "m.jsonl"
+    gincli.play_match(["expert", "random"], games=2, seed=21, transcripts=path)
+    before = path.read_bytes()
+    with pytest.raises(UsageError) as info:
+        gincli.play_match(["expert", "simple"], games=3, seed=21, transcripts=path, resume=True)
+    assert info.value.message.startswith(f"{path} line 1 is from another match: its bots differ")
+    assert info.value.message.endswith("(resume=True needs the same bots, names, seed, duplicate, hands or games, "
+                                       "variant, scoring and options)")
+    with pytest.raises(UsageError, match="already holds something; resume=True finishes the match"):
+        gincli.play_match(["expert", "random"], games=3, seed=21, transcripts=path)
+    assert path.read_bytes() == before
+
+
+def test_play_tournament_resumes_a_file_as_gin_tournament_does(run, tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    args = ("--bots", "simple,random,expert", "--hands", "4", "--seed", "4")
+    res = run("tournament", *args, "--transcripts", str(whole), "--format", "json", "--quiet")
+    assert res.exit_code == 0, res.stderr
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(whole.read_text().splitlines(True)[:6]))  # pairing 0 and half of pairing 1
+    result = gincli.play_tournament(["simple", "random", "expert"], hands=4, seed=4, transcripts=path, resume=True)
+    assert path.read_text() == whole.read_text()
+    assert result.summary == json.loads(res.stdout)
+
+
+def test_play_match_takes_the_named_bots_of_a_bots_file(run, tmp_path):
+    bots = tmp_path / "bots.toml"
+    bots.write_text(f'[bots.mine]\ncommand = ["{sys.executable}", "{ROOT / "examples" / "bot.py"}"]\n')
+    res = run("match", "--bots-file", str(bots), "--bots", "mine,simple", "--hands", "4", "--seed", "2",
+              "--workers", "1", "--format", "json", "--quiet")
+    assert res.exit_code == 0, res.stderr
+    result = gincli.play_match(["mine", "simple"], hands=4, seed=2, workers=1, bots_file=bots)
+    assert result.summary == json.loads(res.stdout)
+    with pytest.raises(UsageError, match='unknown bot "mine"'):  # for that call only
+        gincli.play_match(["mine", "simple"], hands=2, seed=2, workers=1)
 
 
 def test_play_match_without_transcripts_has_the_same_summary(run):

@@ -342,11 +342,11 @@ def test_the_transcript_is_saved_as_indented_json_byte_for_byte(registry, tmp_pa
     (then found again), yet the file is exactly ``dumps(doc, indent=1)`` at
     every length of the session, odd names included."""
     from gincli.base.jsonio import dumps
-    from gincli.cli.play import TranscriptFile
+    from gincli.formats.store import SavedTranscript
 
     _, table = script(registry, 11, "oklahoma", "hollywood", ("simple",))
     doc = table.transcript()
-    file = TranscriptFile(tmp_path / "t.json")
+    file = SavedTranscript(tmp_path / "t.json")
     try:
         for n in range(len(doc["hands"]) + 1):
             d = dict(doc, hands=doc["hands"][:n])

@@ -9,8 +9,10 @@ the argument (``games: 0 must be at least 1``) where the command names its flag.
 from __future__ import annotations
 
 import contextlib
+import os
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from os import PathLike
 from typing import Any
 
@@ -21,6 +23,7 @@ from ..base.arguments import (
     json_value,
     optional_text,
     seconds,
+    shown,
     text,
     texts,
     whole_number,
@@ -30,17 +33,19 @@ from ..base.errors import ConfigError, PluginError, UsageError, quote
 from ..base.jsonio import dumps, holds_nan_or_infinity, loads
 from ..formats.containers import Item
 from ..formats.records import HandScorer
+from ..formats.store import MemorySink
 from ..hand.bots import Bot
-from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
+from ..matches.backends import DEFAULT_BACKEND
+from ..matches.external import DEFAULT_TIME_LIMIT
 from ..matches.parallel import chunked, forks
 from ..matches.pybots import bot_factory, label_of
-from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
+from ..matches.runner import DEFAULT_MAX_FORFEITS
 from ..matches.stats import parse_sprt
 from ..plugin.registry import load_registry
 from ..work.deal import deal_transcript, parse_players
-from ..work.plan import plan_match, plan_tournament
+from ..work.match import MatchRun
+from ..work.plan import MatchOptions
 from ..work.python import overrides as _overrides, registry, seed as _seed
-from ..work.run import play_pairings, stream_sessions
 from ..work.score import score_chunk
 from ..work.validate import validate_chunk, validation_defaults
 
@@ -219,16 +224,6 @@ class MatchResult:
         return f"<MatchResult {' v '.join(p['name'] for p in s['players'])}: {s['sessions']} sessions>"
 
 
-class _Collected:
-    """Where the backend's transcripts go: kept in memory, a line each."""
-
-    def __init__(self) -> None:
-        self.lines: list[bytes] = []
-
-    def write(self, data: bytes) -> None:
-        self.lines.append(data)
-
-
 BotLike = Any  # str | gincli.Bot | Callable[[dict, list[dict]], dict]
 
 
@@ -285,21 +280,27 @@ def _bots_in(reg: Any, bots: Sequence[BotLike], workers: int | None, backend: st
             reg.drop_bot_object(label)
 
 
-def _external(time_limit: float | None) -> float:
-    """An external bot's time limit a decision: ``time_limit``, else ``--time-limit``'s default."""
-    from ..matches.external import DEFAULT_TIME_LIMIT
+def _transcripts(value: Any) -> tuple[bool, str | None]:
+    """``transcripts``: True (kept in memory), False (none), or a file's path
+    (written as ``--transcripts FILE`` writes it); returns whether to keep
+    them and the path."""
+    if isinstance(value, bool):
+        return value, None
+    if isinstance(value, (str, PathLike)) and os.fspath(value) not in ("", "-"):
+        return False, os.fspath(value)
+    raise UsageError(f"transcripts: {shown(value)} is not True, False or a file's path")
 
-    return DEFAULT_TIME_LIMIT if time_limit is None else time_limit
 
-
-def _match_arguments(*, games: Any, hands: Any, seed: Any, workers: Any, duplicate: Any, variant: Any,
-                     scoring: Any, options: Any, sprt: Any, backend: Any, backend_options: Any, address: Any,
-                     names: Any, time_limit: Any, start_time_limit: Any, max_hands: Any, bot_log: Any,
-                     bot_trace: Any, max_forfeits: Any, transcripts: Any) -> dict[str, Any]:
-    """The arguments :func:`play_match` and :func:`play_tournament` share,
-    checked as ``gin match``'s options are: the keywords of ``plan_match``
-    (``names`` joined, as ``--players`` gives them; ``time_limit`` None for
-    untimed Python bots), and ``workers`` and ``transcripts``."""
+def _match_options(*, games: Any, hands: Any, seed: Any, workers: Any, duplicate: Any, variant: Any,
+                   scoring: Any, options: Any, sprt: Any, backend: Any, backend_options: Any, address: Any,
+                   names: Any, time_limit: Any, start_time_limit: Any, max_hands: Any, bot_log: Any,
+                   bot_trace: Any, max_forfeits: Any, transcripts: Any, resume: Any, bots_file: Any,
+                   gauntlet: Any = None, anchor: Any = None) -> tuple[MatchOptions, bool, float | None]:
+    """The arguments of :func:`play_match` and :func:`play_tournament`, each
+    checked as ``gin match``'s option is, as the commands' one options object
+    (its bots given later, once the Python objects among them are
+    registered); whether the transcripts are kept in memory; and the time
+    limit of Python bots (None: untimed)."""
     if sprt is not None:
         try:
             parse_sprt(sprt, "sprt")
@@ -307,26 +308,29 @@ def _match_arguments(*, games: Any, hands: Any, seed: Any, workers: Any, duplica
             raise UsageError(str(exc)) from None
     if names is not None:
         names = ",".join(argument("names", texts, names, "players' names", "a player's name"))
-    return {
-        "games": _count("games", games), "hands": _count("hands", hands), "seed": _seed(seed),
-        "workers": _count("workers", workers, 1, MAX_WORKERS), "duplicate": argument("duplicate", flag, duplicate),
-        "variant": argument("variant", text, variant, VARIANT),
-        "scoring": argument("scoring", optional_text, scoring, SCORING), "overrides": _overrides(options),
-        "sprt": sprt, "backend": argument("backend", text, backend, "a backend's name"),
-        "backend_option": (None if backend_options is None else
-                           argument("backend_options", texts, backend_options, "KEY=VALUE strings",
-                                    "a KEY=VALUE string")),
-        "address": argument("address", optional_text, address, "a cluster's address (HOST:PORT, or auto)"),
-        "names": names,
-        "time_limit": None if time_limit is None else argument("time_limit", seconds, time_limit),
-        "start_time_limit": 30.0 if start_time_limit is None else argument("start_time_limit", seconds,
-                                                                            start_time_limit),
-        "max_hands": argument("max_hands", whole_number, max_hands, 1),
-        "bot_log": argument("bot_log", optional_text, bot_log, "a folder's path"),
-        "bot_trace": argument("bot_trace", optional_text, bot_trace, "a folder's path"),
-        "max_forfeits": argument("max_forfeits", whole_number, max_forfeits, 0),
-        "transcripts": argument("transcripts", flag, transcripts),
-    }
+    keep, path = _transcripts(transcripts)
+    timed = None if time_limit is None else argument("time_limit", seconds, time_limit)
+    listed = (None if backend_options is None else
+              tuple(argument("backend_options", texts, backend_options, "KEY=VALUE strings", "a KEY=VALUE string")))
+    opts = MatchOptions(
+        (), games=_count("games", games), hands=_count("hands", hands), seed=_seed(seed),
+        workers=_count("workers", workers, 1, MAX_WORKERS), duplicate=argument("duplicate", flag, duplicate),
+        variant=argument("variant", text, variant, VARIANT),
+        scoring=argument("scoring", optional_text, scoring, SCORING), options=_overrides(options),
+        sprt=sprt, backend=argument("backend", text, backend, "a backend's name"), backend_options=listed,
+        address=argument("address", optional_text, address, "a cluster's address (HOST:PORT, or auto)"),
+        names=names, time_limit=DEFAULT_TIME_LIMIT if timed is None else timed,
+        start_time_limit=30.0 if start_time_limit is None else argument("start_time_limit", seconds,
+                                                                        start_time_limit),
+        max_hands=argument("max_hands", whole_number, max_hands, 1),
+        bot_log=argument("bot_log", optional_text, bot_log, "a folder's path"),
+        bot_trace=argument("bot_trace", optional_text, bot_trace, "a folder's path"),
+        max_forfeits=argument("max_forfeits", whole_number, max_forfeits, 0), transcripts=path,
+        resume=argument("resume", flag, resume), bots_file=argument("bots_file", optional_text, bots_file,
+                                                                    "a bots file's path"),
+        gauntlet=_count("gauntlet", gauntlet),
+        anchor=argument("anchor", optional_text, anchor, "a player's name (NAME or NAME=ELO)"))
+    return opts, keep, timed
 
 
 def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int | None = None,
@@ -337,7 +341,8 @@ def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int 
                address: str | None = None, names: Sequence[str] | None = None, time_limit: float | None = None,
                start_time_limit: float = 30.0, max_hands: int = 10_000, bot_log: str | None = None,
                bot_trace: str | None = None, max_forfeits: int = DEFAULT_MAX_FORFEITS,
-               transcripts: bool = True) -> MatchResult:
+               transcripts: bool | str | PathLike[str] = True, resume: bool = False,
+               bots_file: str | PathLike[str] | None = None) -> MatchResult:
     """Play a match, as ``gin match`` does with the same arguments: ``hands=N``
     (each settled alone) or ``games=N`` (sessions of ``scoring``, game by
     default), reproducible by ``seed`` whatever ``workers`` and ``backend``
@@ -348,58 +353,75 @@ def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int 
     (:class:`~gincli.base.errors.UsageError`; 0: never), as on the command line.
 
     ``bots``: two (or as many as the scoring system seats), each a bot's name
-    (``"expert"``, ``"master:samples=40"``), ``"exec:COMMAND"``, a
-    :class:`gincli.Bot` instance, or a callable ``(view, legal) -> move``
-    taking the protocol's dicts (docs/bot-protocol.md) and returning one of
-    ``legal``. A Python object plays in this process, its state kept; with
-    ``workers`` > 1 in forked workers (each its own copy), which needs a
-    platform that forks and the local backend. A move not in ``legal``, or an
-    exception it raises (``sys.exit()`` too), forfeits that hand, with the reason.
+    (``"expert"``, ``"master:samples=40"``), ``"exec:COMMAND"``, a named bot
+    of ``bots_file`` (``--bots-file``), a :class:`gincli.Bot` instance, or a
+    callable ``(view, legal) -> move`` taking the protocol's dicts
+    (docs/bot-protocol.md) and returning one of ``legal``. A Python object
+    plays in this process, its state kept; with ``workers`` > 1 in forked
+    workers (each its own copy), which needs a platform that forks and the
+    local backend. A move not in ``legal``, or an exception it raises
+    (``sys.exit()`` too), forfeits that hand, with the reason.
 
     ``time_limit``: seconds a decision, for external bots (5 without it) and
     Python objects (untimed without it): past it the hand is forfeited and the
     match goes on; the late call is left running on a daemon thread, its
     answer discarded.
 
+    ``transcripts``: True keeps every session's transcript in the result;
+    a file's path writes them there as each session ends, as
+    ``--transcripts FILE`` does (locked while the match plays; a file that
+    holds something is refused), and with ``resume=True`` finishes the match
+    that file holds, playing only what it lacks (the seed, when not given,
+    is the file's); False keeps none.
+
     Returns a :class:`MatchResult`: ``summary`` (``gin match --format json``'s
-    dict) and ``transcripts`` (``--transcripts``' sessions; none kept with
-    ``transcripts=False``)."""
-    checked = _match_arguments(games=games, hands=hands, seed=seed, workers=workers, duplicate=duplicate,
-                               variant=variant, scoring=scoring, options=options, sprt=sprt, backend=backend,
-                               backend_options=backend_options, address=address, names=names,
-                               time_limit=time_limit, start_time_limit=start_time_limit, max_hands=max_hands,
-                               bot_log=bot_log, bot_trace=bot_trace, max_forfeits=max_forfeits,
-                               transcripts=transcripts)
-    workers, transcripts = checked.pop("workers"), checked.pop("transcripts")
-    reg = _registry_with(checked["variant"])
-    with _bots_in(reg, bots, workers, checked["backend"], checked["time_limit"]) as (specs, workers):
-        plan = plan_match(reg, specs, specs, say=KEYWORDS,
-                          **dict(checked, time_limit=_external(checked["time_limit"])))
-        tally = Tally(plan.spec, plan.test, plan.variant.name, plan.header["options"])
-        out = _Collected() if transcripts else None
-        _run(reg, plan.backend, plan.backend_options, workers, out,
-             lambda run, work_of: stream_sessions(run, work_of(plan.spec), tally, 0, out, None, lambda n: None))
-    return MatchResult(loads(dumps(tally.summary())), Transcripts(out.lines if out is not None else []))
+    dict) and ``transcripts`` (the sessions kept in memory)."""
+    opts, keep, timed = _match_options(games=games, hands=hands, seed=seed, workers=workers, duplicate=duplicate,
+                                variant=variant, scoring=scoring, options=options, sprt=sprt, backend=backend,
+                                backend_options=backend_options, address=address, names=names,
+                                time_limit=time_limit, start_time_limit=start_time_limit, max_hands=max_hands,
+                                bot_log=bot_log, bot_trace=bot_trace, max_forfeits=max_forfeits,
+                                transcripts=transcripts, resume=resume, bots_file=bots_file)
+    summary, lines = _play(bots, opts, keep, timed, tournament=False)
+    return MatchResult(summary, Transcripts(lines))
 
 
-def _run(reg: Any, backend: Any, options: dict[str, str], workers: int | None, out: _Collected | None,
-         play: Any) -> None:
-    """Start the backend, ``play(run, work_of)``, then close the external bots
-    and stop the backend, as the commands do; a refused write is raised."""
-    from ..matches.external import close_all
+def _play(bots: Sequence[BotLike], opts: MatchOptions, keep: bool, timed: float | None, *,
+          tournament: bool) -> tuple[dict[str, Any], list[bytes]]:
+    """Play a match or a tournament as its command does (:class:`MatchRun`):
+    the summary, as ``--format json`` prints it, and the transcripts kept.
+    Ctrl-C, once the bots and the backend are stopped, is raised again; a
+    write the machine refused is raised; a backend that fails to let go is a
+    warning (:mod:`warnings`)."""
+    reg = _registry_with(opts.variant)
+    if opts.bots_file is not None:  # its named bots for this call only: a registry of its own
+        reg = _with_bots_file(opts.bots_file)
+    with _bots_in(reg, bots, opts.workers, opts.backend, timed) as (specs, workers):
+        sink = MemorySink() if keep else None
+        run = MatchRun(reg, replace(opts, bots=tuple(specs), given=specs, workers=workers), tournament=tournament,
+                       say=KEYWORDS, sink=sink)
+        run.play()
+        if run.stopped:
+            warnings.warn(run.stopped, stacklevel=3)
+        if run.refused is not None:
+            raise run.refused
+        if run.interrupted:
+            raise KeyboardInterrupt
+        summary = loads(dumps(run.summary()))
+    return summary, sink.lines if sink is not None else []
 
-    run = BackendRun(backend, options, workers)
+
+def _with_bots_file(path: str) -> Any:
+    """The plugins, with the named bots of the bots file ``path``: a mistake
+    in the file is a :class:`UsageError`, in the command's sentence."""
+    reg = load_registry()
     try:
-        refused = play(run, lambda spec: MatchWork.of(spec, out is not None, load_registry, (), (), None, reg))
-        if refused is not None:
-            raise refused
-    finally:
-        fault = close_all()
-        stopped = run.stop()
-        if stopped:
-            warnings.warn(stopped, stacklevel=3)
-    if fault is not None:  # a bot log or trace that stopped taking lines as its bot ended
-        raise fault
+        reg.add_bots_file(path)
+    except PluginError:
+        raise
+    except ConfigError as exc:
+        raise UsageError(exc.message) from None
+    return reg
 
 
 class TournamentResult:
@@ -425,31 +447,21 @@ def play_tournament(bots: Sequence[BotLike], *, games: int | None = None, hands:
                     names: Sequence[str] | None = None, time_limit: float | None = None,
                     start_time_limit: float = 30.0,
                     max_hands: int = 10_000, bot_log: str | None = None, bot_trace: str | None = None,
-                    max_forfeits: int = DEFAULT_MAX_FORFEITS, transcripts: bool = True) -> TournamentResult:
+                    max_forfeits: int = DEFAULT_MAX_FORFEITS, transcripts: bool | str | PathLike[str] = True,
+                    resume: bool = False, bots_file: str | PathLike[str] | None = None) -> TournamentResult:
     """Play a tournament, as ``gin tournament`` does with the same arguments:
     three bots or more (as :func:`play_match` takes them, Python objects
     too), every pairing a match of ``games`` or ``hands`` (a round robin, or
     with ``gauntlet=K`` the first K against the others), the same deals for
     each; ``anchor="NAME[=ELO]"`` fixes the ratings' scale. The other
-    arguments (``time_limit`` too) are :func:`play_match`'s. Returns a :class:`TournamentResult`."""
-    from ..matches.tournament import tournament_summary
-
-    checked = _match_arguments(games=games, hands=hands, seed=seed, workers=workers, duplicate=duplicate,
-                               variant=variant, scoring=scoring, options=options, sprt=sprt, backend=backend,
-                               backend_options=backend_options, address=address, names=names,
-                               time_limit=time_limit, start_time_limit=start_time_limit, max_hands=max_hands,
-                               bot_log=bot_log, bot_trace=bot_trace, max_forfeits=max_forfeits,
-                               transcripts=transcripts)
-    workers, transcripts = checked.pop("workers"), checked.pop("transcripts")
-    gauntlet = _count("gauntlet", gauntlet)
-    anchor = argument("anchor", optional_text, anchor, "a player's name (NAME or NAME=ELO)")
-    reg = _registry_with(checked["variant"])
-    with _bots_in(reg, bots, workers, checked["backend"], checked["time_limit"]) as (specs, workers):
-        plan = plan_tournament(reg, specs, specs, gauntlet=gauntlet, anchor=anchor, say=KEYWORDS,
-                               **dict(checked, time_limit=_external(checked["time_limit"])))
-        tallies = [Tally(m, plan.test, plan.variant.name, plan.header["options"]) for m in plan.matches]
-        out = _Collected() if transcripts else None
-        _run(reg, plan.backend, plan.backend_options, workers, out,
-             lambda run, work_of: play_pairings(run, plan.matches, tallies, out, lambda n: None, work_of))
-        summary = tournament_summary(plan.tour, plan.header, plan.matches, tallies, *plan.anchor)
-    return TournamentResult(loads(dumps(summary)), Transcripts(out.lines if out is not None else []))
+    arguments (``time_limit``, ``transcripts``, ``resume`` too) are
+    :func:`play_match`'s. Returns a :class:`TournamentResult`."""
+    opts, keep, timed = _match_options(games=games, hands=hands, seed=seed, workers=workers, duplicate=duplicate,
+                                variant=variant, scoring=scoring, options=options, sprt=sprt, backend=backend,
+                                backend_options=backend_options, address=address, names=names,
+                                time_limit=time_limit, start_time_limit=start_time_limit, max_hands=max_hands,
+                                bot_log=bot_log, bot_trace=bot_trace, max_forfeits=max_forfeits,
+                                transcripts=transcripts, resume=resume, bots_file=bots_file, gauntlet=gauntlet,
+                                anchor=anchor)
+    summary, lines = _play(bots, opts, keep, timed, tournament=True)
+    return TournamentResult(summary, Transcripts(lines))

@@ -37,7 +37,7 @@ def argument(name: str, check: Callable[..., T], value: Any, *args: Any, **kwarg
     try:
         return check(value, *args, **kwargs)
     except ValueError as exc:
-        raise UsageError(f"{name}: {exc}") from None
+        raise UsageError(f"{name}: {exc}", parameters=(name,)) from None
 
 
 def whole_number(value: Any, low: int, high: int | None = None, *, text: bool = False) -> int:
@@ -164,6 +164,10 @@ class Spelling:
     def given(self, name: str, value: str) -> str:
         """The argument given a value: ``--hands N`` or ``hands=N``."""
         return f"{self(name)} {value}" if self.flags else f"{name}={value}"
+
+    def on(self, name: str) -> str:
+        """A switch turned on: ``--resume`` or ``resume=True``."""
+        return self(name) if self.flags else f"{name}=True"
 
 
 #: The command line's spelling: ``--players`` for the API's ``names``, ``--option`` for ``options``.

@@ -43,9 +43,17 @@ class InputError(GinError):
 
 
 class UsageError(GinError):
-    """A command-line choice or an API argument is wrong: unknown variant, bad ``--option``."""
+    """A command-line choice or an API argument is wrong: unknown variant, bad ``--option``.
+
+    ``parameters``: the arguments the sentence is about, as data, by the
+    Python API's names (``("hands", "games")``), whichever face worded the
+    sentence (the command line's ``--hands``, the API's ``hands=``)."""
 
     exit_code = EXIT_UNREADABLE
+
+    def __init__(self, message: str, rule: str | None = None, *, parameters: tuple[str, ...] = ()):
+        super().__init__(message, rule)
+        self.parameters = parameters
 
 
 class ConfigError(GinError):

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import errno
 import functools
-import gc
 import os
 import sys
 import time
@@ -12,13 +10,14 @@ from typing import Annotated, Any
 
 import typer
 
-from ..base.errors import GinError, MachineError, UsageError, clip, os_reason, quote
+from ..base.errors import MachineError, UsageError, clip, quote
 from ..base.jsonio import dumps
 from ..formats import rows
-from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
-from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally, open_transcripts, recorded_seed
-from ..work.plan import plan_match, player_names  # noqa: F401 (gin tournament's)
-from ..work.run import stream_sessions  # noqa: F401  (gin tournament's)
+from ..formats.store import StreamSink
+from ..matches.backends import DEFAULT_BACKEND
+from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
+from ..work.match import MatchRun
+from ..work.plan import MatchOptions
 from . import complete
 from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
 from .options import (
@@ -146,8 +145,6 @@ def match(
     if hands is not None and scoring not in (None, "hand") and from_config(ctx, "scoring"):
         scoring = None  # the config's scoring is for --games; --hands are settled alone
     specs = split_bots(bots_)
-    if resume and not transcripts:
-        raise UsageError("--resume needs --transcripts FILE, the file to finish")
     if resume and transcripts == "-":
         raise UsageError("--resume finishes a file; --transcripts - writes to standard output, which cannot be read "
                          "back")
@@ -155,79 +152,34 @@ def match(
         raise UsageError("--report and --transcripts name the same file: give the page a file of its own")
     s = settings(ctx)
     registry = bots_registry(ctx, bots_file)
-    if seed is None and resume and transcripts:
-        seed = recorded_seed(transcripts)
-    plan = plan_match(registry, specs, bots_, hands=hands, games=games, seed=seed, variant=variant, scoring=scoring,
-                      overrides=overrides_from(option), duplicate=duplicate, sprt=sprt, names=names, backend=backend,
-                      backend_option=backend_option, address=address, time_limit=time_limit, max_hands=max_hands,
-                      start_time_limit=start_time_limit, bot_log=bot_log, bot_trace=bot_trace,
-                      max_forfeits=max_forfeits)
-    spec, the_variant, header, test, where, chosen = (plan.spec, plan.variant, plan.header, plan.test, plan.backend,
-                                                      plan.backend_options)
-    count = spec.count
+    options = MatchOptions(tuple(specs), hands=hands, games=games, seed=seed, workers=workers, duplicate=duplicate,
+                           variant=variant, scoring=scoring, options=overrides_from(option), sprt=sprt, names=names,
+                           backend=backend, backend_options=tuple(backend_option) if backend_option else None,
+                           address=address, time_limit=time_limit, start_time_limit=start_time_limit,
+                           max_hands=max_hands, bot_log=bot_log, bot_trace=bot_trace, max_forfeits=max_forfeits,
+                           transcripts=transcripts, resume=resume, bots_file=bots_file, given=bots_)
     if report is not None:
         from .report import History
 
-        tally: Tally = History(spec, test, the_variant.name, header["options"])
+        counter: type[Tally] = History
     else:
-        tally = Tally(spec, test, the_variant.name, header["options"])
-    done = 0
-    out: _StdoutTranscripts | _FileTranscripts | None = None
-    earlier: list[Any] = []  # sessions a resumed file holds already
-    run = BackendRun(where, chosen, workers)  # before the file: a cluster out of reach leaves nothing behind
-    try:
-        if transcripts == "-":  # the transcripts are the data on stdout: the summary goes to stderr
-            out, earlier = _StdoutTranscripts(), []
-        elif transcripts:
-            fh, earlier = open_transcripts(transcripts, spec, header, resume)
-            out = _FileTranscripts(fh, transcripts)
-            for o in earlier:
-                tally.add(o, check=False)  # done already: not stopped again for what the bot did then
-            done = len(earlier)
-    except BaseException:
-        run.stop()
-        raise
-    hands_before = tally.hands
-    gc.freeze()
-    started = time.perf_counter()
-    interrupted = False
-    refused: GinError | None = None  # a write the machine refused: the match stops, what was played is kept
-    record = out is not None
-    w = run.workers
-    from ..plugin.registry import load_registry
-
-    work = MatchWork.of(spec, record, load_registry, s.plugin_dirs, s.disabled, bots_file, registry)
+        counter = Tally
+    run = MatchRun(registry, options, sink=StreamSink(stdout().buffer) if transcripts == "-" else None,
+                   tally=counter, plugins=(s.plugin_dirs, s.disabled))
+    spec, tally = run.pairings[0], run.tallies[0]
     csv = format == "csv"
     if csv:  # a row a session on stdout, as each is counted (the summary then goes to stderr)
-        write_data(rows.header(rows.SESSION) + rows.lines(rows.outcome_row(spec, o) for o in earlier))
+        write_data(rows.header(rows.SESSION) + rows.lines(rows.outcome_row(spec, o) for o in run.earlier))
     each = (lambda o: write_data(rows.lines([rows.outcome_row(spec, o)]))) if csv else None
-    try:
-        with progress_bar(" v ".join(safe(n) for n in spec.names), count, enabled=not quiet,
-                          unit="items", status=functools.partial(scoreline, tally)) as advance:
-            advance(done)
-            refused = stream_sessions(run, work, tally, done, out, each, advance)
-    except UsageError as exc:
-        raise stopped_bot(exc, transcripts, "match") from None
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if out is not None:
-            try:
-                out.close()
-            except MachineError as exc:
-                refused = refused or exc
-            except OSError:  # a reader gone (--transcripts - | head): the bots and workers still go below
-                pass
-        from ..matches.external import close_all
-
-        refused = refused or close_all()  # a bot log that stopped taking lines as its bot ended
-        stopped = run.stop()  # a backend that fails to let go is said after the result, never over it
-    elapsed = time.perf_counter() - started
-    summary = tally.summary()
+    with progress_bar(" v ".join(safe(n) for n in spec.names), spec.count, enabled=not quiet,
+                      unit="items", status=functools.partial(scoreline, tally)) as advance:
+        advance(run.done)
+        run.play(advance, each)
+    summary = run.summary()
     aside = transcripts == "-" or csv  # the data on stdout is the rows or the transcripts: the summary is an aside
     try:
-        if refused is not None:
-            raise refused
+        if run.refused is not None:
+            raise run.refused
         if aside:
             stdout().flush()
             if not quiet:
@@ -243,39 +195,27 @@ def match(
     if tally.capped:
         stdout().flush()  # the summary, then the warning
         warn(capped_note(summary))
-    if stopped:
+    if run.stopped:
         stdout().flush()
-        warn(stopped)
+        warn(run.stopped)
     if not quiet:
-        played = tally.hands - hands_before  # what this run played: a resumed match's earlier hands cost nothing now
+        played, elapsed, done = run.played, run.elapsed, run.done
         rate = played / elapsed if elapsed > 0 else 0.0
         before = f" ({plural(done, 'session')} from {safe(transcripts, markup=False)})" if done else ""
         now = " now" if done else ""
+        where = run.plan.backend
         say(f"gin match: {plural(tally.sessions, 'session')}{before}; {plural(played, 'hand')} played{now} in "
-            f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(w, 'worker')}"
+            f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(run.workers, 'worker')}"
             + (f", backend {safe(where.name, markup=False)})" if where.name != DEFAULT_BACKEND else ")"))
     if report is not None:  # after Ctrl-C too: the page of what was played
         from .report import History, write_page
 
         assert isinstance(tally, History)
         write_page(report, tally, summary, "match", quiet, force, registry)
-    if interrupted:  # said under -q too: the answer to the Ctrl-C, and how to go on
-        say(f"gin match: interrupted after {tally.sessions} of {count} sessions"
+    if run.interrupted:  # said under -q too: the answer to the Ctrl-C, and how to go on
+        say(f"gin match: interrupted after {tally.sessions} of {spec.count} sessions"
             + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""))
         raise typer.Exit(EXIT_INTERRUPTED)
-
-
-def stopped_bot(exc: UsageError, transcripts: str | None, what: str) -> UsageError:
-    """A match stopped by a bot (its forfeits in a row, its failed starts):
-    the same sentence, saying where the sessions played so far are kept and
-    how to go on once the bot is fixed."""
-    from ..matches.external import BotStartFailure
-    from ..matches.runner import ForfeitStop
-
-    if not isinstance(exc, (ForfeitStop, BotStartFailure)) or not transcripts or transcripts == "-":
-        return exc
-    return type(exc)(f"{exc.message}; the sessions played are in {transcripts}: fix the bot, then go on with "
-                     f"gin {what} ... --transcripts {transcripts} --resume")
 
 
 def _summary_to_stderr(summary: dict[str, Any], format: RowsFormat) -> None:
@@ -283,63 +223,6 @@ def _summary_to_stderr(summary: dict[str, Any], format: RowsFormat) -> None:
         print(dumps(summary, indent=2), file=sys.stderr)
     else:
         show(render_summary(summary), stderr_console())
-
-
-class _StdoutTranscripts:
-    """``--transcripts -``: each session's line on standard output, as it ends."""
-
-    def write(self, data: bytes) -> None:
-        stdout().buffer.write(data)
-        stdout().buffer.flush()
-
-    def close(self) -> None:
-        stdout().buffer.flush()
-
-
-FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
-
-
-class _FileTranscripts:
-    """``--transcripts FILE``: each session's line written whole as it ends,
-    straight to the file (no buffer left to fail later). A write the system
-    refuses (a full disk) takes back what it wrote of its line, so that the
-    file holds whole sessions only (``--resume`` goes on from them), and is a
-    :class:`MachineError` naming the file."""
-
-    def __init__(self, fh: Any, path: str, what: str = "match"):
-        self.fh = fh
-        self.path = path
-        self.what = what  # what --resume finishes: the match, the tournament
-        self.fd = fh.fileno()
-        self.lines = 0
-
-    def write(self, data: bytes) -> None:
-        try:
-            start = os.lseek(self.fd, 0, os.SEEK_END)
-        except OSError:
-            start = None  # not seekable (a pipe, a device): nothing to take back
-        view = memoryview(data)
-        try:
-            while view:
-                view = view[os.write(self.fd, view):]
-        except OSError as exc:
-            if start is not None:
-                try:
-                    os.ftruncate(self.fd, start)
-                except OSError:
-                    pass
-            kept = (f"; the {plural(self.lines, 'session')} written before it {'is' if self.lines == 1 else 'are'} "
-                    "kept" if self.lines else "")
-            hint = f" (finish the {self.what} with --resume once there is room)" if exc.errno in FULL else ""
-            raise MachineError(f"cannot write the transcripts to {self.path}: {os_reason(exc)}{kept}{hint}") \
-                from None
-        self.lines += 1
-
-    def close(self) -> None:
-        try:
-            self.fh.close()
-        except OSError:
-            pass
 
 
 def scoreline(tally: Tally) -> str:

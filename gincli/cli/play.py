@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
 import shutil
-import stat
 import sys
 import time
 from dataclasses import dataclass, replace
@@ -17,9 +15,9 @@ from typing import IO, Annotated, Any
 import typer
 
 from ..base.config import data_dir
-from ..base.errors import MachineError, RecordError, UsageError, clip, os_reason, plural
-from ..base.jsonio import dumps, encodable, unsigned_zeros
-from ..formats.files import lock_beside, unlock_beside
+from ..base.errors import RecordError, UsageError, clip, plural
+from ..base.jsonio import dumps
+from ..formats.store import SavedTranscript
 from ..hand.bots import Bot, BotError
 from ..hand.engine import DISCARD, DRAW, MAX_HAND_MOVES, OFFER, OVER, SPREAD, Hand
 from ..hand.moves import IllegalMove, Move
@@ -131,78 +129,6 @@ class SavedGame:
             raise UsageError(f"{path}: the \"cwd\" of its \"play\" field is not a folder's absolute path")
         return cls(doc, me, players, names, [play["bots"][n] for n in names], variant, system, dict(rules),
                    doc["seed"], dealer if isinstance(dealer, str) else None, cwd)
-
-
-#: Where the hands go in the indented document (no transcript holds this string: JSON escapes it as \\u0000).
-_HANDS = "\0hands\0"
-
-
-class TranscriptFile:
-    """The transcript of the session being played, rewritten whole (to a
-    temporary file, then renamed) after every move: whatever happens, the file
-    holds a valid transcript of the play so far. Locked for the run (a lock
-    file beside it): a second ``gin play`` on the same file is refused."""
-
-    def __init__(self, path: Path, resume: bool = False):
-        self.path = path
-        if path.is_dir():
-            raise UsageError(f"--transcript {path} is a folder; name a file")
-        if not path.parent.is_dir():
-            raise UsageError(f"--transcript {path}: the folder {path.parent} does not exist")
-        if path.exists() and not stat.S_ISREG(path.stat().st_mode):  # /dev/full: it is replaced at every move
-            raise UsageError(f"--transcript {path} is not a regular file; name a file (gin play saves the "
-                             "transcript whole after every move, in its place)")
-        self.lock: int | None = lock_beside(path, "the transcript")
-        if not resume and path.exists() and path.stat().st_size > 0:
-            self.close()
-            raise UsageError(f"--transcript {path} already exists; name a new file (gin play never "
-                             "overwrites one; --resume goes on with the session it holds)")
-        self.lines = path.suffix.lower() in (".jsonl", ".ndjson")
-        self._hands: dict[str, str] = {}  # a hand's JSON -> its indented text, as the document holds it
-
-    def text(self, doc: dict[str, Any]) -> str:
-        """The document as saved: one line in a JSON Lines file, else indented
-        (``dumps(doc, indent=1)``, byte for byte). Python's encoder indents in
-        Python, and the whole session is saved after every move: each hand is
-        indented once, when it is first saved as it is, and found again by its
-        compact JSON (which C encodes), so a long session costs no more a move."""
-        if self.lines:
-            return dumps(doc) + "\n"
-        hands = doc.get("hands")
-        if not isinstance(hands, list) or not hands:
-            return dumps(doc, indent=1) + "\n"
-        parts = []
-        for hand in hands:
-            key = json.dumps(hand, ensure_ascii=False, allow_nan=False)
-            part = self._hands.get(key)
-            if part is None:
-                part = json.dumps(hand, ensure_ascii=False, indent=1, allow_nan=False).replace("\n", "\n  ")
-                self._hands[key] = part
-            parts.append(part)
-        head = json.dumps({**doc, "hands": [_HANDS]}, ensure_ascii=False, indent=1, allow_nan=False)
-        marker = json.dumps(_HANDS)
-        text = head.replace(marker, ",\n  ".join(parts)) if head.count(marker) == 1 else ""
-        return unsigned_zeros(text) + "\n" if text and encodable(text) else dumps(doc, indent=1) + "\n"
-
-    def save(self, doc: dict[str, Any]) -> None:
-        text = self.text(doc)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
-            raise MachineError(f"cannot save the transcript to {self.path}: {os_reason(exc)}; the file holds the "
-                               "play up to the last move saved") from None
-
-    def close(self) -> None:
-        if self.lock is not None:
-            unlock_beside(self.path, self.lock)
-            self.lock = None
 
 
 # -- what the player types ------------------------------------------------------------------
@@ -560,7 +486,7 @@ class Quit(Exception):
 class Game:
     """One session between the player at the screen and bots."""
 
-    def __init__(self, table: Table, me: str, bots: dict[str, Bot], screen: Screen, file: TranscriptFile,
+    def __init__(self, table: Table, me: str, bots: dict[str, Bot], screen: Screen, file: SavedTranscript,
                  registry: Any, options: dict[str, Any], hint_seed: int, bot_labels: dict[str, str],
                  play_field: dict[str, Any] | None = None, max_forfeits: int = DEFAULT_MAX_FORFEITS):
         self.table = table
@@ -999,7 +925,7 @@ def play(
         folder = data_dir() / "games"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{seed}.json"
-    file = TranscriptFile(path, resume)
+    file = SavedTranscript(path, resume)
     try:
         out = sys.stderr if format is OutputFormat.json else data()
         screen = Screen(out, sys.stdin, sys.stdin.isatty() and out.isatty())

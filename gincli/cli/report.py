@@ -24,7 +24,8 @@ from ..formats import rows
 from ..formats.containers import Reader
 from ..formats.files import check_new, write_new
 from ..formats.transcripts import TRANSCRIPT_FORMAT
-from ..matches.runner import MatchSpec, SessionOutcome, Tally, differences
+from ..matches.resume import differences
+from ..matches.runner import MatchSpec, SessionOutcome, Tally
 from ..matches.stats import Running, Sprt, parse_sprt
 from .base import error, guard, record_failure, settings
 from .options import InputFormatOpt, QuietOpt, RowsFormatOpt, files_given

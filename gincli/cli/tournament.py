@@ -4,10 +4,8 @@ crosstable and a rating list of them all."""
 from __future__ import annotations
 
 import functools
-import gc
 import os
 import sys
-import time
 from typing import Annotated, Any
 
 import typer
@@ -15,13 +13,13 @@ import typer
 from ..base.errors import MachineError, UsageError
 from ..base.jsonio import dumps
 from ..formats import rows
-from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
+from ..matches.backends import DEFAULT_BACKEND
 from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
-from ..matches.tournament import TournamentSpec, pairing_done, read_tournament, tournament_summary
-from ..work.plan import plan_tournament
-from ..work.run import play_pairings
+from ..matches.tournament import pairing_done
+from ..work.match import MatchRun
+from ..work.plan import MatchOptions
 from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
-from .match import _FileTranscripts, scoreline, stopped_bot
+from .match import scoreline
 from .options import (
     AddressOpt,
     BackendOpt,
@@ -121,73 +119,28 @@ def tournament(
 
         check_page(report, "--report", force)
     specs = split_bots(bots_)
-    if resume and not transcripts:
-        raise UsageError("--resume needs --transcripts FILE, the file to finish")
     if transcripts == "-":
         raise UsageError("--transcripts takes a file: a tournament's summary is its data on standard output")
     if report is not None and transcripts is not None and os.path.abspath(report) == os.path.abspath(transcripts):
         raise UsageError("--report and --transcripts name the same file: give the page a file of its own")
     s = settings(ctx)
     registry = bots_registry(ctx, bots_file)
-    if seed is None and resume and transcripts:
-        from ..matches.runner import recorded_seed
-
-        seed = recorded_seed(transcripts)
-    plan = plan_tournament(registry, specs, bots_, hands=hands, games=games, gauntlet=gauntlet, seed=seed,
-                           variant=variant, scoring=scoring, overrides=overrides_from(option), duplicate=duplicate,
-                           sprt=sprt, names=names, anchor=anchor, backend=backend, backend_option=backend_option,
-                           address=address, time_limit=time_limit, max_hands=max_hands,
-                           start_time_limit=start_time_limit, bot_log=bot_log, bot_trace=bot_trace,
-                           max_forfeits=max_forfeits)
-    tour, matches, the_variant, header, test = plan.tour, plan.matches, plan.variant, plan.header, plan.test
-    (anchor_name, anchor_elo), where, chosen = plan.anchor, plan.backend, plan.backend_options
-    count = tour.count
-    tallies = [Tally(m, test, the_variant.name, header["options"]) for m in matches]
-    out = None
-    run = BackendRun(where, chosen, workers)
+    options = MatchOptions(tuple(specs), hands=hands, games=games, seed=seed, workers=workers, duplicate=duplicate,
+                           variant=variant, scoring=scoring, options=overrides_from(option), sprt=sprt, names=names,
+                           backend=backend, backend_options=tuple(backend_option) if backend_option else None,
+                           address=address, time_limit=time_limit, start_time_limit=start_time_limit,
+                           max_hands=max_hands, bot_log=bot_log, bot_trace=bot_trace, max_forfeits=max_forfeits,
+                           transcripts=transcripts, resume=resume, bots_file=bots_file, gauntlet=gauntlet,
+                           anchor=anchor, given=bots_)
+    run = MatchRun(registry, options, tournament=True, plugins=(s.plugin_dirs, s.disabled))
+    with progress_bar("tournament", run.total, enabled=not quiet, unit="items",
+                      status=functools.partial(_standing, run.pairings, run.tallies)) as advance:
+        advance(run.done)
+        run.play(advance)
+    summary = run.summary()
     try:
-        if transcripts:
-            out = _open(transcripts, tour, header, resume, tallies)
-    except BaseException:
-        run.stop()
-        raise
-    done_before = sum(t.sessions for t in tallies)
-    hands_before = sum(t.hands for t in tallies)
-    gc.freeze()
-    started = time.perf_counter()
-    interrupted = False
-    refused: MachineError | None = None
-    from ..plugin.registry import load_registry
-
-    total = len(matches) * count
-    try:
-        with progress_bar("tournament", total, enabled=not quiet, unit="items",
-                          status=functools.partial(_standing, matches, tallies)) as advance:
-            advance(done_before)
-            refused = play_pairings(run, matches, tallies, out, advance,
-                                    lambda spec: MatchWork.of(spec, out is not None, load_registry, s.plugin_dirs,
-                                                              s.disabled, bots_file, registry))
-    except UsageError as exc:
-        raise stopped_bot(exc, transcripts, "tournament") from None
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        if out is not None:
-            try:
-                out.close()
-            except MachineError as exc:
-                refused = refused or exc
-            except OSError:
-                pass
-        from ..matches.external import close_all
-
-        refused = refused or close_all()  # a bot log that stopped taking lines as its bot ended
-        stopped = run.stop()
-    elapsed = time.perf_counter() - started
-    summary = tournament_summary(tour, header, matches, tallies, anchor_name, anchor_elo)
-    try:
-        if refused is not None:
-            raise refused
+        if run.refused is not None:
+            raise run.refused
         if format == "json":
             write_json(summary)
         elif format == "csv":
@@ -200,22 +153,22 @@ def tournament(
         else:
             show(render_tournament(summary), _stderr())
         raise
-    if stopped:
+    if run.stopped:
         data().flush()
-        warn(stopped)
+        warn(run.stopped)
     if not quiet:
-        played = sum(t.hands for t in tallies) - hands_before
-        sessions = sum(t.sessions for t in tallies)
+        played, elapsed, done = run.played, run.elapsed, run.done
+        sessions = sum(t.sessions for t in run.tallies)
         rate = played / elapsed if elapsed > 0 else 0.0
-        earlier = f" ({plural(done_before, 'session')} from {safe(transcripts, markup=False)})" if done_before else ""
-        say(f"gin tournament: {plural(len(matches), 'pairing')}, {plural(sessions, 'session')}{earlier}; "
+        earlier = f" ({plural(done, 'session')} from {safe(transcripts, markup=False)})" if done else ""
+        say(f"gin tournament: {plural(len(run.pairings), 'pairing')}, {plural(sessions, 'session')}{earlier}; "
             f"{plural(played, 'hand')} played in {elapsed:.1f} s ({rate:,.0f} hands/s, "
             f"{plural(run.workers, 'worker')})")
     if report is not None:
         from .report import write_tournament_page
 
         write_tournament_page(report, summary, quiet, force, registry=registry)
-    if interrupted:  # said under -q too: the answer to the Ctrl-C, and how to go on
+    if run.interrupted:  # said under -q too: the answer to the Ctrl-C, and how to go on
         say("gin tournament: interrupted"
             + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""))
         raise typer.Exit(EXIT_INTERRUPTED)
@@ -225,26 +178,6 @@ def _stderr() -> Any:
     from .render import stderr_console
 
     return stderr_console()
-
-
-def _open(path: str, tour: TournamentSpec, header: dict[str, Any], resume: bool, tallies: list[Tally]) -> Any:
-    """The tournament's file of transcripts, locked, for appending; with
-    ``resume`` the sessions it holds are read back (counted into ``tallies``)
-    and only a last line cut short is dropped."""
-    from ..matches.runner import open_file
-
-    fh, size = open_file(path, resume, "tournament")
-    if not resume:
-        return _FileTranscripts(fh, path, "tournament")
-    try:
-        _found, keep = read_tournament(fh, tour, header, path, tallies)
-        if keep < size:
-            fh.truncate(keep)
-        fh.seek(keep)
-    except BaseException:
-        fh.close()
-        raise
-    return _FileTranscripts(fh, path, "tournament")
 
 
 def _standing(matches: list[Any], tallies: list[Tally]) -> str:

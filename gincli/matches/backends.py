@@ -279,10 +279,11 @@ def backend_options(backend: MatchBackend, assignments: Iterable[str] | None,
     if address is not None:
         if "address" not in known:
             raise UsageError(f"{say('address')} is for a backend that connects to a cluster (such as "
-                             f"{say.given('backend', 'ray')}), and the backend {backend.name} takes no address")
+                             f"{say.given('backend', 'ray')}), and the backend {backend.name} takes no address",
+                             parameters=("address", "backend"))
         if not address.strip():
             raise UsageError(f"{say('address')} takes the cluster's address (HOST:PORT of its head, or auto), "
-                             "not \"\"")
+                             "not \"\"", parameters=("address",))
         out["address"] = address.strip()
     for text in assignments or ():
         key, sep, value = text.partition("=")
@@ -294,7 +295,8 @@ def backend_options(backend: MatchBackend, assignments: Iterable[str] | None,
             raise UsageError(f"{options}: the backend {backend.name} {takes}, not {quote(key)}")
         if key in out:
             raise UsageError(f"{options} {key} is given twice" if key != "address" or address is None
-                             else f"{say('address')} and {options} address= are the same option: give one")
+                             else f"{say('address')} and {options} address= are the same option: give one",
+                             parameters=("address",))
         out[key] = value.strip()
     return out
 

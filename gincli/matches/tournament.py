@@ -7,18 +7,16 @@ as engine testers give every pairing one opening book), so that pairings
 compare on equal luck; each is a match of its own (:class:`MatchSpec`), its
 sessions ``p<k>s<i>``, each transcript naming its pairing and the tournament in
 its ``match`` field. A tournament's file of transcripts holds the pairings one
-after another, in order; ``--resume`` reads it back (:func:`read_tournament`).
+after another, in order; ``--resume`` reads it back (:func:`gincli.matches.resume.read_back`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
-from ..base.errors import UsageError
-from .runner import DEFAULT_MAX_FORFEITS, MatchSpec, SessionOutcome, Tally, _parse_transcript, differences
+from .runner import DEFAULT_MAX_FORFEITS, MatchSpec, Tally
 
 
 @dataclass
@@ -66,64 +64,6 @@ class TournamentSpec:
 def pairing_done(spec: MatchSpec, tally: Tally) -> bool:
     """Whether a pairing is over: all its sessions played, or its SPRT decided."""
     return tally.sessions >= spec.count or tally.decided()
-
-
-def read_tournament(fh: IO[bytes], tour: TournamentSpec, header: Mapping[str, Any], name: str,
-                    tallies: list[Tally]) -> tuple[list[list[SessionOutcome]], int]:
-    """The sessions an earlier run of this tournament wrote (``--resume``), a
-    list for each pairing (each counted into its ``tallies``' entry), and the
-    bytes they take: only a last line cut short may follow. The pairings
-    come in order, each after the one before it is over. :class:`UsageError`
-    naming the line when the file holds anything else."""
-    from ..formats.containers import MAX_RECORD_BYTES, bounded_lines, size_text, too_long
-
-    pairings = tour.pairings()
-    found: list[list[SessionOutcome]] = [[] for _ in pairings]
-    keep = 0
-    current = 0
-    lines = bounded_lines(fh, MAX_RECORD_BYTES)
-    raw = next(lines, None)
-    number = 0
-    while raw is not None:
-        following = next(lines, None)
-        number += 1
-        doc = _parse_transcript(raw)
-        if doc is None:
-            if following is None and not raw.endswith(b"\n") and raw.lstrip().startswith(b'{"format": "gincli'):
-                break  # the start of a session's line, cut short by an interruption
-            if too_long(raw):
-                raise UsageError(f"{name} line {number} is longer than {size_text(MAX_RECORD_BYTES)}, the limit of a "
-                                 "transcript; --resume only finishes a file this tournament wrote")
-            raise UsageError(f"{name} line {number} is not a transcript of this tournament; --resume only finishes a "
-                             "file this tournament wrote")
-        match = doc.get("match")
-        if not isinstance(match, dict):
-            match = {}
-        k = match.get("pairing")
-        if type(k) is not int or not 0 <= k < len(pairings) or k < current:
-            raise UsageError(f"{name} line {number} is not the next session of this tournament (its pairing is "
-                             f"{k!r}); --resume only finishes a file this tournament wrote, in order")
-        while current < k:  # the pairings before must be over
-            if not pairing_done(tour.match(current), tallies[current]):
-                raise UsageError(f"{name} line {number} starts pairing {k} before pairing {current} is over; --resume "
-                                 "only finishes a file this tournament wrote")
-            current += 1
-        spec = tour.match(k)
-        index = len(found[k])
-        differs = differences(doc, spec, index, header)
-        if differs:
-            raise UsageError(f"{name} line {number} is from another tournament: its {differs} (--resume needs the "
-                             "same --bots, --players, --gauntlet, --seed, --duplicate, --hands or --games, --variant, "
-                             "--scoring and --option)")
-        if pairing_done(spec, tallies[k]):
-            raise UsageError(f"{name} line {number} is a session past the end of pairing {k}; --resume only finishes "
-                             "a file this tournament wrote")
-        outcome = SessionOutcome.from_transcript(index, doc)
-        found[k].append(outcome)
-        tallies[k].add(outcome, check=False)  # done already: not stopped again for what the bot did then
-        keep += len(raw)
-        raw = following
-    return found, keep
 
 
 @dataclass

@@ -31,9 +31,11 @@ def check_dealer(dealer: str | None, players: Sequence[str], say: Spelling = FLA
     if dealer is None:
         return
     if len(players) != 2:
-        raise UsageError(f"{say('dealer')} is for two players; with more, the players cut for the seats")
+        raise UsageError(f"{say('dealer')} is for two players; with more, the players cut for the seats",
+                         parameters=("dealer",))
     if dealer not in players:
-        raise UsageError(f"{say('dealer')} {quote(dealer)} is not one of the players {players[0]} and {players[1]}")
+        raise UsageError(f"{say('dealer')} {quote(dealer)} is not one of the players {players[0]} and {players[1]}",
+                         parameters=("dealer",))
 
 
 def utf8_text(value: str, option: str) -> str:

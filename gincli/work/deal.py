@@ -19,7 +19,7 @@ def parse_players(text: str, say: Spelling = FLAGS, given: Any = None) -> tuple[
     names = [n.strip() for n in text.split(",")]
     if len(names) < 2 or not all(names) or len(set(names)) != len(names):
         commas, shown = (" separated by commas", text) if given is None else ("", given)
-        raise UsageError(f"{say('players')} takes different names{commas}, not {quote(shown)}")
+        raise UsageError(f"{say('players')} takes different names{commas}, not {quote(shown)}", parameters=("players",))
     return tuple(names)
 
 

@@ -1,18 +1,21 @@
-"""What ``gin match`` and :func:`gincli.play_match` share before the first
-deal: the arguments checked (one sentence for each mistake), the bots looked
-up, the seed chosen, the rules resolved, the backend and its options found.
-No Typer here: the Python API calls it as the command does."""
+"""What ``gin match``, ``gin tournament``, :func:`gincli.play_match` and
+:func:`gincli.play_tournament` share before the first deal: one options
+object (:class:`MatchOptions`, every option of the commands), checked (one
+sentence for each mistake), the bots looked up, the seed chosen, the rules
+resolved, the backend and its options found. No Typer here: the Python API
+calls it as the commands do."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..base.arguments import FLAGS, Spelling
 from ..base.errors import UsageError, quote
-from ..matches.backends import MatchBackend, backend_named, backend_options
-from ..matches.runner import MatchSpec
+from ..matches.backends import DEFAULT_BACKEND, MatchBackend, backend_named, backend_options
+from ..matches.external import DEFAULT_TIME_LIMIT
+from ..matches.runner import DEFAULT_MAX_FORFEITS, MatchSpec
 from ..matches.stats import Sprt, parse_sprt
 from ..sessions.systems import open_session
 from .checks import check_seats, random_seed, utf8_text
@@ -22,6 +25,51 @@ from .names import bot_names
 def _commas(say: Spelling) -> str:
     """How a list is given: on the command line, its items separated by commas; in Python, a list."""
     return " separated by commas" if say.flags else ""
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """Every option of a match or a tournament (``gin match``, ``gin
+    tournament``, :func:`gincli.play_match`, :func:`gincli.play_tournament`),
+    as one object: each face reads its own arguments into it (their values
+    checked one by one: a whole number, a seed, a time limit), and the core
+    checks how they go together (:func:`plan_match`, :func:`plan_tournament`)
+    and plays them (:class:`gincli.work.match.MatchRun`). What only people see
+    (the format, progress, the report page) stays the face's."""
+
+    bots: tuple[str, ...]  # each a bot's spec: a name (with parameters), exec:COMMAND, a Python object's label
+    hands: int | None = None
+    games: int | None = None
+    seed: int | None = None  # None: drawn (or, resuming, the file's)
+    workers: int | None = None  # None: the backend's choice
+    duplicate: bool = False
+    variant: str = "standard"
+    scoring: str | None = None  # None: game (hand with hands)
+    options: Mapping[str, Any] = field(default_factory=dict)  # rule options set (--option)
+    sprt: str | None = None
+    names: str | None = None  # the players' names, separated by commas (--players)
+    backend: str = DEFAULT_BACKEND
+    backend_options: tuple[str, ...] | None = None  # KEY=VALUE
+    address: str | None = None
+    time_limit: float = DEFAULT_TIME_LIMIT  # seconds a decision of an external (or timed) bot
+    start_time_limit: float = 30.0
+    max_hands: int = 10_000
+    bot_log: str | None = None
+    bot_trace: str | None = None
+    max_forfeits: int = DEFAULT_MAX_FORFEITS
+    transcripts: str | None = None  # a file's path; "-": the face's stream; None: a sink the face gives, or none
+    resume: bool = False
+    bots_file: str | None = None
+    gauntlet: int | None = None  # a tournament's: the first K bots play the rest
+    anchor: str | None = None  # a tournament's: NAME[=ELO]
+    #: The bots as they were given (the command line's text, the API's list), for the sentences.
+    given: str | list[str] | None = None
+
+    def spec_fields(self) -> dict[str, Any]:
+        """What a match's spec takes of these beyond the deals: the limits and the bots' logs."""
+        return {"time_limit": self.time_limit, "max_hands": self.max_hands,
+                "start_time_limit": self.start_time_limit, "bot_log": self.bot_log, "bot_trace": self.bot_trace,
+                "max_forfeits": self.max_forfeits}
 
 
 @dataclass
@@ -47,37 +95,37 @@ def player_names(specs: list[str], names: str | None, say: Spelling = FLAGS) -> 
         if len(parts) != len(specs) or not all(parts) or len(set(parts)) != len(parts):
             given = quote(names) if say.flags else quote(names.split(","))  # the API's list, as it was given
             raise UsageError(f"{say('names')} takes {len(specs)} different names{_commas(say)}, one for each bot, "
-                             f"not {given}")
+                             f"not {given}", parameters=("names",))
         return tuple(parts)
     return tuple(bot_names(specs))
 
 
-def plan_match(registry: Any, specs: list[str], bots_text: str | list[str], *, hands: int | None, games: int | None,
-               seed: int | None, variant: str, scoring: str | None, overrides: dict[str, Any], duplicate: bool,
-               sprt: str | None, names: str | None = None, backend: str = "local",
-               backend_option: Iterable[str] | None = None, address: str | None = None, say: Spelling = FLAGS,
-               **spec_fields: Any) -> MatchPlan:
-    """Check a match's arguments as ``gin match`` does and build its plan;
+def plan_match(registry: Any, opts: MatchOptions, say: Spelling = FLAGS) -> MatchPlan:
+    """Check a match's options as ``gin match`` does and build its plan;
     :class:`UsageError` (the command's sentence, naming the arguments as
-    ``say`` spells them) for the first mistake. ``spec_fields``: the rest of
-    :class:`MatchSpec` (limits, bot logs)."""
+    ``say`` spells them) for the first mistake."""
+    specs = list(opts.bots)
     if len(specs) < 2 or not all(specs):
         takes = "bots separated by commas, at least two" if say.flags else "at least two bots"
-        raise UsageError(f"{say('bots')} takes {takes}, not {quote(bots_text)}")
-    if (hands is None) == (games is None):
-        raise UsageError(f"give either {say.given('hands', 'N')} or {say.given('games', 'N')}")
-    where, chosen, seed, unit, count, scoring = _common(registry, specs, hands, games, seed, scoring, duplicate,
-                                                         backend, backend_option, address, say)
-    spec = MatchSpec(tuple(specs), player_names(specs, names, say), unit, count, seed, variant, scoring, overrides,
-                     duplicate, **spec_fields)
+        raise UsageError(f"{say('bots')} takes {takes}, not {quote(_given(opts))}", parameters=("bots",))
+    if (opts.hands is None) == (opts.games is None):
+        raise UsageError(f"give either {say.given('hands', 'N')} or {say.given('games', 'N')}",
+                         parameters=("hands", "games"))
+    where, chosen, seed, unit, count, scoring = _common(registry, opts, say)
+    spec = MatchSpec(tuple(specs), player_names(specs, opts.names, say), unit, count, seed, opts.variant, scoring,
+                     dict(opts.options), opts.duplicate, **opts.spec_fields())
     system = registry.scoring(spec.scoring)
     check_seats(system, len(specs), say("bots"), "bots")
-    if len(specs) > 2 and (sprt or duplicate):
-        what = say("sprt") if sprt else say("duplicate")
+    if len(specs) > 2 and (opts.sprt or opts.duplicate):
+        what = say("sprt") if opts.sprt else say("duplicate")
         raise UsageError(f"{what} is for two players: the SPRT and duplicate deals compare two bots head to head, "
                          f"and {len(specs)} play here (the summary gives each player's net result per game)")
-    the_variant, rules, header, test = _rules(registry, spec.variant, system, spec.options, spec.names, sprt, say)
+    the_variant, rules, header, test = _rules(registry, spec.variant, system, spec.options, spec.names, opts.sprt, say)
     return MatchPlan(spec, the_variant, system, rules, header, test, where, chosen)
+
+
+def _given(opts: MatchOptions) -> str | list[str]:
+    return opts.given if opts.given is not None else list(opts.bots)
 
 
 @dataclass
@@ -104,71 +152,75 @@ def anchor_of(text: str | None, players: tuple[str, ...], say: Spelling = FLAGS)
     name, eq, value = text.partition("=")
     name = name.strip()
     if name not in players:
-        raise UsageError(f"{say('anchor')} {quote(name)} is not one of the players ({', '.join(players)})")
+        raise UsageError(f"{say('anchor')} {quote(name)} is not one of the players ({', '.join(players)})",
+                         parameters=("anchor",))
     if not eq:
         return name, 0.0
     try:
         elo = float(value)
     except ValueError:
-        raise UsageError(f"{say('anchor')} takes NAME=ELO with a number, not {quote(text)}") from None
+        raise UsageError(f"{say('anchor')} takes NAME=ELO with a number, not {quote(text)}",
+                         parameters=("anchor",)) from None
     if not -10_000 <= elo <= 10_000:  # NaN too
-        raise UsageError(f"{say('anchor')} takes an Elo from -10000 to 10000, not {quote(value)}")
+        raise UsageError(f"{say('anchor')} takes an Elo from -10000 to 10000, not {quote(value)}",
+                         parameters=("anchor",))
     return name, elo
 
 
-def plan_tournament(registry: Any, specs: list[str], bots_text: str | list[str], *, hands: int | None,
-                    games: int | None, gauntlet: int | None, seed: int | None, variant: str, scoring: str | None,
-                    overrides: dict[str, Any], duplicate: bool, sprt: str | None, names: str | None = None,
-                    anchor: str | None = None, backend: str = "local", backend_option: Iterable[str] | None = None,
-                    address: str | None = None, say: Spelling = FLAGS, **spec_fields: Any) -> TournamentPlan:
-    """Check a tournament's arguments as ``gin tournament`` does and build its
+def plan_tournament(registry: Any, opts: MatchOptions, say: Spelling = FLAGS) -> TournamentPlan:
+    """Check a tournament's options as ``gin tournament`` does and build its
     plan; :class:`UsageError` (the command's sentence, naming the arguments as
     ``say`` spells them) for the first mistake."""
     from ..matches.tournament import TournamentSpec
 
+    specs = list(opts.bots)
     if len(specs) < 3 or not all(specs):
         hint = ("; two bots play a match: " + ("gin match" if say.flags else "gincli.play_match")
                 if len(specs) == 2 and all(specs) else "")
         raise UsageError(f"{say('bots')} takes three bots or more{',' if say.flags else ''}{_commas(say)}, not "
-                         f"{quote(bots_text)}{hint}")
-    if (hands is None) == (games is None):
-        raise UsageError(f"give either {say.given('hands', 'N')} or {say.given('games', 'N')} (for each pairing)")
+                         f"{quote(_given(opts))}{hint}", parameters=("bots",))
+    if (opts.hands is None) == (opts.games is None):
+        raise UsageError(f"give either {say.given('hands', 'N')} or {say.given('games', 'N')} (for each pairing)",
+                         parameters=("hands", "games"))
+    gauntlet = opts.gauntlet
     if gauntlet is not None and gauntlet >= len(specs):
         raise UsageError(f"{say.given('gauntlet', str(gauntlet))} leaves no bot to play: it takes 1 to "
-                         f"{len(specs) - 1} with {len(specs)} bots")
-    players = player_names(specs, names, say)
-    the_anchor = anchor_of(anchor, players, say)
-    where, chosen, seed, unit, count, scoring = _common(registry, specs, hands, games, seed, scoring, duplicate,
-                                                         backend, backend_option, address, say)
-    tour = TournamentSpec(tuple(specs), players, unit, count, seed, variant, scoring, overrides, duplicate,
-                          gauntlet=gauntlet, **spec_fields)
+                         f"{len(specs) - 1} with {len(specs)} bots", parameters=("gauntlet",))
+    players = player_names(specs, opts.names, say)
+    the_anchor = anchor_of(opts.anchor, players, say)
+    where, chosen, seed, unit, count, scoring = _common(registry, opts, say)
+    tour = TournamentSpec(tuple(specs), players, unit, count, seed, opts.variant, scoring, dict(opts.options),
+                          opts.duplicate, gauntlet=gauntlet, **opts.spec_fields())
     system = registry.scoring(tour.scoring)
     check_seats(system, 2, "a pairing", "bots")  # every pairing is a two-player match
-    the_variant, rules, header, test = _rules(registry, tour.variant, system, tour.options, players[:2], sprt, say)
+    the_variant, rules, header, test = _rules(registry, tour.variant, system, tour.options, players[:2], opts.sprt,
+                                              say)
     matches = [tour.match(k) for k in range(len(tour.pairings()))]
     return TournamentPlan(tour, matches, the_variant, system, rules, header, test, the_anchor, where, chosen)
 
 
-def _common(registry: Any, specs: list[str], hands: int | None, games: int | None, seed: int | None,
-            scoring: str | None, duplicate: bool, backend: str, backend_option: Iterable[str] | None,
-            address: str | None, say: Spelling) -> tuple[Any, dict[str, Any], int, str, int, str]:
+def _common(registry: Any, opts: MatchOptions, say: Spelling) -> tuple[Any, dict[str, Any], int, str, int, str]:
     """What a match and a tournament check alike: ``--hands`` with its scoring,
     every bot known, the backend and its options, the seed (drawn when not
     given), the unit and count (even under ``--duplicate``) and the scoring system's name."""
+    hands, games, seed, scoring = opts.hands, opts.games, opts.seed, opts.scoring
+    if opts.resume and not opts.transcripts:
+        raise UsageError(f"{say.on('resume')} needs {say.given('transcripts', 'FILE')}, the file to finish",
+                         parameters=("resume", "transcripts"))
     if hands is not None and scoring not in (None, "hand"):
         raise UsageError(f"{say('hands')} plays hands settled alone (scoring hand); use {say.given('games', 'N')} "
-                         f"with {say('scoring')}")
-    for b in specs:
+                         f"with {say('scoring')}", parameters=("hands", "games", "scoring"))
+    for b in opts.bots:
         registry.bot(b)
-    where = backend_named(registry, backend)
-    chosen = backend_options(where, backend_option, address, say)
+    where = backend_named(registry, opts.backend)
+    chosen = backend_options(where, opts.backend_options, opts.address, say)
     if seed is None:
         seed = random_seed()
     unit = "hands" if hands is not None else "games"
     count = hands if hands is not None else games
     assert count is not None
-    if duplicate and count % 2:
-        raise UsageError(f"{say('duplicate')} plays deals in pairs: give an even number")
+    if opts.duplicate and count % 2:
+        raise UsageError(f"{say('duplicate')} plays deals in pairs: give an even number", parameters=("duplicate",))
     return where, chosen, seed, unit, count, "hand" if unit == "hands" else (scoring or "game")
 
 
