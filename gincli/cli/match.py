@@ -18,6 +18,7 @@ from ..matches.backends import DEFAULT_BACKEND
 from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
 from ..work.match import MatchRun
 from ..work.plan import MatchOptions
+from ..work.report import History
 from . import complete
 from .base import EXIT_INTERRUPTED, bots_registry, guard, settings, warn
 from .options import (
@@ -159,8 +160,6 @@ def match(
                            max_hands=max_hands, bot_log=bot_log, bot_trace=bot_trace, max_forfeits=max_forfeits,
                            transcripts=transcripts, resume=resume, bots_file=bots_file, given=bots_)
     if report is not None:
-        from .report import History
-
         counter: type[Tally] = History
     else:
         counter = Tally
@@ -208,7 +207,7 @@ def match(
             f"{elapsed:.1f} s ({rate:,.0f} hands/s, {plural(run.workers, 'worker')}"
             + (f", backend {safe(where.name, markup=False)})" if where.name != DEFAULT_BACKEND else ")"))
     if report is not None:  # after Ctrl-C too: the page of what was played
-        from .report import History, write_page
+        from .report import write_page
 
         assert isinstance(tally, History)
         write_page(report, tally, summary, "match", quiet, force, registry)
