@@ -122,6 +122,37 @@ def _face(module: str) -> str | None:
     return parts[1] if len(parts) > 1 and parts[1] in FACES else None
 
 
+def private_imports(path: Path) -> list[str]:
+    """The private modules or names of another package that a file imports
+    (``from typer._click import ...``, ``from gincli.x import _name``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            top = node.module.split(".")[0]
+            names = [a.name for a in node.names]
+            if any(part.startswith("_") and not part.startswith("__") for part in node.module.split(".")):
+                found.append(f"{node.module}")
+            elif top in ("gincli", "gincli_builtin") and any(n.startswith("_") for n in names):
+                found.append(f"{node.module}: {', '.join(n for n in names if n.startswith('_'))}")
+    return found
+
+
+def test_no_private_imports_across_packages():
+    """No module of gincli or of its plugins imports what another package keeps
+    private, but for two that say why: the one module that reaches into typer's
+    own copy of click (cli/clicks.py), and the Ray plugin's driver, which sends
+    what Ray workers print to stderr through Ray's (Ray names no public way,
+    and the plugin goes on without it when it moves). C modules of the standard
+    library (_signal, _thread) and gincli's own accelerator are not another
+    package's."""
+    root = PACKAGE.parent
+    allowed = {"gincli/cli/clicks.py", "plugins/gincli-ray/gincli_ray/__init__.py"}
+    files = [*sorted((root / "gincli").rglob("*.py")), *sorted((root / "plugins").rglob("*.py"))]
+    found = sorted(f"{p.relative_to(root)}: {i}" for p in files if "build" not in p.parts
+                   and str(p.relative_to(root)) not in allowed for i in private_imports(p))
+    assert found == []
+
+
 def test_a_script_using_the_api_loads_no_command_line():
     """``gincli.score``, ``validate``, ``deal``, ``new_hand``, ``play_match`` and
     ``play_tournament`` load neither Typer, Click, Rich nor gincli.cli."""

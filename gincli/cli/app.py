@@ -192,7 +192,7 @@ class GinGroup(TyperGroup):
             formatter.write_dl(rows)
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
-        from typer._click.exceptions import UsageError as ClickUsageError
+        from .clicks import UsageError as ClickUsageError
 
         try:
             return super().resolve_command(ctx, args)
@@ -229,7 +229,7 @@ class GinGroup(TyperGroup):
         """Click's main, with its usage errors in gincli's one-line style:
         ``gin: error: invalid value for '--games': 'x' is not a valid integer;
         see 'gin match --help'`` (exit 2)."""
-        from typer._click.exceptions import ClickException, UsageError as ClickUsageError
+        from .clicks import ClickException, UsageError as ClickUsageError
 
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False,

@@ -326,13 +326,14 @@ def answer(cli: Any, ctx_args: Any, prog_name: str, args: list[str], incomplete:
     import contextlib
     import io
 
-    from typer._click.shell_completion import _resolve_context, _resolve_incomplete
+    from .clicks import completion_machinery
 
+    click = completion_machinery()
     try:
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            ctx = _resolve_context(cli, dict(ctx_args), prog_name, list(args))
+            ctx = click["resolve_context"](cli, dict(ctx_args), prog_name, list(args))
             ctx.meta["gincli.words"] = list(args)  # the words typed: click leaves arguments out of an unfinished line
-            obj, value = _resolve_incomplete(ctx, list(args), incomplete)
+            obj, value = click["resolve_incomplete"](ctx, list(args), incomplete)
             joined = ""  # --option=VALUE typed as one word: the option's name and = go back in front
             if value != incomplete and incomplete.startswith("-") and incomplete.endswith(value):
                 joined = incomplete[:len(incomplete) - len(value)]

@@ -139,10 +139,11 @@ def complete(cli: Any, ctx_args: Any, prog_name: str, complete_var: str, instruc
     ``source_zsh``) and click's (``bash_complete``, ``zsh_source``) protocols."""
     if instruction in {s.value for s in Shell}:
         return _answer(cli, ctx_args, prog_name, instruction)
-    from typer._completion_classes import completion_init
     from typer.completion import shell_complete
 
-    completion_init()
+    from .clicks import completion_machinery
+
+    completion_machinery()["completion_init"]()
     _answer_typer_protocol()
     first, _, rest = instruction.partition("_")
     if first in {s.value for s in Shell} and rest in ("complete", "source"):
@@ -246,10 +247,12 @@ def bash_words(line: str, breaks: str) -> tuple[list[str], str, str, bool]:
 
 def _answer_typer_protocol() -> None:
     """typer's bash, zsh and fish classes, answering with gincli's completions."""
-    from typer._click.shell_completion import CompletionItem, add_completion_class
-    from typer._completion_classes import BashComplete, FishComplete, ZshComplete
-
     from . import complete
+    from .clicks import completion_machinery
+
+    click = completion_machinery()
+    CompletionItem, add_completion_class = click["CompletionItem"], click["add_completion_class"]
+    BashComplete, ZshComplete, FishComplete = click["BashComplete"], click["ZshComplete"], click["FishComplete"]
 
     def get_completions(self: Any, args: list[str], incomplete: str) -> list[Any]:
         _, items = complete.answer(self.cli, self.ctx_args, self.prog_name, args, incomplete)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
-from typer._click.types import IntRange  # typer's click (the one its options use)
 
 from ..base.arguments import FLAGS, SEED_MAX, Spelling, seconds as checked_seconds, whole_number  # noqa: F401
 from ..base.config import MAX_WORKERS
@@ -13,6 +12,7 @@ from ..base.errors import UsageError
 from ..work.checks import check_dealer, check_seats, overrides_from, random_seed, utf8_text  # noqa: F401
 from ..work.names import bot_names, default_name, split_bots  # noqa: F401  (imported from here by the commands)
 from . import complete
+from .clicks import IntRange
 from .render import OutputFormat, RowsFormat
 
 
