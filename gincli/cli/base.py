@@ -39,7 +39,8 @@ class Settings:
 
     def registry(self) -> Any:
         if self._registry is None:
-            from ..plugin.registry import ENV_IMPORT_TIME_LIMIT, load_registry
+            from ..plugin.loading import ENV_IMPORT_TIME_LIMIT
+            from ..plugin.registry import load_registry
 
             limit = self.config.get("import_time_limit")
             if limit is not None and not os.environ.get(ENV_IMPORT_TIME_LIMIT):
