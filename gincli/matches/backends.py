@@ -24,14 +24,17 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..base.arguments import FLAGS, Spelling
 from ..base.config import ENV_CONFIG_DIR, ENV_DISABLE, ENV_PLUGINS_DIR
 from ..base.contract import breach as _breach, plugin_of, reraise
 from ..base.errors import GinError, PluginError, UsageError, clip, debug_enabled, quote
+
+if TYPE_CHECKING:
+    from .runner import MatchSource, MatchSpec
 
 #: The backend ``gin match`` uses without ``--backend``.
 DEFAULT_BACKEND = "local"
@@ -94,8 +97,17 @@ class ChunkFault:
     host: str
 
 
+class Loader(Protocol):
+    """Loads the plugins where the registry cannot be inherited (a spawned
+    worker, a cluster's node) as the driver loaded them, with the named bots
+    of ``bots_file`` too; the plugin layer hands its own down."""
+
+    def __call__(self, plugin_dirs: Iterable[str], disabled: Iterable[str], *,
+                 bots_file: str | None = None) -> MatchSource: ...
+
+
 #: Each worker process's registry, by what it was loaded from.
-_registries: dict[Any, Any] = {}
+_registries: dict[Hashable, MatchSource] = {}
 
 
 @dataclass
@@ -106,11 +118,9 @@ class MatchWork:
     :class:`gincli.matches.runner.SessionOutcome` s in order, or a :class:`ChunkFault`;
     :meth:`stream` yields each outcome as its session ends."""
 
-    spec: Any  # gincli.matches.runner.MatchSpec
+    spec: MatchSpec
     record: bool
-    #: Loads the plugins where the registry cannot be inherited (a spawned worker, a
-    #: cluster's node): ``loader(plugin_dirs, disabled)``, handed down by the plugin layer.
-    loader: Callable[..., Any] | None = None
+    loader: Loader | None = None
     plugin_dirs: tuple[str, ...] = ()
     disabled: tuple[str, ...] = ()
     bots_file: str | None = None
@@ -118,8 +128,8 @@ class MatchWork:
     cwd: str = ""
 
     @classmethod
-    def of(cls, spec: Any, record: bool, loader: Callable[..., Any], plugin_dirs: Iterable[str],
-           disabled: Iterable[str], bots_file: str | None, registry: Any = None) -> MatchWork:
+    def of(cls, spec: MatchSpec, record: bool, loader: Loader, plugin_dirs: Iterable[str],
+           disabled: Iterable[str], bots_file: str | None, registry: MatchSource | None = None) -> MatchWork:
         """The work of a match as this process sees it; ``registry``, when
         given, is the one this process (and processes forked from it) use;
         ``loader`` loads it elsewhere."""
@@ -130,10 +140,10 @@ class MatchWork:
             _registries[work.key()] = registry
         return work
 
-    def key(self) -> Any:
+    def key(self) -> Hashable:
         return (self.plugin_dirs, self.disabled, self.bots_file, tuple(sorted(self.env.items())))
 
-    def registry(self) -> Any:
+    def registry(self) -> MatchSource:
         """The plugins as the driver loaded them, loaded once per process."""
         key = self.key()
         found = _registries.get(key)
@@ -147,9 +157,7 @@ class MatchWork:
                         os.environ[k] = self.env[k]
                     else:
                         os.environ.pop(k, None)
-                found = self.loader(self.plugin_dirs, self.disabled)
-                if self.bots_file is not None:
-                    found.add_bots_file(self.bots_file)
+                found = self.loader(self.plugin_dirs, self.disabled, bots_file=self.bots_file)
             finally:
                 for k, v in saved.items():
                     if v is None:
@@ -260,7 +268,14 @@ class BackendFault(GinError):
 
 
 
-def backend_named(registry: Any, name: str) -> MatchBackend:
+class BackendSource(Protocol):
+    """What choosing a match's backend needs of the plugins (the registry is one)."""
+
+    @property
+    def backends(self) -> Mapping[str, MatchBackend]: ...
+
+
+def backend_named(registry: BackendSource, name: str) -> MatchBackend:
     found = registry.backends.get(name)
     if found is None:
         raise UsageError(f"unknown match backend {quote(name)}; the backends are {', '.join(sorted(registry.backends))}"

@@ -15,20 +15,24 @@ from __future__ import annotations
 import collections
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any, BinaryIO
+from typing import IO, Any, BinaryIO, Protocol
 
 from ..base.contract import PluginFault
 from ..base.errors import GinError, UsageError, clip, debug_enabled
 from ..base.jsonio import dumps, loads
 from ..formats.containers import MAX_RECORD_BYTES
 from ..formats.files import lock
+from ..formats.records import RuleSource
 from ..formats.transcripts import TRANSCRIPT_FORMAT
 from ..hand.bots import Bot, failure
 from ..hand.engine import Hand
 from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
+from ..rulebook.rules import Rules
 from ..rulebook.scoring import HandResult
+from ..rulebook.variant import Variant
+from ..sessions.systems import ScoringSystem
 from ..sessions.table import play_session
 from .external import configure, identities, is_external
 from .external.protocol import START_FAILURES, speaks, start_failure
@@ -193,7 +197,21 @@ def timed_if_third_party(bot: str, factory: Any, limit: float | None) -> Any:
     return timed
 
 
-def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool) -> SessionOutcome:
+class MatchSource(RuleSource[ScoringSystem], Protocol):
+    """What playing a match's sessions needs of the plugins (the registry is
+    one, handed down by the command or loaded by a worker): the rules, a bot
+    for each spec (:class:`~gincli.base.errors.UsageError` when none can be
+    made), and what a transcript writes of the rules and of the plugins."""
+
+    def bot(self, spec: str) -> Callable[[SplitMix64, str], Bot]: ...
+
+    def transcript_options(self, variant: Variant, rules: Rules) -> dict[str, Any]: ...
+
+    def transcript_plugins(self, variant: Variant, system: ScoringSystem, rules: Rules,
+                           options: Mapping[str, Any]) -> dict[str, dict[str, Any]]: ...
+
+
+def play_match_session(spec: MatchSpec, index: int, registry: MatchSource, record: bool) -> SessionOutcome:
     """Play session ``index`` of a match."""
     variant = registry.variant(spec.variant)
     system = registry.scoring(spec.scoring)

@@ -22,8 +22,10 @@ import pluggy
 
 from ..base.contract import PluginFault
 from ..base.errors import ConfigError, UsageError, quote
+from ..hand.bots import Bot
 from ..hand.moveset import MoveSet
 from ..rulebook.meldrules import MeldRules
+from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import PLAY_OPTIONS, Option, Rules, resolve
 from ..rulebook.variant import PendingVariant, Variant
 from ..sessions.systems import ScoringSystem
@@ -42,7 +44,7 @@ class Registry(Catalogue):
 
     def __init__(self, pm: pluggy.PluginManager, plugins: list[PluginInfo], problems: list[str]):
         super().__init__(pm, plugins, problems)
-        self._bot_cache: dict[str, Any] = {}
+        self._bot_cache: dict[str, Callable[[SplitMix64, str], Bot]] = {}
         self._rules_cache: dict[Any, Rules] = {}
         register(self)
 
@@ -91,7 +93,7 @@ class Registry(Catalogue):
             self.named_bots[name] = spec
         self._bot_cache.clear()
 
-    def add_bot_object(self, label: str, factory: Any) -> None:
+    def add_bot_object(self, label: str, factory: Callable[[SplitMix64, str], Bot]) -> None:
         """Make ``label`` name a bot factory built in this process (a Python bot
         object of :func:`gincli.play_match`), until :meth:`drop_bot_object`."""
         self._bot_cache[label] = factory
@@ -100,7 +102,7 @@ class Registry(Catalogue):
         """Forget what :meth:`add_bot_object` made ``label`` name (the match is over)."""
         self._bot_cache.pop(label, None)
 
-    def bot(self, spec: str) -> Any:
+    def bot(self, spec: str) -> Callable[[SplitMix64, str], Bot]:
         """A bot factory for a spec: a bot's name with any parameters
         (``master:samples=40:k=v``), a named bot of a bots file (likewise), or
         ``exec:COMMAND`` for an external program; :class:`UsageError` when it
@@ -110,7 +112,7 @@ class Registry(Catalogue):
             found = self._bot_cache[spec] = self._make_bot(spec)
         return found
 
-    def _make_bot(self, spec: str) -> Any:
+    def _make_bot(self, spec: str) -> Callable[[SplitMix64, str], Bot]:
         import dataclasses
         import shutil
 
@@ -322,8 +324,13 @@ def _plugin_identity(info: PluginInfo, module: Any) -> dict[str, Any]:
 
 
 def load_registry(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
-                  entry_points: bool = True, notice: Callable[[str], None] | None = None) -> Registry:
+                  entry_points: bool = True, notice: Callable[[str], None] | None = None,
+                  bots_file: str | Path | None = None) -> Registry:
     """Load every plugin and collect what it registers (the one factory);
-    ``notice``: as :func:`make_plugin_manager`'s."""
+    ``notice``: as :func:`make_plugin_manager`'s; ``bots_file``: its named bots
+    too (:meth:`Registry.add_bots_file`)."""
     pm, infos, problems = make_plugin_manager(plugin_dirs, disabled, entry_points, notice)
-    return Registry(pm, infos, problems)
+    registry = Registry(pm, infos, problems)
+    if bots_file is not None:
+        registry.add_bots_file(bots_file)
+    return registry
