@@ -15,7 +15,7 @@ import html
 import io
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -45,6 +45,9 @@ from .render import (
 )
 from .score import file_size
 from .summary import render_summary, render_tournament
+
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
 
 HELP = """Draw a match or a tournament as one HTML page, from the transcripts gin match --transcripts or gin
 tournament --transcripts wrote (or a session of gin play).
@@ -213,7 +216,7 @@ h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin:1.5em 0 .2em}p{m
 .note{color:#555}pre{background:#f6f6f6;padding:1em;overflow-x:auto;line-height:1.25}"""
 
 
-def set_options(summary: dict[str, Any], registry: Any = None) -> dict[str, Any]:
+def set_options(summary: dict[str, Any], registry: Registry | None = None) -> dict[str, Any]:
     """The options whose values differ from the defaults of the variant and
     scoring system the summary names (its ``rules`` against those defaults, as
     ``registry`` knows them); where it does not know them (no registry, a
@@ -230,7 +233,7 @@ def set_options(summary: dict[str, Any], registry: Any = None) -> dict[str, Any]
     return {k: v for k, v in rules.items() if k not in defaults or defaults[k] != v}
 
 
-def rules_text(summary: dict[str, Any], registry: Any = None) -> str:
+def rules_text(summary: dict[str, Any], registry: Registry | None = None) -> str:
     """The rules the figures were measured under, and with what: the options
     that differ from the variant's defaults (or that none does), the seed,
     gincli's version, Python's, the platform."""
@@ -253,7 +256,7 @@ def summary_text(summary: dict[str, Any]) -> str:
     return rendered(render_summary(summary), console).removesuffix("\n")
 
 
-def page(h: History, summary: dict[str, Any], registry: Any = None) -> str:
+def page(h: History, summary: dict[str, Any], registry: Registry | None = None) -> str:
     """The whole page, self-contained: Plotly's library is inlined once."""
     import plotly.graph_objects as go
     import plotly.io as pio
@@ -277,7 +280,7 @@ def page(h: History, summary: dict[str, Any], registry: Any = None) -> str:
 
 
 def write_page(path: str, h: History, summary: dict[str, Any], command: str, quiet: bool = False,
-               force: bool = False, registry: Any = None) -> None:
+               force: bool = False, registry: Registry | None = None) -> None:
     """Write the page to ``path``, whole, never through a symbolic link nor over
     a file unless ``force`` (:func:`gincli.formats.files.write_new`), and say
     where on stderr (``gin COMMAND: ...``) unless ``quiet``."""
@@ -370,7 +373,7 @@ def rating_chart(summary: dict[str, Any]) -> dict[str, Any]:
     return figure
 
 
-def tournament_page(summary: dict[str, Any], registry: Any = None) -> str:
+def tournament_page(summary: dict[str, Any], registry: Registry | None = None) -> str:
     """A tournament's page, self-contained: the rating list and the crosstable
     (as ``gin tournament`` prints them), and a chart of the ratings with their
     95% intervals (:func:`rating_chart`)."""
@@ -401,7 +404,7 @@ def tournament_page(summary: dict[str, Any], registry: Any = None) -> str:
 
 
 def write_tournament_page(path: str, summary: dict[str, Any], quiet: bool = False, force: bool = False,
-                          command: str = "tournament", registry: Any = None) -> None:
+                          command: str = "tournament", registry: Registry | None = None) -> None:
     """Write a tournament's page, as :func:`write_page` writes a match's."""
     write_new(path, tournament_page(summary, registry), "the report", force)
     if not quiet:
@@ -522,7 +525,7 @@ class _Reading:
     before it (said once a session is found; when none is, one sentence
     instead)."""
 
-    def __init__(self, test: Sprt | None, anchor: str | None, registry: Any, csv: bool):
+    def __init__(self, test: Sprt | None, anchor: str | None, registry: Registry, csv: bool):
         self.test, self.anchor, self.registry, self.csv = test, anchor, registry, csv
         self.drawing: _Match | _Tournament | None = None
         self.began = ""  # where the first session was
@@ -654,7 +657,7 @@ class _Tournament:
 
 
 def _begin(doc: dict[str, Any], kind: str | None, test: Sprt | None, anchor: str | None, source: str,
-           registry: Any, csv: bool) -> tuple[_Match | _Tournament | None, str | None]:
+           registry: Registry, csv: bool) -> tuple[_Match | _Tournament | None, str | None]:
     """The match or tournament a first transcript starts (and draws it in), or
     why it cannot start one."""
     if kind is None:
@@ -729,7 +732,7 @@ def _played(doc: dict[str, Any]) -> dict[str, Any] | None:
             "unit": "hands" if doc.get("scoring") == "hand" else "games"}
 
 
-def _rules(header: dict[str, Any], registry: Any) -> dict[str, Any]:
+def _rules(header: dict[str, Any], registry: Registry) -> dict[str, Any]:
     """The rules of a match in full, as its summary gives them: the transcript's
     options over the defaults of its variant and scoring system (a transcript
     leaves out the options of move sets that are off, at their defaults); the
@@ -741,7 +744,7 @@ def _rules(header: dict[str, Any], registry: Any) -> dict[str, Any]:
         return dict(header["options"])
 
 
-def _written(header: dict[str, Any], registry: Any) -> dict[str, Any] | None:
+def _written(header: dict[str, Any], registry: Registry) -> dict[str, Any] | None:
     """What gincli writes now of the rules of a transcript's options (None when its
     variant or scoring system is not loaded here): a file written before gincli
     left out the options of move sets that are off, then resumed, holds both."""
@@ -753,7 +756,7 @@ def _written(header: dict[str, Any], registry: Any) -> dict[str, Any] | None:
     return registry.transcript_options(variant, rules)
 
 
-def _overrides(header: dict[str, Any], registry: Any) -> dict[str, Any]:
+def _overrides(header: dict[str, Any], registry: Registry) -> dict[str, Any]:
     """The options a match set (as its --option did): those that differ from
     the defaults of its variant and scoring system; every one when these are
     not loaded here."""
