@@ -26,7 +26,7 @@ from ..base.arguments import (
     whole_number,
 )
 from ..base.config import MAX_WORKERS
-from ..base.errors import ConfigError, PluginError, UsageError, quote
+from ..base.errors import ConfigError, UsageError, quote
 from ..base.jsonio import dumps, holds_nan_or_infinity, loads
 from ..formats.containers import Item
 from ..formats.records import HandScorer
@@ -55,8 +55,6 @@ def _registry_with(*variants: str | None) -> Any:
         try:
             if name is not None:
                 reg.variant(name)
-        except PluginError:
-            raise
         except ConfigError as exc:
             raise UsageError(exc.message) from None
     return reg
