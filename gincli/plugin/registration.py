@@ -200,7 +200,6 @@ class Catalogue:
         return specs
 
 
-
 def register(catalogue: Catalogue) -> None:
     """Call every loaded plugin's ``register`` hooks, in order of precedence,
     and keep in ``catalogue`` what passes the checks; then the configuration

@@ -37,7 +37,6 @@ from .registration import Catalogue, register
 GINCLI_OPTIONS: dict[str, Any] = {"knock_limit_cap": "off"}
 
 
-
 class Registry(Catalogue):
     """What the loaded plugins contribute (a :class:`Catalogue`, registered and
     checked when it is made), and the lookups every command makes of it."""
@@ -198,7 +197,6 @@ class Registry(Catalogue):
         if key is not None:
             self._rules_cache[key] = rules
         return rules
-
 
     def _melds_of(self, values: Rules) -> Any:
         """The meld rules these values turn on, solved (the rule book's unless a
