@@ -106,6 +106,9 @@ def test_a_backend_may_give_the_outcomes_in_pieces_in_session_order(run, tmp_pat
     ({"start": "return '2'"}, "start() returned \"2\", not a whole number of 1 or more"),
     ({"start": "raise OSError('no such cluster')"}, "start() failed: OSError: no such cluster"),
     ({"chunk_size": "return 0"}, "chunk_size() returned 0, not a whole number of 1 or more"),
+    ({"start": "import sys\nsys.exit(3)"}, "start() called sys.exit(3)"),
+    ({"map": "import sys\nfor chunk in chunks:\n    sys.exit(3)\n    yield work(chunk)"}, "map() called sys.exit(3)"),
+    ({"map": "raise RuntimeError('lost\\n  the cluster')"}, "map() failed: RuntimeError: lost the cluster"),
 ])
 def test_a_faulty_backend_is_one_sentence_naming_its_plugin(run, tmp_path, methods, said):
     folder = backend_dir(tmp_path, "faulty", **methods)
@@ -117,6 +120,16 @@ def test_a_faulty_backend_is_one_sentence_naming_its_plugin(run, tmp_path, metho
     assert lines[0].startswith('gin: error: plugin "faulty": ') and said in lines[0], res.stderr
     assert "Traceback" not in res.stderr and "internal error" not in res.stderr
     assert lines[-1].startswith("gin: error:") and len(lines) == 1, res.stderr
+
+
+def test_a_backends_own_error_is_its_sentence_and_status(run, tmp_path):
+    """A GinError a backend raises (BackendError: a cluster out of reach) is the
+    backend's sentence for the user, as it raised it: exit 2, not a plugin's fault."""
+    folder = backend_dir(tmp_path, "remote", start="from gincli import BackendError\n"
+                                                   "raise BackendError('the cluster at 10.0.0.1:6379 is out of reach')")
+    res = run("--plugins-dir", str(folder), *MATCH, "--backend", "remote")
+    assert res.exit_code == 2
+    assert res.stderr == "gin: error: the cluster at 10.0.0.1:6379 is out of reach\n"
 
 
 def test_a_backend_that_fails_to_stop_is_warned_of_after_the_result(run, tmp_path):

@@ -184,7 +184,7 @@ def test_a_move_set_key_that_gin_play_reads_itself_is_refused_with_a_sentence(tm
 
 def test_every_word_gin_play_reads_is_reserved():
     from gincli.cli.play import _WORDS
-    from gincli.plugin.registry import PLAY_KEYS
+    from gincli.plugin.registration import PLAY_KEYS
 
     assert set(_WORDS) <= set(PLAY_KEYS)
     assert {"d", "t", "take", "p", "pass", "s", "stock", "k", "knock", "gin"} <= set(PLAY_KEYS)

@@ -29,7 +29,7 @@ from ..base.arguments import (
     whole_number,
 )
 from ..base.config import MAX_WORKERS
-from ..base.errors import ConfigError, PluginError, UsageError, quote
+from ..base.errors import ConfigError, UsageError, quote
 from ..base.jsonio import dumps, holds_nan_or_infinity, loads
 from ..formats.containers import Item
 from ..formats.records import HandScorer
@@ -41,7 +41,7 @@ from ..matches.parallel import chunked, forks
 from ..matches.pybots import bot_factory, label_of
 from ..matches.runner import DEFAULT_MAX_FORFEITS
 from ..matches.stats import parse_sprt
-from ..plugin.registry import load_registry
+from ..plugin.registry import Registry, load_registry
 from ..work.deal import deal_transcript, parse_players
 from ..work.match import MatchRun
 from ..work.plan import MatchOptions
@@ -50,7 +50,7 @@ from ..work.score import score_chunk
 from ..work.validate import validate_chunk, validation_defaults
 
 
-def _registry_with(*variants: str | None) -> Any:
+def _registry_with(*variants: str | None) -> Registry:
     """The registry, with the variant files the ``variant`` arguments name
     read: one that cannot be read, or that is wrong, is a mistake in the
     argument (:class:`UsageError`, in the command's sentence), as an unknown
@@ -60,8 +60,6 @@ def _registry_with(*variants: str | None) -> Any:
         try:
             if name is not None:
                 reg.variant(name)
-        except PluginError:
-            raise
         except ConfigError as exc:
             raise UsageError(exc.message) from None
     return reg
@@ -411,14 +409,12 @@ def _play(bots: Sequence[BotLike], opts: MatchOptions, keep: bool, timed: float 
     return summary, sink.lines if sink is not None else []
 
 
-def _with_bots_file(path: str) -> Any:
+def _with_bots_file(path: str) -> Registry:
     """The plugins, with the named bots of the bots file ``path``: a mistake
     in the file is a :class:`UsageError`, in the command's sentence."""
     reg = load_registry()
     try:
         reg.add_bots_file(path)
-    except PluginError:
-        raise
     except ConfigError as exc:
         raise UsageError(exc.message) from None
     return reg

@@ -1,9 +1,10 @@
 """The plugin contract, checked where a plugin's value crosses into gincli.
 
 Plugin code (a variant's rules, a scoring system's session, a move set, a
-bot) runs inside gincli's loops. Whatever it returns is checked here, at the
-crossing, and a breach, or an exception it raises, becomes a
-:class:`PluginFault`: one sentence naming the plugin and what it returned. A
+bot, a match backend) runs inside gincli's loops, called through
+:func:`call`. Whatever it returns is checked here, at the crossing, and a
+breach, or an exception it raises, becomes a :class:`PluginFault`, the one
+fault of a plugin: one sentence naming the plugin and what it returned. A
 ``PluginFault`` is a record error, so ``gin score`` gives the record an
 ``error`` entry and goes on, ``gin validate`` reports the transcript's fault,
 and nothing a plugin does can end a command with an internal error: every
@@ -17,7 +18,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from .errors import EXIT_PLUGIN_FAULT, RecordError, clip, debug_enabled, quote
+from .errors import EXIT_PLUGIN_FAULT, GinError, RecordError, clip, debug_enabled, quote
 
 T = TypeVar("T")
 
@@ -47,12 +48,15 @@ def breach(obj: Any, what: str, value: Any, expected: str) -> PluginFault:
     return PluginFault(f"plugin \"{plugin_of(obj)}\": {what} returned {quote(value)}, not {expected}")
 
 
-def call(obj: Any, what: str, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)``, plugin code: an exception it raises (but a rule's own
-    :class:`RecordError`) becomes a :class:`PluginFault` naming the plugin."""
+def call(obj: Any, what: str, fn: Callable[..., T], *args: Any, own: type[GinError] = RecordError) -> T:
+    """``fn(*args)``, plugin code (``what``: what it is, for the sentence). An
+    error of its own, an ``own`` (a rule's :class:`RecordError`; a match
+    backend's sentence for the user, any :class:`GinError`), goes through;
+    anything else it raises, ``sys.exit()`` too, becomes a :class:`PluginFault`
+    naming the plugin, its text on one line."""
     try:
         return fn(*args)
-    except RecordError:
+    except own:
         raise
     except SystemExit as exc:
         if debug_enabled():
@@ -61,8 +65,7 @@ def call(obj: Any, what: str, fn: Callable[..., T], *args: Any) -> T:
     except Exception as exc:
         if debug_enabled():
             raise
-        text = str(exc)
-        text = clip(text, 120)
+        text = clip(" ".join(str(exc).split()), 200)
         raise PluginFault(f"plugin \"{plugin_of(obj)}\": {what} failed: {type(exc).__name__}: {text}") from None
 
 

@@ -62,13 +62,6 @@ class ConfigError(GinError):
     exit_code = EXIT_UNREADABLE
 
 
-class PluginError(ConfigError):
-    """A plugin broke a hook's contract where the command needed it (exit 4, as
-    every plugin fault; one left out while loading is a warning only)."""
-
-    exit_code = EXIT_PLUGIN_FAULT
-
-
 #: How many characters of a piece of input an error message quotes.
 QUOTE_LIMIT = 40
 

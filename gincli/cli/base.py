@@ -10,11 +10,14 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
 from ..base.errors import EXIT_PLUGIN_FAULT, EXIT_UNREADABLE, GinError, debug_enabled, record_failure, unexpected  # noqa: F401
+
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,7 +31,7 @@ class Settings:
 
     plugin_dirs: list[str] = field(default_factory=list)
     disabled: list[str] = field(default_factory=list)
-    _registry: Any = None
+    _registry: Registry | None = None
     #: ``config.toml``: where it is, what it holds, and what is wrong with it
     #: (reported once the command line is parsed, so that --help still works).
     config_file: Any = None
@@ -37,9 +40,10 @@ class Settings:
     _fitted: set[str] = field(default_factory=set)
     _plugin_commands: dict[str, Any] | None = None  # built once a run
 
-    def registry(self) -> Any:
+    def registry(self) -> Registry:
         if self._registry is None:
-            from ..plugin.registry import ENV_IMPORT_TIME_LIMIT, load_registry
+            from ..plugin.loading import ENV_IMPORT_TIME_LIMIT
+            from ..plugin.registry import load_registry
 
             limit = self.config.get("import_time_limit")
             if limit is not None and not os.environ.get(ENV_IMPORT_TIME_LIMIT):
@@ -57,7 +61,7 @@ def settings(ctx: typer.Context) -> Settings:
     return root.obj
 
 
-def bots_registry(ctx: typer.Context, bots_file: str | None) -> Any:
+def bots_registry(ctx: typer.Context, bots_file: str | None) -> Registry:
     """The registry, with the named bots of ``--bots-file`` too (gin match, bots, play)."""
     registry = settings(ctx).registry()
     if bots_file is not None:

@@ -18,9 +18,12 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
 
 #: What a completion offers: ``names`` (the items, possibly none: then nothing,
 #: and never files), ``files`` or ``dirs`` (the shell completes them itself).
@@ -31,13 +34,13 @@ NAMES_KIND, FILES_KIND, DIRS_KIND = "names", "files", "dirs"
 OPEN_ENDS = ("=", ",", ":", "/")
 
 
-def _registry(ctx: typer.Context) -> Any:
+def _registry(ctx: typer.Context) -> Registry:
     """The registry, as the command line read so far would load it (its
     ``--plugins-dir``, ``--disable-plugin`` and ``--bots-file``); its problems are
     not said: a completion writes only completions."""
     root = ctx.find_root()
     obj = root.obj
-    cached = getattr(obj, "_completion_registry", None)
+    cached: Registry | None = getattr(obj, "_completion_registry", None)
     if cached is not None:
         return cached
     from ..plugin.registry import load_registry

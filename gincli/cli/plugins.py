@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from .base import guard, settings
 from .options import FormatOpt
 from .render import OutputFormat, emit, listing, safe
+
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
 
 HELP = """List the plugins that are loaded, in order of precedence (plugin folders, the user's config folder,
 installed packages, the built-ins: the first to register a name keeps it), the hooks each implements and what each
@@ -19,7 +22,7 @@ def register(app: typer.Typer) -> None:
     app.command("plugins", help=HELP)(guard(plugins))
 
 
-def describe(registry: Any) -> dict[str, Any]:
+def describe(registry: Registry) -> dict[str, Any]:
     """Everything ``gin plugins --format json`` prints."""
     registered: dict[str, dict[str, list[str]]] = {}
     for (kind, name), plugin in registry.owner.items():

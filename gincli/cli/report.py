@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import io
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -42,6 +42,9 @@ from .render import (
 )
 from .score import file_size
 from .summary import render_summary, render_tournament
+
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
 
 HELP = """Draw a match or a tournament as one HTML page, from the transcripts gin match --transcripts or gin
 tournament --transcripts wrote (or a session of gin play).
@@ -165,7 +168,7 @@ h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.2em;margin:1.5em 0 .2em}p{m
 .note{color:#555}pre{background:#f6f6f6;padding:1em;overflow-x:auto;line-height:1.25}"""
 
 
-def set_options(summary: dict[str, Any], registry: Any = None) -> dict[str, Any]:
+def set_options(summary: dict[str, Any], registry: Registry | None = None) -> dict[str, Any]:
     """The options whose values differ from the defaults of the variant and
     scoring system the summary names (its ``rules`` against those defaults, as
     ``registry`` knows them); where it does not know them (no registry, a
@@ -182,7 +185,7 @@ def set_options(summary: dict[str, Any], registry: Any = None) -> dict[str, Any]
     return {k: v for k, v in rules.items() if k not in defaults or defaults[k] != v}
 
 
-def rules_text(summary: dict[str, Any], registry: Any = None) -> str:
+def rules_text(summary: dict[str, Any], registry: Registry | None = None) -> str:
     """The rules the figures were measured under, and with what: the options
     that differ from the variant's defaults (or that none does), the seed,
     gincli's version, Python's, the platform."""
@@ -205,7 +208,7 @@ def summary_text(summary: dict[str, Any]) -> str:
     return rendered(render_summary(summary), console).removesuffix("\n")
 
 
-def page(h: History, summary: dict[str, Any], registry: Any = None) -> str:
+def page(h: History, summary: dict[str, Any], registry: Registry | None = None) -> str:
     """The whole page, self-contained: Plotly's library is inlined once."""
     import plotly.graph_objects as go
     import plotly.io as pio
@@ -229,7 +232,7 @@ def page(h: History, summary: dict[str, Any], registry: Any = None) -> str:
 
 
 def write_page(path: str, h: History, summary: dict[str, Any], command: str, quiet: bool = False,
-               force: bool = False, registry: Any = None) -> None:
+               force: bool = False, registry: Registry | None = None) -> None:
     """Write the page to ``path``, whole, never through a symbolic link nor over
     a file unless ``force`` (:func:`gincli.formats.files.write_new`), and say
     where on stderr (``gin COMMAND: ...``) unless ``quiet``."""
@@ -322,7 +325,7 @@ def rating_chart(summary: dict[str, Any]) -> dict[str, Any]:
     return figure
 
 
-def tournament_page(summary: dict[str, Any], registry: Any = None) -> str:
+def tournament_page(summary: dict[str, Any], registry: Registry | None = None) -> str:
     """A tournament's page, self-contained: the rating list and the crosstable
     (as ``gin tournament`` prints them), and a chart of the ratings with their
     95% intervals (:func:`rating_chart`)."""
@@ -353,7 +356,7 @@ def tournament_page(summary: dict[str, Any], registry: Any = None) -> str:
 
 
 def write_tournament_page(path: str, summary: dict[str, Any], quiet: bool = False, force: bool = False,
-                          command: str = "tournament", registry: Any = None) -> None:
+                          command: str = "tournament", registry: Registry | None = None) -> None:
     """Write a tournament's page, as :func:`write_page` writes a match's."""
     write_new(path, tournament_page(summary, registry), "the report", force)
     if not quiet:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -12,6 +12,9 @@ from . import complete
 from .base import guard, settings
 from .options import FormatOpt
 from .render import OutputFormat, emit, listing, safe
+
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
 
 HELP = """List the variants of play and the scoring systems that are loaded, with their options and defaults.
 
@@ -32,7 +35,7 @@ def _names(ctx: typer.Context, incomplete: str) -> list[Any]:
     return list(complete.variants(ctx, incomplete) or []) + list(complete.scoring_systems(ctx, incomplete) or [])
 
 
-def describe_variant(registry: Any, name: str, v: Any) -> dict[str, Any]:
+def describe_variant(registry: Registry, name: str, v: Any) -> dict[str, Any]:
     """A variant as ``gin variants --format json`` gives it."""
     specs = registry.play_options(v)  # the rule book's, the variant's own, the move sets'
     own = {k: val for k, val in v.defaults.items() if k in specs}
@@ -46,7 +49,7 @@ def describe_variant(registry: Any, name: str, v: Any) -> dict[str, Any]:
     }
 
 
-def describe_system(registry: Any, name: str, s: Any) -> dict[str, Any]:
+def describe_system(registry: Registry, name: str, s: Any) -> dict[str, Any]:
     """A scoring system as ``gin variants --format json`` gives it."""
     return {
         "name": name, "description": s.description, "plugin": registry.owner.get(("scoring system", name)),
@@ -56,7 +59,7 @@ def describe_system(registry: Any, name: str, s: Any) -> dict[str, Any]:
     }
 
 
-def describe(registry: Any) -> dict[str, Any]:
+def describe(registry: Registry) -> dict[str, Any]:
     """Everything ``gin variants --format json`` prints."""
     return {"variants": [describe_variant(registry, name, v) for name, v in sorted(registry.variants.items())
                          if not name.endswith(".toml")],
@@ -64,7 +67,7 @@ def describe(registry: Any) -> dict[str, Any]:
                                 for name, s in sorted(registry.scoring_systems.items())]}
 
 
-def describe_one(registry: Any, name: str) -> dict[str, Any]:
+def describe_one(registry: Registry, name: str) -> dict[str, Any]:
     """``gin variants NAME``: the variant and the scoring system of that name
     (one of them, or both if a plugin gave both the name), or the variant a
     variant file makes; with the rest of the data's shape."""

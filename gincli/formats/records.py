@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ..base.errors import GinError, RecordError, quote
 from ..base.jsonio import fast_loads, scan_object as _scan
 from ..rulebook.cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
+from ..rulebook.rules import Rules
 from ..rulebook.scoring import HandResult, Position, check_meld, score_plain, score_position
 from ..rulebook.variant import Variant
+
+if TYPE_CHECKING:
+    from ..hand.moveset import MoveSet
 
 
 def parse_position(record: Mapping[str, Any]) -> Position:
@@ -92,36 +96,48 @@ def _slow_mask(name: str, cards: Any) -> int:
 _CARD_BIT = CARD_BITS.__getitem__
 
 
-class Lookup(Protocol):
-    """What scoring records needs of the plugins: the registry (handed down by
-    the command that scores them) is one."""
+#: A scoring system, as this layer sees one: what a :class:`RuleSource` names,
+#: handed back to it to make rules (the sessions layer, above, says what one is).
+System = TypeVar("System")
 
-    @property
-    def movesets(self) -> Mapping[str, Any]: ...  # read only, so that the registry's dict[str, MoveSet] is one
+
+class RuleSource(Protocol[System]):
+    """The rules of play, from the plugins (the registry is one, handed down
+    by the command): a variant and a scoring system by name (an unknown one is
+    a :class:`~gincli.base.errors.UsageError`), and the rules they make with
+    the options given (a bad one is a ``ValueError``, one sentence)."""
 
     def variant(self, name: str, files: bool = True) -> Variant: ...
 
-    def scoring(self, name: str) -> Any: ...
+    def scoring(self, name: str) -> System: ...
 
-    def rules(self, variant: Variant, scoring: Any, overrides: Mapping[str, Any] | None = None,
-              where: str = "--option") -> Any: ...
+    def rules(self, variant: Variant, scoring: System, overrides: Mapping[str, Any] | None = None,
+              where: str = "--option") -> Rules: ...
 
 
-class HandScorer:
+class RecordSource(RuleSource[System], Protocol):
+    """What scoring hand records needs of the plugins: the rules, and every
+    move set (the record fields and outcomes each claims, on or off)."""
+
+    @property
+    def movesets(self) -> Mapping[str, MoveSet]: ...  # read only: the registry's dict[str, MoveSet] is one
+
+
+class HandScorer(Generic[System]):
     """Scores hand records under a default variant, a scoring system and option
     overrides, caching the rules of each variant it meets."""
 
-    def __init__(self, registry: Lookup, variant: str | None, scoring: str = "game",
+    def __init__(self, registry: RecordSource[System], variant: str | None, scoring: str = "game",
                  overrides: Mapping[str, Any] | None = None, where: str = "--option"):
         self.registry = registry
         self.default_variant = variant or "standard"
-        self.scoring = registry.scoring(scoring)  # a ScoringSystem
+        self.scoring = registry.scoring(scoring)
         self.overrides = overrides if isinstance(overrides, dict) else dict(overrides or {})
         self.where = where  # how a bad override's sentence names the overrides: --option, or options
-        self._cache: dict[str, tuple[Variant, Any]] = {}
+        self._cache: dict[str, tuple[Variant, Rules]] = {}
         #: The variants without move sets met so far, by the name a record gives
         #: (None: the default), for :meth:`score_line`.
-        self._plain: dict[str | None, tuple[Variant, Any]] = {}
+        self._plain: dict[str | None, tuple[Variant, Rules]] = {}
         owned = {f for ms in registry.movesets.values() for f in ms.record_fields}
         #: Fields of a record that no move set claims ("outcome" is checked the long way).
         self._plain_fields = frozenset({"id", "variant", "hands", "knocker", "upcard", "melds", "layoffs"} - owned
@@ -131,7 +147,7 @@ class HandScorer:
         # Fail early, for the whole run, on a bad --variant or --option.
         self._rules_for(self.default_variant, usage=True)
 
-    def _rules_for(self, name: str, usage: bool = False) -> tuple[Variant, Any]:
+    def _rules_for(self, name: str, usage: bool = False) -> tuple[Variant, Rules]:
         cached = self._cache.get(name)
         if cached is not None:
             return cached

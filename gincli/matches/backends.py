@@ -15,23 +15,29 @@ is registered by the plugin ``gincli-backends`` through the same hook a third
 party uses.
 
 What a backend gives back is checked where it crosses into gincli
-(:class:`BackendRun`): a result that is not the chunk asked for, in order, or
-an exception the backend raises, is one sentence naming its plugin, never an
-internal error; nothing is counted twice or lost.
+(:class:`BackendRun`, calling it as all plugin code is called,
+:func:`gincli.base.contract.call`): a result that is not the chunk asked for,
+in order, or an exception the backend raises, is a
+:class:`~gincli.base.contract.PluginFault` naming its plugin (exit 4), never an
+internal error; nothing is counted twice or lost. A :class:`GinError` the
+backend raises (:class:`BackendError`) is its own sentence for the user.
 """
 
 from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Generator, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..base.arguments import FLAGS, Spelling
 from ..base.config import ENV_CONFIG_DIR, ENV_DISABLE, ENV_PLUGINS_DIR
-from ..base.contract import breach as _breach, plugin_of, reraise
-from ..base.errors import GinError, PluginError, UsageError, clip, debug_enabled, quote
+from ..base.contract import PluginFault, breach, call, plugin_of
+from ..base.errors import GinError, UsageError, debug_enabled, quote
+
+if TYPE_CHECKING:
+    from .runner import MatchSource, MatchSpec
 
 #: The backend ``gin match`` uses without ``--backend``.
 DEFAULT_BACKEND = "local"
@@ -94,8 +100,17 @@ class ChunkFault:
     host: str
 
 
+class Loader(Protocol):
+    """Loads the plugins where the registry cannot be inherited (a spawned
+    worker, a cluster's node) as the driver loaded them, with the named bots
+    of ``bots_file`` too; the plugin layer hands its own down."""
+
+    def __call__(self, plugin_dirs: Iterable[str], disabled: Iterable[str], *,
+                 bots_file: str | None = None) -> MatchSource: ...
+
+
 #: Each worker process's registry, by what it was loaded from.
-_registries: dict[Any, Any] = {}
+_registries: dict[Hashable, MatchSource] = {}
 
 
 @dataclass
@@ -106,11 +121,9 @@ class MatchWork:
     :class:`gincli.matches.runner.SessionOutcome` s in order, or a :class:`ChunkFault`;
     :meth:`stream` yields each outcome as its session ends."""
 
-    spec: Any  # gincli.matches.runner.MatchSpec
+    spec: MatchSpec
     record: bool
-    #: Loads the plugins where the registry cannot be inherited (a spawned worker, a
-    #: cluster's node): ``loader(plugin_dirs, disabled)``, handed down by the plugin layer.
-    loader: Callable[..., Any] | None = None
+    loader: Loader | None = None
     plugin_dirs: tuple[str, ...] = ()
     disabled: tuple[str, ...] = ()
     bots_file: str | None = None
@@ -118,8 +131,8 @@ class MatchWork:
     cwd: str = ""
 
     @classmethod
-    def of(cls, spec: Any, record: bool, loader: Callable[..., Any], plugin_dirs: Iterable[str],
-           disabled: Iterable[str], bots_file: str | None, registry: Any = None) -> MatchWork:
+    def of(cls, spec: MatchSpec, record: bool, loader: Loader, plugin_dirs: Iterable[str],
+           disabled: Iterable[str], bots_file: str | None, registry: MatchSource | None = None) -> MatchWork:
         """The work of a match as this process sees it; ``registry``, when
         given, is the one this process (and processes forked from it) use;
         ``loader`` loads it elsewhere."""
@@ -130,10 +143,10 @@ class MatchWork:
             _registries[work.key()] = registry
         return work
 
-    def key(self) -> Any:
+    def key(self) -> Hashable:
         return (self.plugin_dirs, self.disabled, self.bots_file, tuple(sorted(self.env.items())))
 
-    def registry(self) -> Any:
+    def registry(self) -> MatchSource:
         """The plugins as the driver loaded them, loaded once per process."""
         key = self.key()
         found = _registries.get(key)
@@ -147,9 +160,7 @@ class MatchWork:
                         os.environ[k] = self.env[k]
                     else:
                         os.environ.pop(k, None)
-                found = self.loader(self.plugin_dirs, self.disabled)
-                if self.bots_file is not None:
-                    found.add_bots_file(self.bots_file)
+                found = self.loader(self.plugin_dirs, self.disabled, bots_file=self.bots_file)
             finally:
                 for k, v in saved.items():
                     if v is None:
@@ -216,31 +227,8 @@ def _fault(exc: Exception, indices: list[int]) -> ChunkFault:
                       f"{type(exc).__name__}: {exc}", 3, host_name())
 
 
+#: What ``next(stream, _END)`` gives at the end of a backend's results.
 _END = object()
-
-
-def breach(obj: Any, what: str, value: Any, expected: str) -> PluginError:
-    """A backend's value that is not what gincli asked for: one sentence naming
-    its plugin (exit 4, as any plugin that breaks a hook's contract)."""
-    return PluginError(_breach(obj, what, value, expected).message)
-
-
-def call(obj: Any, what: str, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)``, a backend's code: a :class:`GinError` it raises (a sentence
-    for the user) goes through; any other exception is one sentence naming its
-    plugin; the end of an iterator is :data:`_END`."""
-    try:
-        return fn(*args)
-    except StopIteration:
-        return _END
-    except GinError:
-        raise
-    except Exception as exc:
-        if debug_enabled():
-            raise
-        text = " ".join(str(exc).split())
-        text = clip(text, 200)
-        raise PluginError(f"plugin \"{plugin_of(obj)}\": {what} failed: {type(exc).__name__}: {text}") from None
 
 
 class BackendError(GinError):
@@ -260,7 +248,14 @@ class BackendFault(GinError):
 
 
 
-def backend_named(registry: Any, name: str) -> MatchBackend:
+class BackendSource(Protocol):
+    """What choosing a match's backend needs of the plugins (the registry is one)."""
+
+    @property
+    def backends(self) -> Mapping[str, MatchBackend]: ...
+
+
+def backend_named(registry: BackendSource, name: str) -> MatchBackend:
     found = registry.backends.get(name)
     if found is None:
         raise UsageError(f"unknown match backend {quote(name)}; the backends are {', '.join(sorted(registry.backends))}"
@@ -307,14 +302,14 @@ class BackendRun:
     def __init__(self, backend: MatchBackend, options: Mapping[str, str], workers: int | None):
         self.backend = backend
         self.plugin = plugin_of(backend)
-        try:
-            got = backend.start(dict(options), workers)
-        except ValueError as exc:
-            raise UsageError(f"--backend-option: {' '.join(str(exc).split())}") from None
-        except GinError:
-            raise
-        except Exception as exc:  # said as any other failure of the backend's code: naming its plugin
-            call(backend, f"the match backend {backend.name}'s start()", reraise, exc)
+
+        def start() -> int:
+            try:
+                return backend.start(dict(options), workers)
+            except ValueError as exc:  # a bad --backend-option value, in the backend's sentence
+                raise UsageError(f"--backend-option: {' '.join(str(exc).split())}") from None
+
+        got = call(backend, f"the match backend {backend.name}'s start()", start, own=GinError)
         if type(got) is not int or got < 1:
             self.stop()
             raise breach(backend, f"the match backend {backend.name}'s start()", got, "a whole number of 1 or more")
@@ -322,7 +317,7 @@ class BackendRun:
 
     def chunk_size(self, unit: str, remaining: int) -> int:
         got = call(self.backend, f"the match backend {self.backend.name}'s chunk_size()", self.backend.chunk_size,
-                   unit, remaining, self.workers)
+                   unit, remaining, self.workers, own=GinError)
         if type(got) is not int or got < 1:
             raise breach(self.backend, f"the match backend {self.backend.name}'s chunk_size()", got,
                          "a whole number of 1 or more")
@@ -344,16 +339,16 @@ class BackendRun:
                 sent.append(chunk)
                 yield chunk
 
-        stream = call(self.backend, f"{what}'s map()", self.backend.map, work, feed())
+        stream = call(self.backend, f"{what}'s map()", self.backend.map, work, feed(), own=GinError)
         if not hasattr(stream, "__next__"):
             raise breach(self.backend, f"{what}'s map()", repr(stream), "an iterator of results")
         here = host_name()
         try:
             while True:
-                got = call(self.backend, f"{what}'s map()", next, stream)
+                got = call(self.backend, f"{what}'s map()", next, stream, _END, own=GinError)
                 if got is _END:
                     if sent:
-                        raise PluginError(f"plugin \"{self.plugin}\": {what} stopped before sessions "
+                        raise PluginFault(f"plugin \"{self.plugin}\": {what} stopped before sessions "
                                           f"{sent[0][at]} and on were played") from None
                     return
                 fault = None
@@ -362,7 +357,7 @@ class BackendRun:
                 elif isinstance(got, ChunkFault):
                     raise self._fault(got, here)
                 if not sent:
-                    raise PluginError(f"plugin \"{self.plugin}\": {what}'s map() yielded a result for no chunk it "
+                    raise PluginFault(f"plugin \"{self.plugin}\": {what}'s map() yielded a result for no chunk it "
                                       "had taken (one result for each chunk, in the order taken)")
                 if not isinstance(got, list) or not got or not self._next(got, sent, at, SessionOutcome):
                     shown = ([o.index if isinstance(o, SessionOutcome) else repr(o) for o in got]
@@ -409,7 +404,7 @@ class BackendRun:
         """Release the backend. A failure to is returned as one sentence (to
         warn of), never raised over the match's result."""
         try:
-            call(self.backend, f"the match backend {self.backend.name}'s stop()", self.backend.stop)
+            call(self.backend, f"the match backend {self.backend.name}'s stop()", self.backend.stop, own=GinError)
         except GinError as exc:
             return str(exc)
         return None

@@ -13,17 +13,21 @@ summary are the same whatever ``--workers`` is. With ``duplicate``, sessions
 from __future__ import annotations
 
 import collections
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..base.contract import PluginFault
 from ..base.errors import GinError, UsageError, clip, debug_enabled
 from ..base.jsonio import dumps
+from ..formats.records import RuleSource
 from ..hand.bots import Bot, failure
 from ..hand.engine import Hand
 from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
+from ..rulebook.rules import Rules
 from ..rulebook.scoring import HandResult
+from ..rulebook.variant import Variant
+from ..sessions.systems import ScoringSystem
 from ..sessions.table import play_session
 from .external import configure, identities, is_external
 from .external.protocol import START_FAILURES, speaks, start_failure
@@ -188,7 +192,21 @@ def timed_if_third_party(bot: str, factory: Any, limit: float | None) -> Any:
     return timed
 
 
-def play_match_session(spec: MatchSpec, index: int, registry: Any, record: bool) -> SessionOutcome:
+class MatchSource(RuleSource[ScoringSystem], Protocol):
+    """What playing a match's sessions needs of the plugins (the registry is
+    one, handed down by the command or loaded by a worker): the rules, a bot
+    for each spec (:class:`~gincli.base.errors.UsageError` when none can be
+    made), and what a transcript writes of the rules and of the plugins."""
+
+    def bot(self, spec: str) -> Callable[[SplitMix64, str], Bot]: ...
+
+    def transcript_options(self, variant: Variant, rules: Rules) -> dict[str, Any]: ...
+
+    def transcript_plugins(self, variant: Variant, system: ScoringSystem, rules: Rules,
+                           options: Mapping[str, Any]) -> dict[str, dict[str, Any]]: ...
+
+
+def play_match_session(spec: MatchSpec, index: int, registry: MatchSource, record: bool) -> SessionOutcome:
     """Play session ``index`` of a match."""
     variant = registry.variant(spec.variant)
     system = registry.scoring(spec.scoring)

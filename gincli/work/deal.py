@@ -4,13 +4,16 @@ ready for its first deal, the transcript that starts a game (``gin deal``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base.arguments import FLAGS, Spelling
 from ..base.errors import UsageError, quote
 from ..hand.engine import Hand
 from ..sessions.table import Table
 from .checks import check_dealer, check_seats, random_seed
+
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
 
 
 def parse_players(text: str, say: Spelling = FLAGS, given: Any = None) -> tuple[str, ...]:
@@ -23,7 +26,7 @@ def parse_players(text: str, say: Spelling = FLAGS, given: Any = None) -> tuple[
     return tuple(names)
 
 
-def deal_table(registry: Any, names: tuple[str, ...], *, seed: int | None, dealer: str | None, variant: str,
+def deal_table(registry: Registry, names: tuple[str, ...], *, seed: int | None, dealer: str | None, variant: str,
                scoring: str, overrides: dict[str, Any], say: Spelling = FLAGS) -> tuple[Table, Any, Any, Any]:
     """A table ready for its first deal, checked as ``gin deal`` checks it
     (:class:`UsageError` in one sentence, naming the arguments as ``say``
@@ -43,7 +46,7 @@ def deal_table(registry: Any, names: tuple[str, ...], *, seed: int | None, deale
     return table, v, system, rules
 
 
-def deal_transcript(registry: Any, names: tuple[str, ...], *, seed: int | None, dealer: str | None, variant: str,
+def deal_transcript(registry: Registry, names: tuple[str, ...], *, seed: int | None, dealer: str | None, variant: str,
                     scoring: str, overrides: dict[str, Any], id: Any = None,
                     say: Spelling = FLAGS) -> tuple[Hand, dict[str, Any]]:
     """``gin deal``'s hand and transcript (:func:`gincli.deal` too)."""

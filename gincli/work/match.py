@@ -27,10 +27,10 @@ from ..formats.store import TranscriptLog, TranscriptSink, recorded_seed
 from ..matches.backends import BackendRun, MatchWork
 from ..matches.parallel import chunked
 from ..matches.resume import read_back
-from ..matches.runner import SessionOutcome, Tally
+from ..matches.runner import MatchSpec, SessionOutcome, Tally
 from ..matches.tournament import pairing_done, tournament_summary
-from ..plugin.registry import load_registry
-from .plan import MatchOptions, plan_match, plan_tournament
+from ..plugin.registry import Registry, load_registry
+from .plan import MatchOptions, MatchPlan, TournamentPlan, plan_match, plan_tournament
 
 Advance = Callable[[int], None]
 
@@ -50,7 +50,7 @@ class MatchRun:
     on another machine). :class:`UsageError` for a mistake in the options;
     nothing is left open when the constructor fails."""
 
-    def __init__(self, registry: Any, options: MatchOptions, *, tournament: bool = False, say: Spelling = FLAGS,
+    def __init__(self, registry: Registry, options: MatchOptions, *, tournament: bool = False, say: Spelling = FLAGS,
                  sink: TranscriptSink | None = None, tally: type[Tally] = Tally,
                  plugins: tuple[Iterable[str], Iterable[str]] = ((), ())):
         self.registry = registry
@@ -63,8 +63,9 @@ class MatchRun:
             from dataclasses import replace
 
             options = self.options = replace(options, seed=recorded_seed(path))
+        self.plan: MatchPlan | TournamentPlan
         if tournament:
-            self.plan: Any = plan_tournament(registry, options, say)
+            self.plan = plan_tournament(registry, options, say)
             self.pairings = list(self.plan.matches)
         else:
             self.plan = plan_match(registry, options, say)
@@ -114,7 +115,7 @@ class MatchRun:
         """The hands this run played (a resumed file's cost nothing now)."""
         return sum(t.hands for t in self.tallies) - self.hands_before
 
-    def work_of(self, spec: Any) -> MatchWork:
+    def work_of(self, spec: MatchSpec) -> MatchWork:
         """What the backend's workers need to play a pairing's sessions."""
         return MatchWork.of(spec, self.out is not None, load_registry, self.plugins[0], self.plugins[1],
                             self.options.bots_file, self.registry)
@@ -216,7 +217,7 @@ class MatchRun:
     def summary(self) -> dict[str, Any]:
         """What ``--format json`` prints: the match's summary, or the
         tournament's crosstable and rating list, of every session counted."""
-        if not self.tournament:
-            return self.tallies[0].summary()
         plan = self.plan
+        if not isinstance(plan, TournamentPlan):
+            return self.tallies[0].summary()
         return tournament_summary(plan.tour, plan.header, plan.matches, self.tallies, *plan.anchor)

@@ -17,7 +17,11 @@ from ..matches.backends import DEFAULT_BACKEND, MatchBackend, backend_named, bac
 from ..matches.external import DEFAULT_TIME_LIMIT
 from ..matches.runner import DEFAULT_MAX_FORFEITS, MatchSpec
 from ..matches.stats import Sprt, parse_sprt
-from ..sessions.systems import open_session
+from ..matches.tournament import TournamentSpec
+from ..plugin.registry import Registry
+from ..rulebook.rules import Rules
+from ..rulebook.variant import Variant
+from ..sessions.systems import ScoringSystem, open_session
 from .checks import check_seats, random_seed, utf8_text
 from .names import bot_names
 
@@ -78,9 +82,9 @@ class MatchPlan:
     transcripts' header holds, the SPRT (or None) and the backend."""
 
     spec: MatchSpec
-    variant: Any
-    system: Any
-    rules: Any
+    variant: Variant
+    system: ScoringSystem
+    rules: Rules
     header: dict[str, Any]
     test: Sprt | None
     backend: MatchBackend
@@ -100,7 +104,7 @@ def player_names(specs: list[str], names: str | None, say: Spelling = FLAGS) -> 
     return tuple(bot_names(specs))
 
 
-def plan_match(registry: Any, opts: MatchOptions, say: Spelling = FLAGS) -> MatchPlan:
+def plan_match(registry: Registry, opts: MatchOptions, say: Spelling = FLAGS) -> MatchPlan:
     """Check a match's options as ``gin match`` does and build its plan;
     :class:`UsageError` (the command's sentence, naming the arguments as
     ``say`` spells them) for the first mistake."""
@@ -133,11 +137,11 @@ class TournamentPlan:
     """A tournament ready to play: its spec, each pairing's match, the rules,
     the transcripts' header, the SPRT, the anchor of the ratings, the backend."""
 
-    tour: Any  # gincli.matches.tournament.TournamentSpec
+    tour: TournamentSpec
     matches: list[MatchSpec]
-    variant: Any
-    system: Any
-    rules: Any
+    variant: Variant
+    system: ScoringSystem
+    rules: Rules
     header: dict[str, Any]
     test: Sprt | None
     anchor: tuple[str | None, float]
@@ -167,12 +171,10 @@ def anchor_of(text: str | None, players: tuple[str, ...], say: Spelling = FLAGS)
     return name, elo
 
 
-def plan_tournament(registry: Any, opts: MatchOptions, say: Spelling = FLAGS) -> TournamentPlan:
+def plan_tournament(registry: Registry, opts: MatchOptions, say: Spelling = FLAGS) -> TournamentPlan:
     """Check a tournament's options as ``gin tournament`` does and build its
     plan; :class:`UsageError` (the command's sentence, naming the arguments as
     ``say`` spells them) for the first mistake."""
-    from ..matches.tournament import TournamentSpec
-
     specs = list(opts.bots)
     if len(specs) < 3 or not all(specs):
         hint = ("; two bots play a match: " + ("gin match" if say.flags else "gincli.play_match")
@@ -199,7 +201,8 @@ def plan_tournament(registry: Any, opts: MatchOptions, say: Spelling = FLAGS) ->
     return TournamentPlan(tour, matches, the_variant, system, rules, header, test, the_anchor, where, chosen)
 
 
-def _common(registry: Any, opts: MatchOptions, say: Spelling) -> tuple[Any, dict[str, Any], int, str, int, str]:
+def _common(registry: Registry, opts: MatchOptions,
+            say: Spelling) -> tuple[MatchBackend, dict[str, Any], int, str, int, str]:
     """What a match and a tournament check alike: ``--hands`` with its scoring,
     every bot known, the backend and its options, the seed (drawn when not
     given), the unit and count (even under ``--duplicate``) and the scoring system's name."""
@@ -224,7 +227,7 @@ def _common(registry: Any, opts: MatchOptions, say: Spelling) -> tuple[Any, dict
     return where, chosen, seed, unit, count, "hand" if unit == "hands" else (scoring or "game")
 
 
-def _rules(registry: Any, variant: str, system: Any, options: dict[str, Any], players: Any,
+def _rules(registry: Registry, variant: str, system: ScoringSystem, options: dict[str, Any], players: Any,
            sprt: Any, say: Spelling) -> tuple[Any, Any, dict[str, Any], Any]:
     """The rules, checked once up front (a session opened on them), the header
     the transcripts are compared by, and the SPRT: the variant, the rules, the

@@ -13,13 +13,13 @@ from typing import Any
 
 from ..base.arguments import SEED_MAX, argument, texts, whole_number
 from ..base.errors import UsageError, quote
-from ..plugin.registry import load_registry
+from ..plugin.registry import Registry, load_registry
 from ..rulebook.rules import parse_assignments
 
-_registry: Any = None
+_registry: Registry | None = None
 
 
-def registry() -> Any:
+def registry() -> Registry:
     """The plugins, loaded once a process as ``gin`` loads them (built-ins,
     installed plugins, ``GINCLI_PLUGINS_DIR``, the configuration folder's);
     a plugin left out is a warning (:mod:`warnings`), as ``gin`` warns on stderr."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base.errors import GinError, UsageError, plural
 from ..formats import rows
@@ -18,6 +18,9 @@ from ..formats.transcripts import TRANSCRIPT_FORMAT
 from ..matches.resume import differences
 from ..matches.runner import MatchSpec, SessionOutcome, Tally
 from ..matches.stats import Running, Sprt
+
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
 
 MOST_PENDING = 1_000  # records left out before the first session, held to be said once one is found
 
@@ -95,7 +98,7 @@ class Reading:
     ``rows``, which takes a match's CSV rows as its sessions are read (None:
     no rows)."""
 
-    def __init__(self, test: Sprt | None, anchor: str | None, registry: Any, error: Callable[[str], None],
+    def __init__(self, test: Sprt | None, anchor: str | None, registry: Registry, error: Callable[[str], None],
                  rows: Callable[[str], None] | None = None):
         self.test, self.anchor, self.registry, self.error, self.rows = test, anchor, registry, error, rows
         self.drawing: MatchDrawing | TournamentDrawing | None = None
@@ -228,7 +231,7 @@ class TournamentDrawing:
 
 
 def _begin(doc: dict[str, Any], kind: str | None, test: Sprt | None, anchor: str | None, source: str,
-           registry: Any, rows: Callable[[str], None] | None) -> tuple[MatchDrawing | TournamentDrawing | None,
+           registry: Registry, rows: Callable[[str], None] | None) -> tuple[MatchDrawing | TournamentDrawing | None,
                                                                          str | None]:
     """The match or tournament a first transcript starts (and draws it in), or
     why it cannot start one."""
@@ -304,7 +307,7 @@ def _played(doc: dict[str, Any]) -> dict[str, Any] | None:
             "unit": "hands" if doc.get("scoring") == "hand" else "games"}
 
 
-def _rules(header: dict[str, Any], registry: Any) -> dict[str, Any]:
+def _rules(header: dict[str, Any], registry: Registry) -> dict[str, Any]:
     """The rules of a match in full, as its summary gives them: the transcript's
     options over the defaults of its variant and scoring system (a transcript
     leaves out the options of move sets that are off, at their defaults); the
@@ -316,7 +319,7 @@ def _rules(header: dict[str, Any], registry: Any) -> dict[str, Any]:
         return dict(header["options"])
 
 
-def _written(header: dict[str, Any], registry: Any) -> dict[str, Any] | None:
+def _written(header: dict[str, Any], registry: Registry) -> dict[str, Any] | None:
     """What gincli writes now of the rules of a transcript's options (None when its
     variant or scoring system is not loaded here): a file written before gincli
     left out the options of move sets that are off, then resumed, holds both."""
@@ -328,7 +331,7 @@ def _written(header: dict[str, Any], registry: Any) -> dict[str, Any] | None:
     return registry.transcript_options(variant, rules)
 
 
-def _overrides(header: dict[str, Any], registry: Any) -> dict[str, Any]:
+def _overrides(header: dict[str, Any], registry: Registry) -> dict[str, Any]:
     """The options a match set (as its --option did): those that differ from
     the defaults of its variant and scoring system; every one when these are
     not loaded here."""

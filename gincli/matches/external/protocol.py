@@ -320,7 +320,17 @@ def _file_name(seat: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in seat)[:60] or "bot"
 
 
-def is_external(factory: Any) -> bool:
+class ExternalFactory(Protocol):
+    """What gincli reads and sets of an external program's bot class (:func:`external_bot`'s)."""
+
+    external: ExternalSpec
+    options: Settings
+
+    def __call__(self, rng: SplitMix64, seat: str = "") -> Bot: ...
+
+
+def is_external(factory: object) -> TypeGuard[ExternalFactory]:
+    """Whether a bot factory runs an external program (:class:`ExternalFactory`)."""
     return isinstance(getattr(factory, "external", None), ExternalSpec)
 
 
