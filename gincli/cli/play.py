@@ -8,9 +8,10 @@ import shlex
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -52,6 +53,9 @@ from .options import (
 )
 from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, terminal_width, write_data
 
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
+
 HELP = """Play gin rummy against a bot: a whole session of the scoring system (a game to 100 by default).
 
 Type s or d to draw (stock, discard pile), a card (7h, 10♥) or its position to discard, k CARD to knock, ? for the
@@ -91,7 +95,7 @@ class SavedGame:
     cwd: str | None = None
 
     @classmethod
-    def read(cls, path: Path, registry: Any) -> SavedGame:
+    def read(cls, path: Path, registry: Registry) -> SavedGame:
         from ..base.errors import GinError
         from ..formats.containers import Reader
         from ..replay.validate import Defaults, read_header, validate
@@ -487,7 +491,7 @@ class Game:
     """One session between the player at the screen and bots."""
 
     def __init__(self, table: Table, me: str, bots: dict[str, Bot], screen: Screen, file: SavedTranscript,
-                 registry: Any, options: dict[str, Any], hint_seed: int, bot_labels: dict[str, str],
+                 registry: Registry, options: dict[str, Any], hint_seed: int, bot_labels: dict[str, str],
                  play_field: dict[str, Any] | None = None, max_forfeits: int = DEFAULT_MAX_FORFEITS):
         self.table = table
         self.me = me
@@ -795,7 +799,7 @@ class Game:
                 "scoring": table.system.name, "result": session}
 
 
-def bot_factory(registry: Any, spec: str, cwd: str | None) -> Any:
+def bot_factory(registry: Registry, spec: str, cwd: str | None) -> Callable[[SplitMix64, str], Bot]:
     """The bot of ``spec``; an external one runs in ``cwd`` (the folder a resumed
     session was begun in: a relative path of its command means what it meant
     then), unless its bots file gives it a folder of its own (then taken from
