@@ -207,3 +207,15 @@ def test_the_plain_c_bit_operations_answer_as_the_compilers_own(tmp_path):
             assert module.plain(k, d, limit) == scoring.plain_pieces(k, d, limit), (k, d, limit)
     with pytest.raises(ValueError):
         module.plain((1 << 12) - 1, 0, 10)  # twelve cards: the plain count sees them too
+
+
+def test_the_tables_header_is_what_the_python_definition_writes():
+    """_stdscore.c's tables and constants come from the rule book's Python
+    (cards.py, melds.py) through gincli/rulebook/_stdscore_tables.py: the header
+    committed is the one it writes now, so a change to the rules there cannot
+    leave the compiled path behind."""
+    from gincli.rulebook import _stdscore_tables
+
+    committed = (ROOT / "gincli/rulebook/_stdscore_tables.h").read_text(encoding="utf-8")
+    assert committed == _stdscore_tables.header(), (
+        "gincli/rulebook/_stdscore_tables.h is out of date: run python -m gincli.rulebook._stdscore_tables")
