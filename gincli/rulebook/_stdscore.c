@@ -11,26 +11,25 @@
  * and this module is not used. The tables and constants (card names, the
  * written order, each suit's runs and deadwood) are not kept here: they are
  * generated from the Python definition into _stdscore_tables.h.
+ *
+ * Plain C99 for GCC, Clang and MSVC alike: no compiler's extensions outside
+ * the bit operations below, no arrays sized at run time.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
 #include <string.h>
 
-typedef uint64_t mask_t;
+/* A hand: bit suit * 13 + rank (C99's unsigned long long: 64 bits everywhere). */
+typedef unsigned long long mask_t;
 
 #include "_stdscore_tables.h"
 
 /* The three bit operations, by the compiler's own instructions where it has
- * them (GCC and Clang: __builtin_*; MSVC: its intrinsics), else in plain C.
- * GINCLI_PORTABLE_BITS forces the plain C (tests/test_accel.py builds it so and
- * holds it to the same answers). Every caller passes a non-zero mask to
- * ctz64 and clz64. */
-#if !defined(GINCLI_PORTABLE_BITS) && (defined(__GNUC__) || defined(__clang__))
-static int ctz64(mask_t v) { return __builtin_ctzll(v); }
-static int clz64(mask_t v) { return __builtin_clzll(v); }
-static int popcount64(mask_t v) { return __builtin_popcountll(v); }
-#elif !defined(GINCLI_PORTABLE_BITS) && defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+ * them (MSVC, and Clang presenting itself as MSVC: its intrinsics; GCC and
+ * Clang: __builtin_*), else in plain C. GINCLI_PORTABLE_BITS forces the plain
+ * C (tests/test_accel.py builds it so and holds it to the same answers). Every
+ * caller passes a non-zero mask to ctz64 and clz64. */
+#if !defined(GINCLI_PORTABLE_BITS) && defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
 #include <intrin.h>
 static int ctz64(mask_t v) { unsigned long i; _BitScanForward64(&i, v); return (int)i; }
 static int clz64(mask_t v) { unsigned long i; _BitScanReverse64(&i, v); return 63 - (int)i; }
@@ -39,6 +38,10 @@ static int popcount64(mask_t v) {
     v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
     return (int)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
 }
+#elif !defined(GINCLI_PORTABLE_BITS) && (defined(__GNUC__) || defined(__clang__))
+static int ctz64(mask_t v) { return __builtin_ctzll(v); }
+static int clz64(mask_t v) { return __builtin_clzll(v); }
+static int popcount64(mask_t v) { return __builtin_popcountll(v); }
 #else
 static int popcount64(mask_t v) {
     v = v - ((v >> 1) & 0x5555555555555555ull);
@@ -92,10 +95,15 @@ static int with_sets(mask_t a, mask_t b, mask_t c, mask_t d, mask_t t) {
     int v = with_sets(a & keep, b & keep, c & keep, d & keep, t);
     if (v < best) best = v;
     if (a & b & c & d & r) {
-        int vs[4] = {with_sets(a, b & keep, c & keep, d & keep, t), with_sets(a & keep, b, c & keep, d & keep, t),
-                     with_sets(a & keep, b & keep, c, d & keep, t), with_sets(a & keep, b & keep, c & keep, d, t)};
-        for (int i = 0; i < 4; i++)
-            if (vs[i] < best) best = vs[i];
+        /* a set of three, the fourth card free for a run */
+        v = with_sets(a, b & keep, c & keep, d & keep, t);
+        if (v < best) best = v;
+        v = with_sets(a & keep, b, c & keep, d & keep, t);
+        if (v < best) best = v;
+        v = with_sets(a & keep, b & keep, c, d & keep, t);
+        if (v < best) best = v;
+        v = with_sets(a & keep, b & keep, c & keep, d, t);
+        if (v < best) best = v;
     }
     return best;
 }
@@ -282,13 +290,13 @@ static int layoff_options(const Arr *k, mask_t available, Chain *chains) {
  * itertools.product's order; the least deadwood, then the fewest layoffs, the first met. */
 static int search(mask_t available, const Chain *chains, int n, int *laid, int *nlaid, Arr *arr) {
     int len[MAX_CHAINS] = {0}, best_len[MAX_CHAINS] = {0};
-    long best_key = -1;
+    int best_key = -1;
     mask_t best_laid = 0;
     for (;;) {
         mask_t m = 0;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < len[i]; j++) m |= 1ull << chains[i].cards[j];
-        long key = (long)deadwood(available & ~m) * 64 + popcount64(m);
+        int key = deadwood(available & ~m) * 64 + popcount64(m);
         if (best_key < 0 || key < best_key) {
             best_key = key;
             best_laid = m;
@@ -428,7 +436,7 @@ static PyObject *plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     }
     mask_t k_mask, d_mask;
     if (mask_arg(args[0], &k_mask) < 0 || mask_arg(args[1], &d_mask) < 0) return NULL;
-    long limit = PyLong_AsLong(args[2]);
+    long long limit = PyLong_AsLongLong(args[2]);
     if (limit == -1 && PyErr_Occurred()) return NULL;
 
     Arr cands[MAX_CHOICES];
@@ -461,7 +469,8 @@ static PyObject *plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     }
 
     char buf[1024];
-    Out o = {buf};
+    Out o;
+    o.p = buf;
     PyObject *parts[5];
     char *s = o.p;
     put_melds(&o, k_arr);
