@@ -25,20 +25,22 @@ typedef unsigned long long mask_t;
 #include "_stdscore_tables.h"
 
 /* The three bit operations, by the compiler's own instructions where it has
- * them (MSVC, and Clang presenting itself as MSVC: its intrinsics; GCC and
- * Clang: __builtin_*), else in plain C. GINCLI_PORTABLE_BITS forces the plain
- * C (tests/test_accel.py builds it so and holds it to the same answers). Every
- * caller passes a non-zero mask to ctz64 and clz64. */
-#if !defined(GINCLI_PORTABLE_BITS) && defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
-#include <intrin.h>
-static int ctz64(mask_t v) { unsigned long i; _BitScanForward64(&i, v); return (int)i; }
-static int clz64(mask_t v) { unsigned long i; _BitScanReverse64(&i, v); return 63 - (int)i; }
-static int popcount64(mask_t v) {
-    v = v - ((v >> 1) & 0x5555555555555555ull);
-    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
-    return (int)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
-}
-#elif !defined(GINCLI_PORTABLE_BITS) && (defined(__GNUC__) || defined(__clang__))
+ * them (MSVC, and Clang presenting itself as MSVC: its intrinsics for 64 bits;
+ * GCC and Clang: __builtin_*), else in plain C (MSVC's popcount instruction
+ * needs a CPU that has it: plain C there too). GINCLI_PORTABLE_BITS forces the
+ * plain C (tests/test_accel.py builds it so and holds it to the same answers).
+ * Every caller passes a non-zero mask to ctz64 and clz64. */
+#if defined(GINCLI_PORTABLE_BITS)
+#define BITS_PLAIN
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+#define BITS_MSVC
+#elif defined(__GNUC__) || defined(__clang__)
+#define BITS_GCC
+#else
+#define BITS_PLAIN
+#endif
+
+#if defined(BITS_GCC)
 static int ctz64(mask_t v) { return __builtin_ctzll(v); }
 static int clz64(mask_t v) { return __builtin_clzll(v); }
 static int popcount64(mask_t v) { return __builtin_popcountll(v); }
@@ -48,6 +50,12 @@ static int popcount64(mask_t v) {
     v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
     return (int)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
 }
+#endif
+#if defined(BITS_MSVC)
+#include <intrin.h>
+static int ctz64(mask_t v) { unsigned long i; _BitScanForward64(&i, v); return (int)i; }
+static int clz64(mask_t v) { unsigned long i; _BitScanReverse64(&i, v); return 63 - (int)i; }
+#elif defined(BITS_PLAIN)
 static int ctz64(mask_t v) { return popcount64((v & (0 - v)) - 1); }
 static int clz64(mask_t v) {
     int n = 0;
