@@ -3,10 +3,13 @@
 (``scoring.plain_pieces``) and the brute force of tests/reference.py: the same
 answers, text for text; and ``gin score`` writing the same bytes with it and
 without it (``GINCLI_PURE=1``). tests/test_score_fast.py runs its hot-path tests
-under both too."""
+under both too. Its tables are the ones the Python writes, and it builds
+warning-free with each compiler here (GCC, Clang) and reads as MSVC reads it."""
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import json
 import os
 import random
@@ -14,6 +17,8 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 import reference as ref
@@ -103,6 +108,26 @@ def test_the_accelerator_answers_as_the_pure_python_does(hands, limit):
     assert compiled(k, d, limit) == scoring.plain_pieces(k, d, limit)
 
 
+@st.composite
+def any_knock(draw: st.DrawFn) -> tuple[int, int]:
+    """Any ten cards for the knocker (now and then eleven, as for big gin) and
+    any ten of the rest for the defender: two card masks."""
+    deck = draw(st.permutations(range(52)))
+    n = draw(st.sampled_from((10, 10, 10, 11)))
+    return sum(1 << c for c in deck[:n]), sum(1 << c for c in deck[n:n + 10])
+
+
+@needs_compiled
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(knocks, any_knock()), st.integers(-1, 120))
+def test_the_accelerator_answers_as_the_pure_python_does_on_any_hands_and_limits(hands, limit):
+    """Whatever the hands and the knock limit: the compiled path and the one
+    definition in Python (plain_pieces, through scoring.defend) agree, None for a
+    knock over the limit included."""
+    k, d = hands
+    assert compiled(k, d, limit) == scoring.plain_pieces(k, d, limit)
+
+
 @needs_compiled
 def test_the_accelerator_answers_as_the_pure_python_does_on_many_deals():
     """20,000 deals of one seed: ties between layoffs (as much deadwood left, as
@@ -182,28 +207,94 @@ def test_gin_score_writes_the_same_bytes_with_the_accelerator_and_without(args, 
     assert fast[0]  # something was written
 
 
-def test_the_plain_c_bit_operations_answer_as_the_compilers_own(tmp_path):
-    """The accelerator built with GINCLI_PORTABLE_BITS (the plain C that a
-    compiler with neither GCC's builtins nor MSVC's intrinsics gets) answers as
-    the pure Python does: the source does not depend on GCC to be right."""
-    if _compiler() is None:
-        pytest.skip("no C compiler here")
-    import importlib.machinery
-    import importlib.util
+def test_the_tables_header_is_what_the_python_definition_writes():
+    """_stdscore.c's tables and constants come from the rule book's Python
+    (cards.py, melds.py) through gincli/rulebook/_stdscore_tables.py: the header
+    committed is the one it writes now, so a change to the rules there cannot
+    leave the compiled path behind."""
+    from gincli.rulebook import _stdscore_tables
 
-    target = tmp_path / ("_stdscore" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
-    cc = (sysconfig.get_config_var("CC") or "cc").split()
-    subprocess.run([*cc, "-O2", "-shared", "-fPIC", "-DGINCLI_PORTABLE_BITS", "-I", sysconfig.get_paths()["include"],
-                    str(ROOT / "gincli/rulebook/_stdscore.c"), "-o", str(target)], check=True, capture_output=True)
+    committed = (ROOT / "gincli/rulebook/_stdscore_tables.h").read_text(encoding="utf-8")
+    assert committed == _stdscore_tables.header(), (
+        "gincli/rulebook/_stdscore_tables.h is out of date: run python -m gincli.rulebook._stdscore_tables")
+
+
+#: How the builds below compile: standard C with every warning, each an error (no
+#: compiler's extensions, no arrays sized at run time: what MSVC builds too).
+STRICT = ["-std=c11", "-pedantic", "-Wall", "-Wextra", "-Wvla", "-Werror"]
+
+
+def build(cc: str, target: Path, *flags: str) -> ModuleType:
+    """The accelerator built from the source with the compiler ``cc`` into
+    ``target``, loaded (a build's warnings fail the test: see STRICT)."""
+    done = subprocess.run([cc, "-O2", "-shared", "-fPIC", *STRICT, *flags, "-I", sysconfig.get_paths()["include"],
+                           str(ROOT / "gincli/rulebook/_stdscore.c"), "-o", str(target)], capture_output=True,
+                          text=True)
+    assert done.returncode == 0 and not done.stderr, done.stderr
     loader = importlib.machinery.ExtensionFileLoader("_stdscore", str(target))
     spec = importlib.util.spec_from_file_location("_stdscore", str(target), loader=loader)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("bits", ["the compiler's own bit operations", "GINCLI_PORTABLE_BITS"])
+@pytest.mark.parametrize("cc", ["gcc", "clang"])
+def test_the_accelerator_builds_with_each_compiler_and_answers_as_the_pure_python_does(cc, bits, tmp_path):
+    """Built with GCC and with Clang (each where it is installed), warning-free,
+    with the compiler's builtins and with the plain C that a compiler with
+    neither GCC's builtins nor MSVC's intrinsics gets: every build answers as
+    the pure Python does on a few thousand knocks, at several knock limits."""
+    path = shutil.which(cc)
+    if path is None:
+        pytest.skip(f"{cc} is not installed here")
+    flags = ["-DGINCLI_PORTABLE_BITS"] if bits == "GINCLI_PORTABLE_BITS" else []
+    module = build(path, tmp_path / ("_stdscore" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so")), *flags)
     rng = random.Random(2027)
     for _ in range(3_000):
         k, d = deal_knock(rng)
-        for limit in (10, 0):
-            assert module.plain(k, d, limit) == scoring.plain_pieces(k, d, limit), (k, d, limit)
+        for limit in (10, 0, 3):
+            assert module.plain(k, d, limit) == scoring.plain_pieces(k, d, limit), (cc, bits, k, d, limit)
     with pytest.raises(ValueError):
         module.plain((1 << 12) - 1, 0, 10)  # twelve cards: the plain count sees them too
+
+
+def test_the_accelerator_reads_as_msvc_reads_it(tmp_path):
+    """MSVC is not here; Clang aimed at it is: _MSC_VER set and GCC's not, so
+    the MSVC intrinsics are the bit operations compiled, and long of 32 bits.
+    The source is checked so (syntax and types, every warning an error), with
+    Python's headers of this machine: skipped where those do not read so."""
+    clang = shutil.which("clang")
+    if clang is None:
+        pytest.skip("clang is not installed here")
+    multiarch = sysconfig.get_config_var("MULTIARCH")
+    include = ["-isystem", "/usr/include", *(["-isystem", f"/usr/include/{multiarch}"] if multiarch else []),
+               "-I", sysconfig.get_paths()["include"]]
+    msvc = [clang, "--target=x86_64-pc-windows-msvc", *include]
+    (tmp_path / "python_only.c").write_text("#include <Python.h>\n")
+    if subprocess.run([*msvc, "-fsyntax-only", str(tmp_path / "python_only.c")], capture_output=True).returncode:
+        pytest.skip("this machine's Python headers do not read under clang's MSVC target")
+    defined = subprocess.run([*msvc[:2], "-dM", "-E", "-x", "c", "-"], input="", capture_output=True,
+                             text=True).stdout
+    assert "#define _MSC_VER " in defined and "__GNUC__" not in defined and "#define __SIZEOF_LONG__ 4" in defined
+    source = str(ROOT / "gincli/rulebook/_stdscore.c")
+    done = subprocess.run([*msvc, "-fsyntax-only", "-Wall", "-Wextra", "-Wvla", "-Werror", source],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    # Clang knows GCC's builtins under any target, MSVC does not: none may be left in what MSVC would compile.
+    ours = [line for name, line in preprocessed([*msvc, "-E", source]) if Path(name).name.startswith("_stdscore")]
+    assert ours and not [line for line in ours if "__builtin_" in line or "__attribute__" in line]
+
+
+def preprocessed(command: list[str]) -> list[tuple[str, str]]:
+    """The lines a preprocessor ``command`` writes, each with the file it came
+    from (by the line markers, ``# 12 "file.c"``)."""
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    current, lines = "", []
+    for line in out.splitlines():
+        if line.startswith("# ") and '"' in line:
+            current = line.split('"')[1]
+        elif line.strip():
+            lines.append((current, line))
+    return lines

@@ -8,39 +8,54 @@
  * and the same JSON texts (scoring.py's _melds_text, cards.py's json_by_rank).
  * tests/test_accel.py holds the two to the same answers. The Python code is
  * the reference and the fallback: GINCLI_PURE=1, or no compiler at install,
- * and this module is not used.
+ * and this module is not used. The tables and constants (card names, the
+ * written order, each suit's runs and deadwood) are not kept here: they are
+ * generated from the Python definition into _stdscore_tables.h.
+ *
+ * Plain C99 for GCC, Clang and MSVC alike: no compiler's extensions outside
+ * the bit operations below, no arrays sized at run time.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdint.h>
 #include <string.h>
 
-typedef uint64_t mask_t;
+/* A hand: bit suit * 13 + rank (C99's unsigned long long: 64 bits everywhere). */
+typedef unsigned long long mask_t;
+
+#include "_stdscore_tables.h"
 
 /* The three bit operations, by the compiler's own instructions where it has
- * them (GCC and Clang: __builtin_*; MSVC: its intrinsics), else in plain C.
- * GINCLI_PORTABLE_BITS forces the plain C (tests/test_accel.py builds it so and
- * holds it to the same answers). Every caller passes a non-zero mask to
- * ctz64 and clz64. */
-#if !defined(GINCLI_PORTABLE_BITS) && (defined(__GNUC__) || defined(__clang__))
+ * them (MSVC, and Clang presenting itself as MSVC: its intrinsics for 64 bits;
+ * GCC and Clang: __builtin_*), else in plain C (MSVC's popcount instruction
+ * needs a CPU that has it: plain C there too). GINCLI_PORTABLE_BITS forces the
+ * plain C (tests/test_accel.py builds it so and holds it to the same answers).
+ * Every caller passes a non-zero mask to ctz64 and clz64. */
+#if defined(GINCLI_PORTABLE_BITS)
+#define BITS_PLAIN
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+#define BITS_MSVC
+#elif defined(__GNUC__) || defined(__clang__)
+#define BITS_GCC
+#else
+#define BITS_PLAIN
+#endif
+
+#if defined(BITS_GCC)
 static int ctz64(mask_t v) { return __builtin_ctzll(v); }
 static int clz64(mask_t v) { return __builtin_clzll(v); }
 static int popcount64(mask_t v) { return __builtin_popcountll(v); }
-#elif !defined(GINCLI_PORTABLE_BITS) && defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
-#include <intrin.h>
-static int ctz64(mask_t v) { unsigned long i; _BitScanForward64(&i, v); return (int)i; }
-static int clz64(mask_t v) { unsigned long i; _BitScanReverse64(&i, v); return 63 - (int)i; }
-static int popcount64(mask_t v) {
-    v = v - ((v >> 1) & 0x5555555555555555ull);
-    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
-    return (int)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
-}
 #else
 static int popcount64(mask_t v) {
     v = v - ((v >> 1) & 0x5555555555555555ull);
     v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
     return (int)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
 }
+#endif
+#if defined(BITS_MSVC)
+#include <intrin.h>
+static int ctz64(mask_t v) { unsigned long i; _BitScanForward64(&i, v); return (int)i; }
+static int clz64(mask_t v) { unsigned long i; _BitScanReverse64(&i, v); return 63 - (int)i; }
+#elif defined(BITS_PLAIN)
 static int ctz64(mask_t v) { return popcount64((v & (0 - v)) - 1); }
 static int clz64(mask_t v) {
     int n = 0;
@@ -49,36 +64,11 @@ static int clz64(mask_t v) {
 }
 #endif
 
-#define SUIT 0x1FFFull
-#define ALL52 ((1ull << 52) - 1)
-#define SPREAD (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39)
-#define NO_ACES (ALL52 & ~SPREAD)
-#define NO_KINGS (ALL52 & ~(SPREAD << 12))
 #define MAX_CARDS 11   /* a hand this solver takes: ten cards, eleven for big gin */
 #define MAX_SETS 4
 #define MAX_MELDS 8    /* eleven cards hold at most three melds */
 #define MAX_CHOICES 256 /* at most three ranks held three times or more: 6 * 6 * 6 */
 #define MAX_CHAINS 16
-
-static int value_sum[8192], run_deadwood[8192];
-static unsigned short run_melded[8192];
-static const char RANKS[] = "A23456789TJQK";
-static const char SUITS[] = "shdc";
-
-static int rank_value(int r) { return r < 9 ? r + 1 : 10; }
-
-static void make_tables(void) {
-    for (int m = 1; m < 8192; m++) {
-        int low = m & -m;
-        value_sum[m] = value_sum[m ^ low] + rank_value(ctz64(low));
-    }
-    for (int m = 0; m < 8192; m++) {
-        int w = m & (m >> 1) & (m >> 2);
-        int run = (w | (w << 1) | (w << 2)) & 0x1FFF;
-        run_melded[m] = (unsigned short)run;
-        run_deadwood[m] = value_sum[m & ~run];
-    }
-}
 
 typedef struct {
     int deadwood;
@@ -94,8 +84,8 @@ typedef struct {
 } Choice;
 
 static inline int rd4(mask_t m) {
-    return run_deadwood[m & SUIT] + run_deadwood[(m >> 13) & SUIT] + run_deadwood[(m >> 26) & SUIT]
-           + run_deadwood[m >> 39];
+    return RUN_DEADWOOD[m & SUIT] + RUN_DEADWOOD[(m >> 13) & SUIT] + RUN_DEADWOOD[(m >> 26) & SUIT]
+           + RUN_DEADWOOD[m >> 39];
 }
 
 static inline mask_t ranks_in_sets(mask_t mask) {
@@ -105,7 +95,7 @@ static inline mask_t ranks_in_sets(mask_t mask) {
 
 /* melds.py's deadwood and _with_sets. */
 static int with_sets(mask_t a, mask_t b, mask_t c, mask_t d, mask_t t) {
-    if (!t) return run_deadwood[a] + run_deadwood[b] + run_deadwood[c] + run_deadwood[d];
+    if (!t) return RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[d];
     mask_t r = t & (~t + 1);
     t ^= r;
     int best = with_sets(a, b, c, d, t);
@@ -113,10 +103,15 @@ static int with_sets(mask_t a, mask_t b, mask_t c, mask_t d, mask_t t) {
     int v = with_sets(a & keep, b & keep, c & keep, d & keep, t);
     if (v < best) best = v;
     if (a & b & c & d & r) {
-        int vs[4] = {with_sets(a, b & keep, c & keep, d & keep, t), with_sets(a & keep, b, c & keep, d & keep, t),
-                     with_sets(a & keep, b & keep, c, d & keep, t), with_sets(a & keep, b & keep, c & keep, d, t)};
-        for (int i = 0; i < 4; i++)
-            if (vs[i] < best) best = vs[i];
+        /* a set of three, the fourth card free for a run */
+        v = with_sets(a, b & keep, c & keep, d & keep, t);
+        if (v < best) best = v;
+        v = with_sets(a & keep, b, c & keep, d & keep, t);
+        if (v < best) best = v;
+        v = with_sets(a & keep, b & keep, c, d & keep, t);
+        if (v < best) best = v;
+        v = with_sets(a & keep, b & keep, c & keep, d, t);
+        if (v < best) best = v;
     }
     return best;
 }
@@ -125,7 +120,7 @@ static int deadwood(mask_t mask) {
     mask_t a = mask & SUIT, b = (mask >> 13) & SUIT, c = (mask >> 26) & SUIT, d = mask >> 39;
     mask_t t = (a & b & (c | d)) | (c & d & (a | b));
     if (t) return with_sets(a, b, c, d, t);
-    return run_deadwood[a] + run_deadwood[b] + run_deadwood[c] + run_deadwood[d];
+    return RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[d];
 }
 
 /* melds.py's _choices: every choice of sets worth trying, the empty one first. */
@@ -173,9 +168,9 @@ static int add_runs(mask_t rest, Arr *a) {
     a->deadwood = 0;
     for (int s = 0; s < 4; s++) {
         mask_t bits = (rest >> (13 * s)) & SUIT;
-        mask_t m = run_melded[bits];
+        mask_t m = RUN_MELDED[bits];
         a->dead |= (bits & ~m) << (13 * s);
-        a->deadwood += run_deadwood[bits];
+        a->deadwood += RUN_DEADWOOD[bits];
         while (m) {
             mask_t top = m & (~m + 1), run = top;
             while (m & (top << 1)) {
@@ -303,13 +298,13 @@ static int layoff_options(const Arr *k, mask_t available, Chain *chains) {
  * itertools.product's order; the least deadwood, then the fewest layoffs, the first met. */
 static int search(mask_t available, const Chain *chains, int n, int *laid, int *nlaid, Arr *arr) {
     int len[MAX_CHAINS] = {0}, best_len[MAX_CHAINS] = {0};
-    long best_key = -1;
+    int best_key = -1;
     mask_t best_laid = 0;
     for (;;) {
         mask_t m = 0;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < len[i]; j++) m |= 1ull << chains[i].cards[j];
-        long key = (long)deadwood(available & ~m) * 64 + popcount64(m);
+        int key = deadwood(available & ~m) * 64 + popcount64(m);
         if (best_key < 0 || key < best_key) {
             best_key = key;
             best_laid = m;
@@ -367,8 +362,8 @@ typedef struct {
 
 static inline void put_card(Out *o, int c) {
     *o->p++ = '"';
-    *o->p++ = RANKS[c % 13];
-    *o->p++ = SUITS[c / 13];
+    *o->p++ = CARD_NAME[c][0];
+    *o->p++ = CARD_NAME[c][1];
     *o->p++ = '"';
 }
 
@@ -380,12 +375,12 @@ static inline void put_sep(Out *o, int *first) {
     *first = 0;
 }
 
-/* _melds_text: by lowest rank, then suit; a run ascending, a set by suit. */
+/* _melds_text: in the written order of each meld's first card; a run
+ * ascending, a set by suit (the order of the bits). */
 static void put_melds(Out *o, const Arr *a) {
     int order[MAX_MELDS], keys[MAX_MELDS];
     for (int i = 0; i < a->n; i++) {
-        int first = ctz64(a->melds[i]);
-        keys[i] = (first % 13) * 4 + first / 13;
+        keys[i] = WRITTEN_PLACE[ctz64(a->melds[i])];
         order[i] = i;
         for (int j = i; j > 0 && keys[order[j - 1]] > keys[order[j]]; j--) {
             int x = order[j];
@@ -409,15 +404,14 @@ static void put_melds(Out *o, const Arr *a) {
     }
 }
 
-/* json_by_rank: by rank, then suit. */
+/* json_by_rank: in the written order. */
 static void put_by_rank(Out *o, mask_t mask) {
     int first = 1;
-    for (int r = 0; r < 13; r++)
-        for (int s = 0; s < 4; s++)
-            if (mask >> (s * 13 + r) & 1) {
-                put_sep(o, &first);
-                put_card(o, s * 13 + r);
-            }
+    for (int i = 0; i < 52; i++)
+        if (mask >> WRITTEN_ORDER[i] & 1) {
+            put_sep(o, &first);
+            put_card(o, WRITTEN_ORDER[i]);
+        }
 }
 
 static PyObject *text(Out *o, char *start) { return PyUnicode_FromStringAndSize(start, o->p - start); }
@@ -450,7 +444,7 @@ static PyObject *plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     }
     mask_t k_mask, d_mask;
     if (mask_arg(args[0], &k_mask) < 0 || mask_arg(args[1], &d_mask) < 0) return NULL;
-    long limit = PyLong_AsLong(args[2]);
+    long long limit = PyLong_AsLongLong(args[2]);
     if (limit == -1 && PyErr_Occurred()) return NULL;
 
     Arr cands[MAX_CHOICES];
@@ -483,7 +477,8 @@ static PyObject *plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     }
 
     char buf[1024];
-    Out o = {buf};
+    Out o;
+    o.p = buf;
     PyObject *parts[5];
     char *s = o.p;
     put_melds(&o, k_arr);
@@ -527,7 +522,4 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_stdscore",
                                     "The optional accelerator of gin score's hot path (standard melds).", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__stdscore(void) {
-    make_tables();
-    return PyModule_Create(&module);
-}
+PyMODINIT_FUNC PyInit__stdscore(void) { return PyModule_Create(&module); }

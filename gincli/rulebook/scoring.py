@@ -13,9 +13,8 @@ from typing import Any
 from ..base.errors import RecordError, plural
 from ..base.jsonio import dumps as _dumps
 from .cards import CARD_NAMES, CARD_TABLE, by_rank, card_str, cards_of, json_by_rank
-from .layoffs import plain_defence
 from .meldrules import STANDARD, MeldSolver
-from .melds import Arrangement, best_arrangement, deadwood, in_sequence, meld_info, min_arrangements
+from .melds import Arrangement, deadwood, in_sequence, meld_info, min_arrangements
 from .rules import OFF, Rules
 from .variant import Variant
 
@@ -247,76 +246,89 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     k_dw = candidates[0].deadwood
 
     multiplier = variant.checked_multiplier(rules, upcard)
-    if outcome == "big_gin" or (outcome == "gin" and not solver.layoff_on_gin):
-        if pos.layoffs:
-            raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed",
-                              rule="layoff-onto-gin")
-        arr = candidates[0]
-        d_arr = (_as_arrangement(d_mask, d_declared, solver) if d_declared is not None
-                 else solver.best_arrangement(d_mask))
-        bonus = rules["gin_bonus"] if outcome == "gin" else rules["big_gin_bonus"]
-        return HandResult(outcome, knocker, (d_arr.deadwood + bonus) * multiplier,
-                          Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
-                          Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, []),
-                          variant.name, id, multiplier=multiplier)
-
-    best = None
-    error: RecordError | None = None
-    for arr in candidates:
-        try:
-            d_dw, laid, d_arr = solver.best_defence(d_mask, arr.melds, d_declared, pos.layoffs)
-        except RecordError as exc:
-            error = error or exc
-            continue
-        if best is None or d_dw > best[0]:
-            best = (d_dw, laid, d_arr, arr)
-    if best is None:
-        assert error is not None
-        raise error
-    d_dw, laid, d_arr, arr = best
-    if outcome == "gin":  # layoff_on_gin: the defender laid off onto gin
-        if d_dw == 0:
-            return HandResult("gin_tied", None, 0, Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
-                              Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, laid),
-                              variant.name, id, multiplier=multiplier)
-        return HandResult("gin", knocker, (d_dw + rules["gin_bonus"]) * multiplier,
-                          Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
-                          Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, laid),
-                          variant.name, id, multiplier=multiplier)
-    outcome, knocker_wins, points = settle(k_dw, d_dw, rules)
-    winner = knocker if knocker_wins else defender
+    lay_off = lays_off(outcome, solver)
+    if pos.layoffs and not lay_off:
+        raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed",
+                          rule="layoff-onto-gin")
+    arr, d_dw, laid, d_arr = defend(d_mask, candidates, solver, lay_off, d_declared, pos.layoffs)
+    outcome, knocker_wins, points = settle(outcome, k_dw, d_dw, rules)
+    winner = None if knocker_wins is None else knocker if knocker_wins else defender
     return HandResult(outcome, winner, points * multiplier,
                       Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
                       Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, laid),
                       variant.name, id, multiplier=multiplier)
 
 
+def lays_off(outcome: str, solver: MeldSolver) -> bool:
+    """Whether the defender may lay off (RULES.md "Layoffs"): after a knock, and
+    after gin where the meld rules allow it; never after big gin."""
+    return outcome == "knock" or (outcome == "gin" and solver.layoff_on_gin)
+
+
+def defend(d_mask: int, candidates: list[Arrangement], solver: MeldSolver, lay_off: bool,
+           melds: list[int] | None = None,
+           layoffs: list[int] | None = None) -> tuple[Arrangement, int, list[int], Arrangement]:
+    """The defender's answer to a knock: of the knocker's ``candidates`` (all
+    of the same deadwood), the first that leaves the defender the most after
+    the defender's best layoffs (or the declared ``melds`` and ``layoffs``,
+    checked); then the defender's deadwood, layoffs in laying order, and
+    arrangement of the rest. Without ``lay_off`` (gin, big gin) the first
+    candidate, and the defender's declared melds or best arrangement, nothing
+    laid. The one place the knocker's and the defender's choices are made:
+    :func:`score_position`, :func:`knock_points` and :func:`plain_pieces` (so
+    the accelerator too) all come here. Raises the first :class:`RecordError`
+    of the declared layoffs when they fit none of the candidates."""
+    if not lay_off:
+        d_arr = _as_arrangement(d_mask, melds, solver) if melds is not None else solver.best_arrangement(d_mask)
+        return candidates[0], d_arr.deadwood, [], d_arr
+    best = None
+    error: RecordError | None = None
+    for arr in candidates:
+        try:
+            d_dw, laid, d_arr = solver.best_defence(d_mask, arr.melds, melds, layoffs)
+        except RecordError as exc:
+            error = error or exc
+            continue
+        if best is None or d_dw > best[1]:
+            best = (arr, d_dw, laid, d_arr)
+    if best is None:
+        assert error is not None
+        raise error
+    return best
+
+
 def knock_points(k_mask: int, d_mask: int, k_dw: int, rules: Rules) -> int:
     """The points of a knock (or gin, or big gin with eleven cards) with
     ``k_mask`` (deadwood ``k_dw``) against ``d_mask``, nothing declared, chosen as
-    :func:`score_position` chooses (the knocker's arrangement leaving the
-    defender the most, the defender's best layoffs; none onto gin unless the
-    meld rules allow them): the knocker's, negative when the defender's, 0 for
-    a gin tied by layoffs; before any multiplier. For bots weighing a knock
-    against hands they imagine: no checks, no result object."""
+    :func:`score_position` chooses (:func:`defend`): the knocker's, negative
+    when the defender's, 0 for a gin tied by layoffs; before any multiplier.
+    For bots weighing a knock against hands they imagine: no checks, no result
+    object."""
     solver = rules.melds
-    if k_dw == 0 and k_mask.bit_count() == 11:
-        return rules["big_gin_bonus"] + solver.deadwood(d_mask)
-    if k_dw == 0 and not solver.layoff_on_gin:
-        return rules["gin_bonus"] + solver.deadwood(d_mask)
-    d_dw = max(solver.best_defence(d_mask, arr.melds)[0] for arr in solver.min_arrangements(k_mask))
-    if k_dw == 0:
-        return rules["gin_bonus"] + d_dw if d_dw else 0  # gin_tied: the defender laid off everything
-    _, won, points = settle(k_dw, d_dw, rules)
-    return points if won else -points
+    outcome = "knock" if k_dw else "big_gin" if k_mask.bit_count() == 11 else "gin"
+    if lays_off(outcome, solver):
+        d_dw = defend(d_mask, solver.min_arrangements(k_mask), solver, True)[1]
+    else:  # the defender's own deadwood: the knocker's arrangement does not matter
+        d_dw = solver.deadwood(d_mask)
+    _, won, points = settle(outcome, k_dw, d_dw, rules)
+    return 0 if won is None else points if won else -points
 
 
-def settle(k_dw: int, d_dw: int, rules: Rules) -> tuple[str, bool, int]:
-    """A knock that is not gin, settled (RULES.md "Scoring a hand"): the outcome,
-    whether the knocker wins, and the points before any multiplier."""
-    if d_dw > k_dw:
-        return "knock", True, d_dw - k_dw
-    return "undercut", False, k_dw - d_dw + rules["undercut_bonus"]
+def settle(outcome: str, k_dw: int, d_dw: int, rules: Rules) -> tuple[str, bool | None, int]:
+    """A legal knock settled (RULES.md "Scoring a hand"), from ``outcome`` as
+    :func:`check_knock` found it (``knock``, ``gin``, ``big_gin``) and the two
+    deadwoods after layoffs: the outcome (a knock may be an undercut, a gin tied
+    by layoffs), whether the knocker wins (None: nobody), and the points before
+    any multiplier."""
+    if outcome == "knock":
+        if d_dw > k_dw:
+            return "knock", True, d_dw - k_dw
+        return "undercut", False, k_dw - d_dw + rules["undercut_bonus"]
+    if outcome == "big_gin":
+        return "big_gin", True, d_dw + rules["big_gin_bonus"]
+    if not d_dw and rules.melds.layoff_on_gin:  # the defender laid off everything onto gin
+        return "gin_tied", None, 0
+    return "gin", True, d_dw + rules["gin_bonus"]
 
 
 #: ``(variant, upcard) -> (variant, rules, knock limit, multiplier)`` (limit -1:
@@ -369,14 +381,11 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
         return None
     k_dw, d_dw, k_melds, k_dead, d_melds, laid, d_dead = pieces
     k_name = _encode_str(knocker)
-    if not k_dw:
-        outcome, winner, points = "gin", k_name, (d_dw + rules["gin_bonus"]) * multiplier
-        won = knocker
-    else:
-        outcome, knocker_wins, points = settle(k_dw, d_dw, rules)
-        won = knocker if knocker_wins else defender
-        winner = k_name if knocker_wins else _encode_str(defender)
-        points *= multiplier
+    # knocker_wins is never None here: the standard melds lay nothing off onto gin
+    outcome, knocker_wins, points = settle("knock" if k_dw else "gin", k_dw, d_dw, rules)
+    won = knocker if knocker_wins else defender
+    winner = k_name if knocker_wins else _encode_str(defender)
+    points *= multiplier
     # _result_json of two _spread_json, in one piece (tests/test_score_fast.py holds them to the same text)
     ident = _encode_str(id) if type(id) is str else _json_value(id)
     return (f'{{"id": {ident}, "variant": {_json_value(variant.name)}, "outcome": "{outcome}", "winner": {winner}, '
@@ -393,27 +402,15 @@ def plain_pieces(k_mask: int, d_mask: int, limit: int) -> tuple[int, int, str, s
     declared, solved: None when the knocker's deadwood is over ``limit``, else
     the knocker's deadwood, the defender's, and as the insides of JSON lists the
     knocker's melds (in written order) and deadwood cards, the defender's melds,
-    layoffs and deadwood cards. The knocker's arrangement is the first of minimum
-    deadwood leaving the defender the most; on gin the defender lays nothing off.
-    The pure-Python reference of the accelerator (``_stdscore.plain``, which
-    tests/test_accel.py holds to the same answers)."""
+    layoffs and deadwood cards: the choices of :func:`defend`, as
+    :func:`score_position` makes them. The pure-Python reference of the
+    accelerator (``_stdscore.plain``, which tests/test_accel.py holds to the same
+    answers)."""
     candidates = min_arrangements(k_mask)
     k_dw = candidates[0].deadwood
     if k_dw > limit:
         return None
-    if not k_dw:
-        arr = candidates[0]
-        d_arr = best_arrangement(d_mask)
-        d_dw = d_arr.deadwood
-        laid: list[int] = []
-    else:
-        best = None
-        for arr in candidates:
-            d_dw, laid, d_arr = plain_defence(d_mask, arr.melds)
-            if best is None or d_dw > best[0]:
-                best = (d_dw, laid, d_arr, arr)
-        assert best is not None
-        d_dw, laid, d_arr, arr = best
+    arr, d_dw, laid, d_arr = defend(d_mask, candidates, STANDARD, lays_off("knock" if k_dw else "gin", STANDARD))
     return (k_dw, d_dw, _melds_text(arr.melds), json_by_rank(arr.deadwood_mask), _melds_text(d_arr.melds),
             ", ".join([CARD_JSON[c] for c in laid]), json_by_rank(d_arr.deadwood_mask))
 
