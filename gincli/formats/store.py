@@ -29,7 +29,8 @@ from typing import IO, Any, BinaryIO, Protocol
 from ..base.arguments import FLAGS, Spelling
 from ..base.errors import MachineError, UsageError, os_reason, plural
 from ..base.jsonio import dumps, encodable, loads, unsigned_zeros
-from .containers import MAX_RECORD_BYTES, bounded_lines, size_text, too_long
+from . import containers
+from .containers import bounded_lines, size_text, too_long
 from .files import lock, lock_beside, unlock_beside
 from .transcripts import TRANSCRIPT_FORMAT
 
@@ -148,7 +149,8 @@ class TranscriptLog:
         changed: :meth:`go_on` then cuts what follows the sessions read."""
         self.kept = 0
         number = 0
-        lines = bounded_lines(self.fh, MAX_RECORD_BYTES)  # a longer line comes cut at the limit, the rest skipped
+        limit = containers.MAX_RECORD_BYTES  # read when asked: the limit of the run, not of the import
+        lines = bounded_lines(self.fh, limit)  # a longer line comes cut at the limit, the rest skipped
         raw = next(lines, None)
         while raw is not None:
             following = next(lines, None)
@@ -159,7 +161,7 @@ class TranscriptLog:
                     break
                 finish = f"{self.say.on('resume')} only finishes a file this {self.what} wrote"
                 if too_long(raw):
-                    raise UsageError(f"{self.path} line {number} is longer than {size_text(MAX_RECORD_BYTES)}, the "
+                    raise UsageError(f"{self.path} line {number} is longer than {size_text(limit)}, the "
                                      f"limit of a transcript; {finish}")
                 raise UsageError(f"{self.path} line {number} is not a transcript of this {self.what}; {finish}")
             yield number, doc
@@ -214,7 +216,7 @@ def recorded_seed(path: str) -> int | None:
     when the file holds no readable first line."""
     try:
         with open(path, "rb") as fh:
-            first = fh.readline(MAX_RECORD_BYTES + 1)
+            first = fh.readline(containers.MAX_RECORD_BYTES + 1)
     except OSError:
         return None
     doc = parse_line(first)
