@@ -291,9 +291,9 @@ def test_python_bots_say_what_they_need(monkeypatch):
         gincli.play_match([bot, bot], hands=1, seed=1)
     with pytest.raises(UsageError, match="neither|give a bot's name"):
         gincli.play_match([42, "random"], hands=1, seed=1)
-    from gincli.matches import parallel
+    from gincli.base import pool
 
-    monkeypatch.setattr(parallel, "START_METHOD", "spawn")
+    monkeypatch.setattr(pool, "START_METHOD", "spawn")
     with pytest.raises(UsageError, match="workers=1"):
         gincli.play_match([Policy(), "random"], hands=2, seed=1, workers=2)
     assert gincli.play_match([Policy(), "random"], hands=2, seed=1).summary["sessions"] == 2  # one worker, then

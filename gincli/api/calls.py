@@ -28,11 +28,11 @@ from ..base.arguments import (
 from ..base.config import MAX_WORKERS
 from ..base.errors import ConfigError, PluginError, UsageError, quote
 from ..base.jsonio import dumps, holds_nan_or_infinity, loads
+from ..base.pool import chunked, forks
 from ..formats.containers import Item
 from ..formats.records import HandScorer
 from ..hand.bots import Bot
 from ..matches.backends import DEFAULT_BACKEND, BackendRun, MatchWork
-from ..matches.parallel import chunked, forks
 from ..matches.pybots import bot_factory, label_of
 from ..matches.runner import DEFAULT_MAX_FORFEITS, Tally
 from ..matches.stats import parse_sprt

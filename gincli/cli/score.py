@@ -20,9 +20,9 @@ from ..base.errors import (
     shorten,
 )
 from ..base.jsonio import dumps
+from ..base.pool import WARMUP, chunked, ordered_map, worker_state
 from ..formats.containers import Item, Reader
 from ..formats.records import HandScorer
-from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
 from ..work.score import score_chunk  # noqa: F401  (gincli.score's too)
 from .base import error, guard, settings
 from .hands import hand_text

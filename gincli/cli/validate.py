@@ -9,9 +9,9 @@ from typing import Annotated, Any
 import typer
 
 from ..base.errors import EXIT_OK, EXIT_PLUGIN_FAULT, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, quote
+from ..base.pool import WARMUP, chunked, ordered_map, worker_state
 from ..formats import rows
 from ..formats.containers import Item, Reader
-from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
 from ..replay.validate import Defaults, Report
 from ..work.validate import validate_chunk, validation_defaults  # noqa: F401  (gincli.validate's too)
 from . import complete

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..base.errors import MachineError
+from ..base.pool import chunked
 from ..matches.backends import BackendRun, MatchWork
-from ..matches.parallel import chunked
 from ..matches.runner import Tally
 from ..matches.tournament import pairing_done
 

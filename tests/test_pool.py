@@ -1,4 +1,4 @@
-"""gincli.matches.parallel: results in input order; with the default worker count, a
+"""gincli.base.pool: results in input order; with the default worker count, a
 small input is handled in gin's own process and workers start only for what
 is left after the warm-up."""
 
@@ -12,9 +12,9 @@ import time
 
 import pytest
 
+from gincli.base import pool
 from gincli.base.errors import GinError, RecordError
-from gincli.matches import parallel
-from gincli.matches.parallel import WorkerError, WorkerException, ordered_map
+from gincli.base.pool import WorkerError, WorkerException, ordered_map
 
 
 def where(chunk: int) -> tuple[int, int]:
@@ -253,7 +253,7 @@ def test_big_chunks_and_big_results_do_not_deadlock():
 
 
 def from_setup(chunk: int) -> tuple[int, str, int]:
-    return chunk, parallel.worker_state()["name"], os.getpid()
+    return chunk, pool.worker_state()["name"], os.getpid()
 
 
 def make_state() -> dict:
@@ -261,8 +261,8 @@ def make_state() -> dict:
 
 
 def test_spawned_workers_build_their_state_with_setup(monkeypatch):
-    monkeypatch.setattr(parallel, "START_METHOD", "spawn")
-    # This module is tests.test_parallel (importlib mode): a spawned worker imports it from the project.
+    monkeypatch.setattr(pool, "START_METHOD", "spawn")
+    # This module is tests.test_pool (importlib mode): a spawned worker imports it from the project.
     monkeypatch.syspath_prepend(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     out = list(ordered_map(from_setup, range(6), 2, setup=make_state))
     assert [c for c, _, _ in out] == list(range(6))
