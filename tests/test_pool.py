@@ -275,6 +275,29 @@ def test_forked_workers_inherit_the_state():
     assert {name for _, name, _ in out} == {"inherited"}
 
 
+def test_maps_read_in_turn_in_one_process_each_see_their_own_state():
+    a = ordered_map(from_setup, range(3), 1, state={"name": "a"})
+    b = ordered_map(from_setup, range(3), 1, state={"name": "b"})
+    assert [next(a)[:2], next(b)[:2], next(a)[:2], next(b)[:2]] == [(0, "a"), (0, "b"), (1, "a"), (1, "b")]
+    # Workers forked once another map of this process has run inherit their own map's state.
+    forked = list(ordered_map(from_setup, range(6), 2, state={"name": "forked"}))
+    assert {name for _, name, _ in forked} == {"forked"} and os.getpid() not in {pid for _, _, pid in forked}
+    assert next(a)[:2] == (2, "a")
+
+
+def test_with_one_worker_a_chunk_is_taken_only_when_its_turn_comes():
+    taken = []
+
+    def chunks():
+        for n in range(3):
+            taken.append(n)
+            yield n
+
+    out = ordered_map(from_setup, chunks(), 1, state={"name": "lazy"})
+    assert next(out)[0] == 0 and taken == [0]
+    assert next(out)[0] == 1 and taken == [0, 1]
+
+
 # stream=True: a chunk's work is a generator, each item comes out as soon as it and all before it are made.
 
 def items(chunk: tuple[int, int]) -> object:

@@ -59,8 +59,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: State a worker function reads: set before the pool forks (inherited), or
-#: built by the initializer under the spawn start method.
+#: State a worker function reads: the state of the map whose chunk is handled
+#: now, in this process; in a worker, that of its map (inherited when forked,
+#: built by the initializer under the spawn start method).
 _state: dict[str, Any] = {}
 
 
@@ -74,6 +75,11 @@ def default_workers() -> int:
 
 def worker_state() -> dict[str, Any]:
     return _state
+
+
+def _use(state: dict[str, Any]) -> None:
+    global _state
+    _state = state
 
 
 def _init(setup: Callable[[], dict[str, Any]] | None, parent: int, cleanup: Callable[..., object] | None) -> None:
@@ -157,14 +163,19 @@ def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
     """``map(fn, chunks)`` in input order, over ``workers`` processes.
 
     ``fn`` must be a module-level function; it reads shared, read-only state
-    from :func:`worker_state`, given here as ``state`` (inherited by forked
-    workers) or rebuilt in each worker by ``setup``. With ``warmup``, chunks
-    are handled here, one after another, for that many seconds; only the
-    rest, if any, goes to the workers (so that a small input never pays for
-    starting them). ``cleanup(grace=...)``, given, runs in each worker as it
-    ends (a match's: its bots, process groups and all; ``grace=0`` when it is
-    killed); an exception it returns as a worker ends normally is handed here
-    to ``cleanup_fault``, once the workers are done (a match's: a bot log that
+    from :func:`worker_state` as it is called, given here as ``state``
+    (inherited by forked workers) or rebuilt in each worker by ``setup``. Each
+    map has its own: maps read in turn in one process (two generators of the
+    Python API) never see each other's. With one worker, a chunk is taken from
+    ``chunks`` only when its turn comes (a caller's records are read as their
+    results are asked for). With ``warmup``, chunks are handled here, one
+    after another, for that many seconds; only the rest, if any, goes to the
+    workers (so that a small input never pays for starting them).
+
+    ``cleanup(grace=...)``, given, runs in each worker as it ends (a match's:
+    its bots, process groups and all; ``grace=0`` when it is killed); an
+    exception it returns as a worker ends normally is handed here to
+    ``cleanup_fault``, once the workers are done (a match's: a bot log that
     refused a bot's last words, kept for whoever closes the bots).
 
     An exception ``fn`` raises in a worker is raised here, the same type with
@@ -181,31 +192,27 @@ def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
     ``fn``'s generator raises, or a worker's death, comes after the items it
     yielded before.
     """
-    _state.clear()
-    if state:
-        _state.update(state)
-    elif setup is not None:
-        _state.update(setup())
+    mine = dict(state) if state else (setup() if setup is not None else {})
     it = iter(chunks)
     here = _each_item if stream else _whole
-    if workers > 1 and warmup > 0:
+    if workers <= 1:
+        for chunk in it:
+            yield from here(fn, chunk, mine)
+        return
+    if warmup > 0:
         deadline = time.perf_counter() + warmup
         for chunk in it:
-            yield from here(fn, chunk)
+            yield from here(fn, chunk, mine)
             if time.perf_counter() >= deadline:
                 break
     first = next(it, None)
     if first is None:
         return
     second = next(it, None)
-    if workers <= 1 or second is None:
-        yield from here(fn, first)
-        if second is not None:
-            yield from here(fn, second)
-            for chunk in it:
-                yield from here(fn, chunk)
+    if second is None:
+        yield from here(fn, first, mine)
         return
-    pool = _Pool(fn, workers, setup, cleanup, stream, cleanup_fault)
+    pool = _Pool(fn, workers, mine, setup, cleanup, stream, cleanup_fault)
     try:
         yield from pool.results(_prepend((first, second), it))
         pool.close()
@@ -213,12 +220,14 @@ def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
         pool.kill()
 
 
-def _whole(fn: Callable[[Any], Any], chunk: Any) -> Iterator[Any]:
+def _whole(fn: Callable[[Any], Any], chunk: Any, state: dict[str, Any]) -> Iterator[Any]:
+    _use(state)
     yield fn(chunk)
 
 
-def _each_item(fn: Callable[[Any], Any], chunk: Any) -> Iterator[Any]:
+def _each_item(fn: Callable[[Any], Any], chunk: Any, state: dict[str, Any]) -> Iterator[Any]:
     """A chunk's items handled in this process, each as it is made (nothing else is ready)."""
+    _use(state)
     for item in fn(chunk):
         yield [item]
 
@@ -313,9 +322,9 @@ class _Pool:
     end) or :meth:`kill` (any end: SIGTERM, SIGKILL, reaped, within about a
     second each)."""
 
-    def __init__(self, fn: Callable[[Any], Any], size: int, setup: Callable[[], dict[str, Any]] | None,
-                 cleanup: Callable[..., object] | None = None, stream: bool = False,
-                 cleanup_fault: Callable[[BaseException], object] | None = None):
+    def __init__(self, fn: Callable[[Any], Any], size: int, state: dict[str, Any],
+                 setup: Callable[[], dict[str, Any]] | None, cleanup: Callable[..., object] | None = None,
+                 stream: bool = False, cleanup_fault: Callable[[BaseException], object] | None = None):
         import multiprocessing  # here: a run on one worker never needs it (a few milliseconds of start-up)
 
         global _at_exit
@@ -325,6 +334,7 @@ class _Pool:
         self.fork = method == "fork"
         self.fn = fn
         self.size = size
+        self.state = state
         self.setup = setup
         self.cleanup = cleanup
         self.cleanup_fault = cleanup_fault
@@ -437,6 +447,7 @@ class _Pool:
         proc = self.ctx.Process(target=_serve, args=(self.fn, self.setup, self.cleanup, os.getpid(), _End(task_r),
                                                      _End(result_w), inherited, self.stream),
                                 name=f"gincli-worker-{len(self.workers) + len(self.gone) + 1}", daemon=True)
+        _use(self.state)  # what a forked worker inherits, whatever map this process ran meanwhile
         # A Ctrl-C while the worker starts is this process's (the worker ignores SIGINT once it can),
         # raised once the worker is known to kill().
         with _interrupt_held():
