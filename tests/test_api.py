@@ -78,6 +78,18 @@ def test_score_is_lazy_and_a_record_that_is_not_a_dict_is_its_own_error():
         next(it)
 
 
+def test_scores_read_in_turn_each_keep_their_own_arguments():
+    records = read_jsonl(ROOT / "examples" / "hands.jsonl")
+    plain, bonus = gincli.score(records), gincli.score(records, options={"gin_bonus": 50})
+    together = []
+    for pair in zip(plain, bonus, strict=True):
+        assert gincli.validate(gincli.deal(seed=1))["valid"]  # another call's work in between
+        together.append(pair)
+    alone = list(gincli.score(records)), list(gincli.score(records, options={"gin_bonus": 50}))
+    assert together == list(zip(*alone, strict=True))
+    assert [p["points"] for p, _ in together] != [b["points"] for _, b in together]
+
+
 def test_score_of_one_dict_and_a_bad_variant_are_usage_errors():
     with pytest.raises(UsageError, match="put it in a list"):
         list(gincli.score({"id": "x"}))

@@ -28,7 +28,7 @@ from ..base.arguments import (
 from ..base.config import MAX_WORKERS
 from ..base.errors import ConfigError, PluginError, UsageError, quote
 from ..base.jsonio import dumps, holds_nan_or_infinity, loads
-from ..base.pool import chunked, forks
+from ..base.pool import forks
 from ..formats.containers import Item
 from ..formats.records import HandScorer
 from ..hand.bots import Bot
@@ -41,7 +41,7 @@ from ..work.deal import deal_transcript, parse_players
 from ..work.plan import plan_match, plan_tournament
 from ..work.python import overrides as _overrides, registry, seed as _seed
 from ..work.run import play_pairings, stream_sessions
-from ..work.score import score_chunk
+from ..work.score import json_lines, scored
 from ..work.validate import validate_chunk, validation_defaults
 
 
@@ -122,9 +122,8 @@ def score(records: Iterable[Mapping[str, Any]], *, variant: str | None = None, s
 
 
 def _scored(scorer: HandScorer, records: Iterable[Any]) -> Iterator[dict[str, Any]]:
-    state = {"scorer": scorer, "mode": "json", "colour": False}
-    for chunk in chunked(_items(records), 1):  # one at a time: a record is read when its result is asked for
-        yield from _lines(score_chunk(state, chunk)[0])
+    for chunk in scored({"scorer": scorer}, _items(records), size=1):  # a record read when its result is asked for
+        yield from _lines(json_lines(chunk.records))
 
 
 def validate(transcript: Mapping[str, Any], *, variant: str | Sequence[str] | None = None,
