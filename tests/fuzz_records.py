@@ -239,10 +239,11 @@ def _states() -> dict[str, Any]:
         from gincli.cli import score, validate
         from gincli.formats.records import HandScorer
         from gincli.plugin.registry import load_registry
+        from gincli.work.validate import validation_defaults
 
         registry = load_registry()
         _STATE["score"] = {m: score.chunk_state(HandScorer(registry, None), m, False) for m in ("json", "text", "csv")}
-        defaults = validate.validation_defaults(registry, None, None, {})
+        defaults = validation_defaults(registry, None, None, {})
         _STATE["validate"] = {m: validate.chunk_state(registry, defaults, m, False)
                               for m in ("json", "text", "brief", "csv")}
     return _STATE
@@ -270,9 +271,9 @@ def run_one(kind: str, raw: bytes, mode: str = "json") -> tuple[list[str], list[
         if mode != "json":  # what a face writes of a failure is its message
             return [r.message for r in records if isinstance(r, Failure)], []
         return [entry["error"] for entry in map(json.loads, json_lines(records).splitlines()) if "error" in entry], []
-    from gincli.cli.validate import validate_chunk
+    from gincli.work.validate import validate_chunk
 
-    text = validate_chunk(_states()["validate"][mode], [item])[0]
+    text = validate_chunk(_states()["validate"][mode], [item]).text
     if mode == "csv":
         return [row["message"] for row in csv.DictReader(io.StringIO(text)) if row["message"]], []
     if mode != "json":

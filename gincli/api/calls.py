@@ -42,7 +42,7 @@ from ..work.plan import plan_match, plan_tournament
 from ..work.python import overrides as _overrides, registry, seed as _seed
 from ..work.run import play_pairings, stream_sessions
 from ..work.score import json_lines, scored
-from ..work.validate import validate_chunk, validation_defaults
+from ..work.validate import validated, validation_defaults
 
 
 def _registry_with(*variants: str | None) -> Any:
@@ -141,14 +141,14 @@ def validate(transcript: Mapping[str, Any], *, variant: str | Sequence[str] | No
     overrides = _overrides(options)
     reg = _registry_with(*variants)
     defaults = validation_defaults(reg, variants, scoring, overrides, where="options")
-    state = {"registry": reg, "defaults": defaults, "mode": "json", "invalid_only": False}
+    state = {"registry": reg, "defaults": defaults, "invalid_only": False}
     if type(transcript) is not dict:
         item = Item("<transcript>", 0, None, None, "the transcript is not a dict (a JSON object)")
     elif holds_nan_or_infinity(transcript):
         item = Item("<transcript>", 0, None, None, "the transcript holds NaN or Infinity, which JSON does not allow")
     else:
         item = Item("<transcript>", 0, None, transcript)
-    return next(_lines(validate_chunk(state, [item])[0]))
+    return next(_lines(next(validated(state, [item])).text))
 
 
 def deal(*, seed: int | None = None, players: Sequence[str] | str = ("ann", "bob"), dealer: str | None = None,
