@@ -159,8 +159,8 @@ def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, sco
 
 def chunk_state(scorer: HandScorer, mode: str, colour: bool) -> dict[str, Any]:
     """What :func:`~gincli.work.score.score_chunk` needs to score records for
-    ``gin score`` in ``mode`` (text, json, csv): for text and csv, the
-    function its workers turn each scored record into what is written with."""
+    ``gin score`` in ``mode`` (text, json, csv): for text and csv, the function
+    that turns a scored record into what is written (run in the workers)."""
     if mode == "text":
         return {"scorer": scorer, "write": functools.partial(_hand, scorer, colour), "shown": True}
     if mode == "csv":

@@ -129,8 +129,8 @@ def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults, mode
 def chunk_state(registry: Any, defaults: Defaults, mode: str, invalid_only: bool) -> dict[str, Any]:
     """What :func:`~gincli.work.validate.validate_chunk` needs to report on
     transcripts for ``gin validate`` in ``mode`` (text, brief, json, csv): for
-    all but json, the function its workers turn each report into what is
-    written with."""
+    all but json, the function that turns a report into what is written (run
+    in the workers)."""
     state = {"registry": registry, "defaults": defaults, "invalid_only": invalid_only}
     if mode == "csv":
         state["write"] = _row

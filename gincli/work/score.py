@@ -8,7 +8,7 @@ and each failure as a :class:`Failure`; the face writes them out."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from ..base.contract import PluginFault
@@ -48,8 +48,9 @@ class Scored(NamedTuple):
     faults: int
 
 
-def scored(state: dict[str, Any], items: Iterable[Item], workers: int = 1, setup: Any = None,
-           warmup: float = 0.0, size: int | None = None) -> Iterator[Scored]:
+def scored(state: dict[str, Any], items: Iterable[Item], workers: int = 1,
+           setup: Callable[[], dict[str, Any]] | None = None, warmup: float = 0.0,
+           size: int | None = None) -> Iterator[Scored]:
     """``items`` scored, a chunk (``size`` records, :data:`CHUNK`) at a time,
     in input order, over ``workers`` processes of the pool (with one, here,
     each chunk read only as its turn comes). ``state``: as

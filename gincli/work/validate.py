@@ -6,7 +6,7 @@ face's ``write`` made of it in the worker (a report for people, a CSV row)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -84,8 +84,9 @@ class Validated(NamedTuple):
     counts: Counts
 
 
-def validated(state: dict[str, Any], items: Iterable[Item], workers: int = 1, setup: Any = None,
-              warmup: float = 0.0, size: int | None = None) -> Iterator[Validated]:
+def validated(state: dict[str, Any], items: Iterable[Item], workers: int = 1,
+              setup: Callable[[], dict[str, Any]] | None = None, warmup: float = 0.0,
+              size: int | None = None) -> Iterator[Validated]:
     """``items`` validated, a chunk (``size`` transcripts, :data:`CHUNK`) at a
     time, in input order, over ``workers`` processes of the pool (with one,
     here). ``state``: as :func:`validate_chunk`'s, built again by ``setup()``
