@@ -64,7 +64,7 @@ _MOVED = {
     "variant": "rulebook.variant", "scoring": "rulebook.scoring", "rng": "rulebook.rng",
     "moves": "hand.moves", "moveset": "hand.moveset", "engine": "hand.engine", "view": "hand.view",
     "bots": "hand.bots", "session": "sessions.systems", "table": "sessions.table",
-    "match": "matches.runner", "backends": "matches.backends", "parallel": "matches.parallel",
+    "match": "matches.runner", "backends": "matches.backends", "parallel": "base.pool",
     "stats": "matches.stats", "external": "matches.external", "external.process": "matches.external.process",
     "external.protocol": "matches.external.protocol", "external.botsfile": "matches.external.botsfile",
     "hookspecs": "plugin.hookspecs", "plugins": "plugin.registry", "validate": "replay.validate",

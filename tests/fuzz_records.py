@@ -239,21 +239,23 @@ def _states() -> dict[str, Any]:
         from gincli.cli import score, validate
         from gincli.formats.records import HandScorer
         from gincli.plugin.registry import load_registry
+        from gincli.work.validate import validation_defaults
 
         registry = load_registry()
         _STATE["score"] = {m: score.chunk_state(HandScorer(registry, None), m, False) for m in ("json", "text", "csv")}
-        defaults = validate.validation_defaults(registry, None, None, {})
+        defaults = validation_defaults(registry, None, None, {})
         _STATE["validate"] = {m: validate.chunk_state(registry, defaults, m, False)
                               for m in ("json", "text", "brief", "csv")}
     return _STATE
 
 
 def score_all(records: list[Any]) -> list[dict[str, Any]]:
-    from gincli.cli.score import score_chunk
     from gincli.formats.containers import Item
+    from gincli.work.score import json_lines, score_chunk
 
     items = [Item("<fuzz>", i, i + 1, None, raw=encode(r)) for i, r in enumerate(records)]
-    return [json.loads(line) for line in score_chunk(_states()["score"]["json"], items)[0].splitlines()]
+    done = score_chunk(_states()["score"]["json"], items)
+    return [json.loads(line) for line in json_lines(done.records).splitlines()]
 
 
 def run_one(kind: str, raw: bytes, mode: str = "json") -> tuple[list[str], list[str]]:
@@ -263,17 +265,15 @@ def run_one(kind: str, raw: bytes, mode: str = "json") -> tuple[list[str], list[
 
     item = Item("<fuzz>", 0, 1, None, raw=raw)
     if kind == "score":
-        from gincli.cli.score import score_chunk
+        from gincli.work.score import Failure, json_lines, score_chunk
 
-        text, _, _, errors, *_ = score_chunk(_states()["score"][mode], [item])
-        if mode == "text":
-            return [message for _, message in errors], []
-        if mode == "csv":
-            return [row["error"] for row in csv.DictReader(io.StringIO(text)) if row["error"]], []
-        return [entry["error"] for entry in map(json.loads, text.splitlines()) if "error" in entry], []
-    from gincli.cli.validate import validate_chunk
+        records = score_chunk(_states()["score"][mode], [item]).records
+        if mode != "json":  # what a face writes of a failure is its message
+            return [r.message for r in records if isinstance(r, Failure)], []
+        return [entry["error"] for entry in map(json.loads, json_lines(records).splitlines()) if "error" in entry], []
+    from gincli.work.validate import validate_chunk
 
-    text = validate_chunk(_states()["validate"][mode], [item])[0]
+    text = validate_chunk(_states()["validate"][mode], [item]).text
     if mode == "csv":
         return [row["message"] for row in csv.DictReader(io.StringIO(text)) if row["message"]], []
     if mode != "json":

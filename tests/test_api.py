@@ -79,6 +79,18 @@ def test_score_is_lazy_and_a_record_that_is_not_a_dict_is_its_own_error():
         next(it)
 
 
+def test_scores_read_in_turn_each_keep_their_own_arguments():
+    records = read_jsonl(ROOT / "examples" / "hands.jsonl")
+    plain, bonus = gincli.score(records), gincli.score(records, options={"gin_bonus": 50})
+    together = []
+    for pair in zip(plain, bonus, strict=True):
+        assert gincli.validate(gincli.deal(seed=1))["valid"]  # another call's work in between
+        together.append(pair)
+    alone = list(gincli.score(records)), list(gincli.score(records, options={"gin_bonus": 50}))
+    assert together == list(zip(*alone, strict=True))
+    assert [p["points"] for p, _ in together] != [b["points"] for _, b in together]
+
+
 def test_score_of_one_dict_and_a_bad_variant_are_usage_errors():
     with pytest.raises(UsageError, match="put it in a list"):
         list(gincli.score({"id": "x"}))
@@ -346,9 +358,9 @@ def test_python_bots_say_what_they_need(monkeypatch):
         gincli.play_match([bot, bot], hands=1, seed=1)
     with pytest.raises(UsageError, match="neither|give a bot's name"):
         gincli.play_match([42, "random"], hands=1, seed=1)
-    from gincli.matches import parallel
+    from gincli.base import pool
 
-    monkeypatch.setattr(parallel, "START_METHOD", "spawn")
+    monkeypatch.setattr(pool, "START_METHOD", "spawn")
     with pytest.raises(UsageError, match="workers=1"):
         gincli.play_match([Policy(), "random"], hands=2, seed=1, workers=2)
     assert gincli.play_match([Policy(), "random"], hands=2, seed=1).summary["sessions"] == 2  # one worker, then

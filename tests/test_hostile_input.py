@@ -47,8 +47,8 @@ def test_a_knocker_that_is_not_a_name_is_that_records_error(run, tmp_path, knock
 
 @pytest.mark.parametrize("format", ["json", "text"])
 def test_an_unexpected_failure_on_one_record_costs_that_record_only(run, tmp_path, monkeypatch, format):
-    from gincli.cli import score
     from gincli.formats import records
+    from gincli.work import score
 
     real, real_plain = records.score_position, records.score_plain
 

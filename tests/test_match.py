@@ -456,7 +456,7 @@ def test_a_worker_ends_on_sigterm_even_when_its_main_thread_cannot_take_the_sign
     script = tmp_path / "stuck.py"
     script.write_text(
         "import signal, time\n"
-        "from gincli.matches.parallel import ordered_map\n"
+        "from gincli.base.pool import ordered_map\n"
         "def work(chunk):\n"
         "    if chunk == [2]:\n"
         "        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})\n"

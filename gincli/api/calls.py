@@ -31,13 +31,13 @@ from ..base.arguments import (
 from ..base.config import MAX_WORKERS
 from ..base.errors import ConfigError, UsageError, quote
 from ..base.jsonio import dumps, holds_nan_or_infinity, loads
+from ..base.pool import forks
 from ..formats.containers import Item
 from ..formats.records import HandScorer
 from ..formats.store import MemorySink
 from ..hand.bots import Bot
 from ..matches.backends import DEFAULT_BACKEND
 from ..matches.external import DEFAULT_TIME_LIMIT
-from ..matches.parallel import chunked, forks
 from ..matches.pybots import bot_factory, label_of
 from ..matches.runner import DEFAULT_MAX_FORFEITS
 from ..matches.stats import parse_sprt
@@ -46,8 +46,8 @@ from ..work.deal import deal_transcript, parse_players
 from ..work.match import MatchRun
 from ..work.plan import MatchOptions
 from ..work.python import overrides as _overrides, registry, seed as _seed
-from ..work.score import score_chunk
-from ..work.validate import validate_chunk, validation_defaults
+from ..work.score import json_lines, scored
+from ..work.validate import validated, validation_defaults
 
 
 def _registry_with(*variants: str | None) -> Registry:
@@ -125,9 +125,8 @@ def score(records: Iterable[Mapping[str, Any]], *, variant: str | None = None, s
 
 
 def _scored(scorer: HandScorer, records: Iterable[Any]) -> Iterator[dict[str, Any]]:
-    state = {"scorer": scorer, "mode": "json", "colour": False}
-    for chunk in chunked(_items(records), 1):  # one at a time: a record is read when its result is asked for
-        yield from _lines(score_chunk(state, chunk)[0])
+    for chunk in scored({"scorer": scorer}, _items(records), size=1):  # a record read when its result is asked for
+        yield from _lines(json_lines(chunk.records))
 
 
 def validate(transcript: Mapping[str, Any], *, variant: str | Sequence[str] | None = None,
@@ -145,14 +144,14 @@ def validate(transcript: Mapping[str, Any], *, variant: str | Sequence[str] | No
     overrides = _overrides(options)
     reg = _registry_with(*variants)
     defaults = validation_defaults(reg, variants, scoring, overrides, where="options")
-    state = {"registry": reg, "defaults": defaults, "mode": "json", "invalid_only": False}
+    state = {"registry": reg, "defaults": defaults, "invalid_only": False}
     if type(transcript) is not dict:
         item = Item("<transcript>", 0, None, None, "the transcript is not a dict (a JSON object)")
     elif holds_nan_or_infinity(transcript):
         item = Item("<transcript>", 0, None, None, "the transcript holds NaN or Infinity, which JSON does not allow")
     else:
         item = Item("<transcript>", 0, None, transcript)
-    return next(_lines(validate_chunk(state, [item])[0]))
+    return next(_lines(next(validated(state, [item])).text))
 
 
 def deal(*, seed: int | None = None, players: Sequence[str] | str = ("ann", "bob"), dealer: str | None = None,

@@ -68,7 +68,7 @@ WorkersOpt = Annotated[int | None, typer.Option(
 def workers_for(asked: int | None) -> int:
     """The worker processes a run on this machine uses: those asked, but no
     more than the cores this process may use (all of them when none are asked)."""
-    from ..matches.parallel import default_workers
+    from ..base.pool import default_workers
 
     cores = default_workers()
     return cores if asked is None else max(1, min(asked, cores))

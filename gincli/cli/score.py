@@ -6,6 +6,7 @@ import functools
 import gc
 import os
 from collections import Counter
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -20,10 +21,11 @@ from ..base.errors import (
     shorten,
 )
 from ..base.jsonio import dumps
-from ..formats.containers import Item, Reader
+from ..base.pool import WARMUP
+from ..formats.containers import Reader
 from ..formats.records import HandScorer
-from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
-from ..work.score import score_chunk  # noqa: F401  (gincli.score's too)
+from ..rulebook.scoring import HandResult
+from ..work.score import Failure, Totals, json_lines, scored, summary_object
 from .base import error, guard, settings
 from .hands import hand_text
 from .options import (
@@ -83,10 +85,7 @@ def score(
     colour = mode == "text" and (color_mode() == "always" or (color_mode() == "auto" and data().isatty()))
     state = chunk_state(scorer, mode, colour)
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, mode, colour)
-    if mode == "csv":
-        from ..formats import rows  # here: csv, and its module, only for --format csv
-
-        write_data(rows.header(rows.HAND))
+    written = _writer(mode)  # for csv, the header first
     total = Totals("all")
     per_file = []
     plugin_faults = 0  # records a plugin's fault cost: the run's status is a plugin's fault then
@@ -98,20 +97,11 @@ def score(
         try:
             with progress_bar("" if quiet else f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:
-                chunks = chunked(reader.items(parse=False), CHUNK)
-                for out, counts, bad, errors, players, faults in ordered_map(
-                        _score_chunk, chunks, workers_for(workers), setup, state, warmup=0.0 if workers else WARMUP):
-                    if errors:  # people: each bad record's sentence on stderr, in its place
-                        done = 0
-                        for at, line in errors:
-                            write_data(out[done:at])
-                            data().flush()
-                            error(line)
-                            done = at
-                        out = out[done:]
-                    write_data(out, json=mode == "json")
-                    totals.add(counts, bad, players)
-                    plugin_faults += faults
+                for chunk in scored(state, reader.items(parse=False), workers_for(workers), setup,
+                                    warmup=0.0 if workers else WARMUP):
+                    written(chunk.records)
+                    totals.add(chunk.counts, chunk.failed, chunk.players)
+                    plugin_faults += chunk.faults
                     advance(reader.position())
             reader.check()  # gzip data cut short: the records before it are scored
         except InputError as exc:
@@ -138,50 +128,6 @@ def say_lines(*texts: str) -> None:
     for text in texts:
         for line in text.splitlines():
             say(line)
-
-
-CHUNK = 1000  # records a worker scores at a time
-
-#: Each player's totals: hands played, hands won, points won, gins (big gins too), undercuts.
-PLAYER_FIELDS = ("hands", "hands_won", "points", "gins", "undercuts")
-
-
-class Totals:
-    """What a run (or one of its files) scored: outcomes, failures, each player's totals."""
-
-    def __init__(self, source: str):
-        self.source = source
-        self.outcomes: Counter[str] = Counter()
-        self.failed = 0
-        self.players: dict[str, list[int]] = {}
-
-    def add(self, outcomes: Counter[str], failed: int, players: dict[str, list[int]]) -> None:
-        self.outcomes.update(outcomes)
-        self.failed += failed
-        for name, values in players.items():
-            mine = self.players.get(name)
-            if mine is None:
-                self.players[name] = list(values)
-            else:
-                for i, v in enumerate(values):
-                    mine[i] += v
-
-    def merge(self, other: Totals) -> None:
-        self.add(other.outcomes, other.failed, other.players)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "hands": sum(self.outcomes.values()), "failed": self.failed,
-                "outcomes": dict(sorted(self.outcomes.items())),
-                "players": {name: dict(zip(PLAYER_FIELDS, values, strict=True)) for name, values in sorted(
-                    self.players.items(), key=lambda kv: (-kv[1][2], kv[0]))}}
-
-
-def summary_object(total: Totals, per_file: list[Totals]) -> dict[str, Any]:
-    """``--summary``'s object: the run's totals, and each file's."""
-    out = total.to_dict()
-    del out["source"]
-    out["files"] = [t.to_dict() for t in per_file]
-    return out
 
 
 #: The most players the summary on stderr lists (by points; all of them in --summary's object).
@@ -212,20 +158,61 @@ def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, sco
 
 
 def chunk_state(scorer: HandScorer, mode: str, colour: bool) -> dict[str, Any]:
-    """What :func:`~gincli.work.score.score_chunk` needs to score records as
-    ``gin score`` writes them in ``mode`` (text, json, csv)."""
-    return {"scorer": scorer, "mode": mode, "colour": colour, "text": hand_text, "label": _label}
+    """What :func:`~gincli.work.score.score_chunk` needs to score records for
+    ``gin score`` in ``mode`` (text, json, csv): for text and csv, the function
+    that turns a scored record into what is written (run in the workers)."""
+    if mode == "text":
+        return {"scorer": scorer, "write": functools.partial(_hand, scorer, colour), "shown": True}
+    if mode == "csv":
+        return {"scorer": scorer, "write": _row}
+    return {"scorer": scorer}
+
+
+def _hand(scorer: HandScorer, colour: bool, result: HandResult, where: str) -> str:
+    """A scored hand for people (in a worker)."""
+    return hand_text(result, colour, scorer.movesets(result))
+
+
+def _row(result: HandResult, where: str) -> str:
+    """A scored hand as a CSV row (in a worker)."""
+    from ..formats import rows
+
+    return rows.lines([rows.hand_row(where, result.to_dict())])
+
+
+def _writer(mode: str) -> Callable[[list[str | Failure]], None]:
+    """What writes a chunk's records in ``mode``; for csv, the header is written now, before them."""
+    if mode == "json":
+        return lambda records: write_data(json_lines(records), json=True)
+    if mode == "csv":
+        from ..formats import rows  # here: csv, and its module, only for --format csv
+
+        write_data(rows.header(rows.HAND))
+        return lambda records: write_data("".join(
+            r if isinstance(r, str) else rows.lines([rows.hand_error_row(r.where, r.id, r.message)]) for r in records))
+    return _people
+
+
+def _people(records: list[str | Failure]) -> None:
+    """A chunk's hands for people, a blank line between two; each failure's
+    sentence on stderr in its place, after the hands before it."""
+    shown = False  # a hand of this chunk is written: the next one after a blank line
+    pending: list[str] = []
+    for r in records:
+        if isinstance(r, str):
+            pending.append("\n" + r if shown else r)
+            shown = True
+        else:
+            write_data("".join(pending))
+            data().flush()
+            error(f"{r.where}{f' ({_label(r.id)})' if r.id is not None else ''}: {r.message}")
+            pending = []
+    write_data("".join(pending))
 
 
 def _label(ident: Any) -> str:
     """A record's id beside its error, for people."""
     return shorten(safe(ident, markup=False))
-
-
-def _score_chunk(items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]], dict[str, list[int]],
-                                            int]:
-    """A worker's chunk: :func:`score_chunk` with the worker's state."""
-    return score_chunk(worker_state(), items)
 
 
 def file_size(path: str) -> int | None:

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import functools
 import gc
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ..base.errors import EXIT_OK, EXIT_PLUGIN_FAULT, EXIT_RECORD_FAILED, EXIT_UNREADABLE, InputError, quote
+from ..base.pool import WARMUP
 from ..formats import rows
-from ..formats.containers import Item, Reader
-from ..matches.parallel import WARMUP, chunked, ordered_map, worker_state
+from ..formats.containers import Reader
 from ..replay.validate import Defaults, Report
-from ..work.validate import validate_chunk, validation_defaults  # noqa: F401  (gincli.validate's too)
+from ..work.validate import Counts, validated, validation_defaults
 from . import complete
 from .base import error, guard, settings
 from .options import (
@@ -43,6 +43,9 @@ from .render import (
 )
 from .score import file_size
 
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
+
 HELP = """Replay transcripts move by move and check every rule and every claimed result.
 
 Reads .json, .jsonl (streamed), .toml files, gzip-compressed too (.jsonl.gz), or - for standard input. For each
@@ -53,9 +56,6 @@ options are used; --variant, --scoring and --option fill in what a transcript le
 Exit status: 0 every transcript valid; 1 some transcript invalid; 2 an input could not be read at all; 4 a plugin
 broke its contract (the transcripts it touched name it: plugin-fault).
 """
-
-CHUNK = 50  # transcripts a worker replays at a time
-
 
 def register(app: typer.Typer) -> None:
     app.command("validate", help=HELP)(guard(validate_command))
@@ -86,7 +86,7 @@ def validate_command(
     s = settings(ctx)
     registry = s.registry()
     defaults = validation_defaults(registry, variant, scoring, overrides_from(option))
-    counts = {"valid": 0, "invalid": 0, "complete": 0, "plugin": 0}
+    counts = Counts()
     status = EXIT_OK
     gc.freeze()
     mode = format.value if format != "text" else "brief" if brief else "text"
@@ -100,15 +100,10 @@ def validate_command(
         try:
             with progress_bar(f"validating {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:
-                chunks = chunked(reader.items(parse=False), CHUNK)
-                for text, valid, invalid, complete, plugin in ordered_map(
-                        _validate_chunk, chunks, workers_for(workers), setup, state,
-                        warmup=0.0 if workers else WARMUP):
-                    write_data(text, json=mode == "json")
-                    counts["valid"] += valid
-                    counts["invalid"] += invalid
-                    counts["complete"] += complete
-                    counts["plugin"] += plugin
+                for chunk in validated(state, reader.items(parse=False), workers_for(workers), setup,
+                                       warmup=0.0 if workers else WARMUP):
+                    write_data(chunk.text, json=mode == "json")
+                    counts.add(chunk.counts)
                     advance(reader.position())
             reader.check()  # gzip data cut short: the transcripts before it are replayed
         except InputError as exc:
@@ -116,13 +111,13 @@ def validate_command(
             error(exc.message)
             status = EXIT_UNREADABLE
     data().flush()
-    total = counts["valid"] + counts["invalid"]
+    total = counts.valid + counts.invalid
     if not quiet and (total or status == EXIT_OK):
-        say(f"gin validate: {plural(total, 'transcript')}: {counts['valid']:,} valid "
-            f"({counts['complete']:,} complete), {counts['invalid']:,} invalid")
-    if status == EXIT_OK and counts["invalid"]:
+        say(f"gin validate: {plural(total, 'transcript')}: {counts.valid:,} valid "
+            f"({counts.complete:,} complete), {counts.invalid:,} invalid")
+    if status == EXIT_OK and counts.invalid:
         status = EXIT_RECORD_FAILED
-    raise typer.Exit(EXIT_PLUGIN_FAULT if counts["plugin"] else status)
+    raise typer.Exit(EXIT_PLUGIN_FAULT if counts.plugin else status)
 
 
 def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults, mode: str, invalid_only: bool,
@@ -134,16 +129,22 @@ def _setup(plugin_dirs: list[str], disabled: list[str], defaults: Defaults, mode
     return chunk_state(load_registry(plugin_dirs, disabled), defaults, mode, invalid_only)
 
 
-def chunk_state(registry: Any, defaults: Defaults, mode: str, invalid_only: bool) -> dict[str, Any]:
+def chunk_state(registry: Registry, defaults: Defaults, mode: str, invalid_only: bool) -> dict[str, Any]:
     """What :func:`~gincli.work.validate.validate_chunk` needs to report on
-    transcripts as ``gin validate`` writes them in ``mode`` (text, brief, json, csv)."""
-    return {"registry": registry, "defaults": defaults, "mode": mode, "invalid_only": invalid_only,
-            "people": _people}
+    transcripts for ``gin validate`` in ``mode`` (text, brief, json, csv): for
+    all but json, the function that turns a report into what is written (run
+    in the workers)."""
+    state = {"registry": registry, "defaults": defaults, "invalid_only": invalid_only}
+    if mode == "csv":
+        state["write"] = _row
+    elif mode != "json":
+        state.update(write=functools.partial(_people, mode=mode), shown=True)
+    return state
 
 
-def _validate_chunk(items: list[Item]) -> tuple[str, int, int, int, int]:
-    """A worker's chunk: :func:`validate_chunk` with the worker's state."""
-    return validate_chunk(worker_state(), items)
+def _row(report: Report, where: str) -> str:
+    """A transcript's report as a CSV row (in a worker)."""
+    return rows.lines([rows.transcript_row(where, report.to_dict())])
 
 
 def _people(report: Report, where: str, mode: str) -> str:

@@ -10,7 +10,7 @@ order, so the results never depend on the backend. A backend may also yield
 a chunk's outcomes in pieces, in order, as they are played
 (``work.stream(chunk)``), as ``local`` and gincli-ray do, so that each
 session is written as soon as it and every session before it are finished.
-The built-in backend ``local`` (worker processes, :mod:`gincli.matches.parallel`)
+The built-in backend ``local`` (worker processes, :mod:`gincli.base.pool`)
 is registered by the plugin ``gincli-backends`` through the same hook a third
 party uses.
 

@@ -23,9 +23,9 @@ from typing import Any
 
 from ..base.arguments import FLAGS, Spelling
 from ..base.errors import GinError, MachineError, UsageError
+from ..base.pool import chunked
 from ..formats.store import TranscriptLog, TranscriptSink, recorded_seed
 from ..matches.backends import BackendRun, MatchWork
-from ..matches.parallel import chunked
 from ..matches.resume import read_back
 from ..matches.runner import MatchSpec, SessionOutcome, Tally
 from ..matches.tournament import pairing_done, tournament_summary

@@ -1,19 +1,72 @@
-"""Scoring a chunk of hand records, for ``gin score``'s workers and
-:func:`gincli.score`: each record's result or its one-sentence error, the
-outcome counts and each player's totals. JSON lines and CSV rows are written
-here; the text for people is the face's (given in the state)."""
+"""Scoring hand records, for ``gin score`` and :func:`gincli.score`: the
+records cut into chunks for the worker pool, each record's result or its
+one-sentence error, the outcome counts and each player's totals, per input
+and for the run. What comes back is data: each result's JSON text, or what
+the face's ``write`` made of it in the worker (a hand for people, a CSV row),
+and each failure as a :class:`Failure`; the face writes them out."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NamedTuple
 
 from ..base.contract import PluginFault
 from ..base.errors import RecordError, record_failure
 from ..base.jsonio import error_line, utf8_lines
+from ..base.pool import chunked, ordered_map, worker_state
 from ..formats.containers import Item
 from ..formats.records import HandScorer
 from ..rulebook.scoring import HandResult
+
+CHUNK = 1000  # records a worker scores at a time
+
+#: Each player's totals: hands played, hands won, points won, gins (big gins too), undercuts.
+PLAYER_FIELDS = ("hands", "hands_won", "points", "gins", "undercuts")
+
+
+class Failure(NamedTuple):
+    """A record that could not be scored (or written): where it is, its id
+    (``None`` when it has none), and the sentence that says why."""
+
+    where: str
+    id: Any
+    message: str
+
+
+class Scored(NamedTuple):
+    """A chunk of records scored, in input order: each record's text (its
+    result's JSON, or what the face's ``write`` made of it) or its
+    :class:`Failure`; the outcome counts; each player's totals (as
+    :data:`PLAYER_FIELDS`); how many records failed, and how many of those
+    were a plugin's fault."""
+
+    records: list[str | Failure]
+    counts: Counter[str]
+    players: dict[str, list[int]]
+    failed: int
+    faults: int
+
+
+def scored(state: dict[str, Any], items: Iterable[Item], workers: int = 1,
+           setup: Callable[[], dict[str, Any]] | None = None, warmup: float = 0.0,
+           size: int | None = None) -> Iterator[Scored]:
+    """``items`` scored, a chunk (``size`` records, :data:`CHUNK`) at a time,
+    in input order, over ``workers`` processes of the pool (with one, here,
+    each chunk read only as its turn comes). ``state``: as
+    :func:`score_chunk`'s, built again by ``setup()`` in a spawned worker;
+    ``warmup``: see :func:`~gincli.base.pool.ordered_map`."""
+    return ordered_map(_score_worker, chunked(items, size or CHUNK), workers, setup, state, warmup)
+
+
+def _score_worker(items: list[Item]) -> Scored:
+    return score_chunk(worker_state(), items)
+
+
+def json_lines(records: list[str | Failure]) -> str:
+    """A chunk's records as FORMATS.md's JSON Lines: each result's line, and
+    ``{"id": ..., "error": ...}`` for each failure (``gin score -f json``, :func:`gincli.score`)."""
+    return utf8_lines([r if isinstance(r, str) else error_line(r.id, r.message) for r in records])
 
 
 def _tally(players: dict[str, list[int]], outcome: str, winner: str | None, points: int, *seated: str) -> None:
@@ -34,28 +87,21 @@ def _tally(players: dict[str, list[int]], outcome: str, winner: str | None, poin
             entry[4] += 1
 
 
-def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[str], int, list[tuple[int, str]],
-                                                                    dict[str, list[int]], int]:
-    """Score a chunk of records: what to write (JSON lines, CSV rows, or each
-    hand for people), outcome counts, failures, for people each failure's
-    sentence with where it goes in the text (an offset), each player's totals,
-    and how many of the failures were a plugin's fault.
-    ``state``: the scorer, the mode (text, json, csv) and the colour; for
-    text, the face's ``text(result, colour, movesets)`` that draws a hand and
-    ``label(id)`` that shows a record's id (``gin score``'s workers, and
-    :func:`gincli.score`)."""
+def score_chunk(state: dict[str, Any], items: list[Item]) -> Scored:
+    """Score a chunk of records. ``state``: the ``scorer``; the face's
+    ``write(result, where)`` that turns a scored record into its text, run
+    here, in the worker, and ``shown``, true when that text is for people (a
+    record it fails on "could not be shown", else "written"). Without
+    ``write``, each result's JSON text (the common record straight from its
+    raw line)."""
     scorer: HandScorer = state["scorer"]
-    mode, colour = state["mode"], state["colour"]
-    text = mode == "text"
-    if mode == "csv":
-        from ..formats import rows  # here: csv, and its module, only for --format csv
-    lines: list[str] = []
-    errors: list[tuple[int, str]] = []
-    written = 0  # characters of text so far: where a failure's sentence goes
+    write = state.get("write")
+    doing = "shown" if state.get("shown") else "written"
+    records: list[str | Failure] = []
     counts: Counter[str] = Counter()
     players: dict[str, list[int]] = {}
     failed = faults = 0
-    lane = scorer.score_line if mode == "json" else None
+    lane = scorer.score_line if write is None else None
     for item in items:
         if lane is not None and item.raw is not None:
             try:
@@ -63,7 +109,7 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
             except Exception:  # the careful way below meets it again, and says it properly
                 done = None
             if done is not None:
-                lines.append(done[0])
+                records.append(done[0])
                 counts[done[1]] += 1
                 _tally(players, done[1], done[2], done[3], done[4], done[5])
                 continue
@@ -71,32 +117,16 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, Counter[
         result, message, plugin = _score_one(scorer, item)
         if result is not None:
             try:
-                if text:
-                    block = ("\n" if lines else "") + state["text"](result, colour, scorer.movesets(result))
-                elif mode == "csv":
-                    block = rows.lines([rows.hand_row(item.where, result.to_dict())])
-                else:
-                    block = result.to_json()
-                lines.append(block)
-                written += len(block)
+                records.append(result.to_json() if write is None else write(result, item.where))
                 counts[result.outcome] += 1
                 _tally(players, result.outcome, result.winner, result.points, *_seated(result, item))
                 continue
             except Exception as exc:
-                message = record_failure(exc, "written" if not text else "shown")
+                message = record_failure(exc, doing)
         failed += 1
         faults += plugin
-        if text:
-            ident = _id_of(item)
-            label = f" ({state['label'](ident)})" if ident is not None else ""
-            errors.append((written, f"{item.where}{label}: {message}"))
-        elif mode == "csv":
-            lines.append(rows.lines([rows.hand_error_row(item.where, _id_of(item), message)]))
-        else:
-            lines.append(error_line(_id_of(item), message))
-    if mode == "json":
-        return utf8_lines(lines), counts, failed, errors, players, faults
-    return "".join(lines), counts, failed, errors, players, faults
+        records.append(Failure(item.where, _id_of(item), message))
+    return Scored(records, counts, players, failed, faults)
 
 
 def _seated(result: HandResult, item: Item) -> tuple[str, ...]:
@@ -124,3 +154,41 @@ def _score_one(scorer: HandScorer, item: Item) -> tuple[HandResult | None, str, 
 
 def _id_of(item: Item) -> Any:
     return item.record.get("id") if isinstance(item.record, dict) else None
+
+
+class Totals:
+    """What a run (or one of its inputs) scored: outcomes, failures, each player's totals."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.outcomes: Counter[str] = Counter()
+        self.failed = 0
+        self.players: dict[str, list[int]] = {}
+
+    def add(self, outcomes: Counter[str], failed: int, players: dict[str, list[int]]) -> None:
+        self.outcomes.update(outcomes)
+        self.failed += failed
+        for name, values in players.items():
+            mine = self.players.get(name)
+            if mine is None:
+                self.players[name] = list(values)
+            else:
+                for i, v in enumerate(values):
+                    mine[i] += v
+
+    def merge(self, other: Totals) -> None:
+        self.add(other.outcomes, other.failed, other.players)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "hands": sum(self.outcomes.values()), "failed": self.failed,
+                "outcomes": dict(sorted(self.outcomes.items())),
+                "players": {name: dict(zip(PLAYER_FIELDS, values, strict=True)) for name, values in sorted(
+                    self.players.items(), key=lambda kv: (-kv[1][2], kv[0]))}}
+
+
+def summary_object(total: Totals, per_input: list[Totals]) -> dict[str, Any]:
+    """``gin score --summary``'s object (docs/formats.md): the run's totals, and each input's."""
+    out = total.to_dict()
+    del out["source"]
+    out["files"] = [t.to_dict() for t in per_input]
+    return out

@@ -1,22 +1,30 @@
-"""Validating a chunk of transcripts, for ``gin validate``'s workers and
-:func:`gincli.validate`: the defaults checked once for the run, each
-transcript's report (any failure is that transcript's fault only), the counts.
-JSON lines and CSV rows are written here; the report for people is the face's
-(given in the state)."""
+"""Validating transcripts, for ``gin validate`` and :func:`gincli.validate`:
+the defaults checked once for the run, the transcripts cut into chunks for the
+worker pool, each transcript's report (any failure is that transcript's fault
+only), the counts. What comes back is each report's JSON line, or what the
+face's ``write`` made of it in the worker (a report for people, a CSV row)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..base.contract import PluginFault
 from ..base.errors import UsageError, record_failure
 from ..base.jsonio import dumps, utf8_lines
+from ..base.pool import chunked, ordered_map, worker_state
 from ..formats.containers import Item
 from ..replay.validate import Defaults, Fault, Report, validate
 from ..rulebook.rules import resolve
 
+if TYPE_CHECKING:
+    from ..plugin.registry import Registry
 
-def validation_defaults(registry: Any, variants: list[str] | None, scoring: str | None,
+CHUNK = 50  # transcripts a worker replays at a time
+
+
+def validation_defaults(registry: Registry, variants: list[str] | None, scoring: str | None,
                         overrides: dict[str, Any], where: str = "--option") -> Defaults:
     """What fills in where transcripts are silent (``--variant``, the first of
     them; ``--scoring``; ``--option``), checked once for the whole run: a bad
@@ -36,7 +44,7 @@ def validation_defaults(registry: Any, variants: list[str] | None, scoring: str 
     return Defaults(first.name if first is not None else None, scoring, overrides)
 
 
-def _check(item: Item, registry: Any, defaults: Defaults) -> Report:
+def _check(item: Item, registry: Registry, defaults: Defaults) -> Report:
     """The report on one transcript; any failure is a fault of this transcript only."""
     item.load()
     if item.error is not None:
@@ -53,44 +61,77 @@ def _failed(ident: Any, message: str, rule: str = "transcript-format") -> Report
     return Report(ident, False, False, [Fault(None, None, rule, message)])
 
 
-def validate_chunk(state: dict[str, Any], items: list[Item]) -> tuple[str, int, int, int, int]:
-    """Validate a chunk of transcripts: what to write (JSON lines, a report for
-    people, or one line each), and the counts (valid, invalid, complete, and
-    those with a plugin's fault: ``plugin-fault``). ``state``: the registry, the
-    defaults, the mode, ``invalid_only``, and for people (``text``, ``brief``)
-    the face's ``people(report, where, mode)`` that draws a report
-    (``gin validate``'s workers, and :func:`gincli.validate`)."""
-    mode, invalid_only = state["mode"], state["invalid_only"]
-    people = state.get("people")
+@dataclass
+class Counts:
+    """Transcripts counted: valid (``complete`` of them settled), invalid, and
+    those with a plugin's fault (``plugin-fault``)."""
+
+    valid: int = 0
+    invalid: int = 0
+    complete: int = 0
+    plugin: int = 0
+
+    def add(self, other: Counts) -> None:
+        self.valid += other.valid
+        self.invalid += other.invalid
+        self.complete += other.complete
+        self.plugin += other.plugin
+
+
+class Validated(NamedTuple):
+    """A chunk of transcripts validated, in input order: what is written of
+    their reports (each one's JSON line, or what the face's ``write`` made of
+    it; nothing for a valid one with ``invalid_only``), and their counts."""
+
+    text: str
+    counts: Counts
+
+
+def validated(state: dict[str, Any], items: Iterable[Item], workers: int = 1,
+              setup: Callable[[], dict[str, Any]] | None = None, warmup: float = 0.0,
+              size: int | None = None) -> Iterator[Validated]:
+    """``items`` validated, a chunk (``size`` transcripts, :data:`CHUNK`) at a
+    time, in input order, over ``workers`` processes of the pool (with one,
+    here). ``state``: as :func:`validate_chunk`'s, built again by ``setup()``
+    in a spawned worker; ``warmup``: see :func:`~gincli.base.pool.ordered_map`."""
+    return ordered_map(_validate_worker, chunked(items, size or CHUNK), workers, setup, state, warmup)
+
+
+def _validate_worker(items: list[Item]) -> Validated:
+    return validate_chunk(worker_state(), items)
+
+
+def validate_chunk(state: dict[str, Any], items: list[Item]) -> Validated:
+    """Validate a chunk of transcripts. ``state``: the ``registry``, the
+    ``defaults``, ``invalid_only``; the face's ``write(report, where)`` that
+    turns a report into its text, run here, in the worker, and ``shown``, true
+    when that text is for people (a report it fails on "could not be shown",
+    else "written"). Without ``write``, each report's JSON line."""
+    invalid_only = state["invalid_only"]
+    write = state.get("write") or _json_line
+    doing = "shown" if state.get("shown") else "written"
     out = []
-    valid = invalid = complete = plugin = 0
+    counts = Counts()
     for item in items:
         report = _check(item, state["registry"], state["defaults"])
         try:
-            text = _written(report, item.where, mode, people) if report.valid is False or not invalid_only else ""
+            text = write(report, item.where) if report.valid is False or not invalid_only else ""
         except Exception as exc:
-            report = _failed(report.id, record_failure(exc, "written" if mode in ("json", "csv") else "shown",
-                                                       "transcript's report"), "internal-error")
-            text = _written(report, item.where, mode, people)
+            report = _failed(report.id, record_failure(exc, doing, "transcript's report"), "internal-error")
+            text = write(report, item.where)
         out.append(text)
         if report.valid:
-            valid += 1
-            complete += report.complete
+            counts.valid += 1
+            counts.complete += report.complete
         else:
-            invalid += 1
-            plugin += any(f.rule == "plugin-fault" for f in report.errors)
-    return "".join(out), valid, invalid, complete, plugin
+            counts.invalid += 1
+            counts.plugin += any(f.rule == "plugin-fault" for f in report.errors)
+    return Validated("".join(out), counts)
 
 
-def _written(report: Report, where: str, mode: str, people: Any) -> str:
-    if mode == "csv":
-        from ..formats import rows
-
-        return rows.lines([rows.transcript_row(where, report.to_dict())])
-    if mode == "json":
-        try:
-            line = report.to_json()
-        except Exception:  # written the plain way, which fails the same way and says so
-            line = dumps(report.to_dict())
-        return utf8_lines([line])
-    return people(report, where, mode)
+def _json_line(report: Report, where: str) -> str:
+    try:
+        line = report.to_json()
+    except Exception:  # written the plain way, which fails the same way and says so
+        line = dumps(report.to_dict())
+    return utf8_lines([line])

@@ -1,5 +1,5 @@
 """Built-in plugin: the match backend ``local``, worker processes on this
-machine (:func:`gincli.matches.parallel.ordered_map`), registered through the same
+machine (:func:`gincli.base.pool.ordered_map`), registered through the same
 hook a backend of a third party uses (``gincli_register_match_backends``)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gincli import hookimpl
+from gincli.base.pool import default_workers, ordered_map, worker_state
 from gincli.matches.backends import ChunkFault, MatchBackend, MatchWork
-from gincli.matches.external import close_all
-from gincli.matches.parallel import default_workers, ordered_map, worker_state
+from gincli.matches.external import close_all, end_fault
 
 
 class LocalBackend(MatchBackend):
@@ -29,8 +29,9 @@ class LocalBackend(MatchBackend):
         """Each session's outcome as soon as it and every one before it are
         played (a worker sends each as its session ends): lists of those ready."""
         work.registry()  # loaded here, once: forked workers inherit it (spawned ones load their own)
+        # A worker that ends takes its bots with it; what their logs refused as they ended is the match's.
         for ready in ordered_map(_play_chunk, chunks, self.workers, functools.partial(_setup, work), {"work": work},
-                                 cleanup=close_all, stream=True):  # a worker that ends takes its bots with it
+                                 cleanup=close_all, cleanup_fault=end_fault, stream=True):
             for n, item in enumerate(ready):
                 if isinstance(item, ChunkFault):  # the end of the match: the sessions before it first
                     if n:

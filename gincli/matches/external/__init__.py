@@ -12,7 +12,7 @@ docs/bot-protocol.md (``gincli-bot/2``).
 
 from __future__ import annotations
 
-from .process import MAX_REPLY, LineBuffer, Program, close_all, restart_counts
+from .process import MAX_REPLY, LineBuffer, Program, close_all, end_fault, restart_counts
 from .protocol import (
     DEFAULT_START_TIME_LIMIT,
     DEFAULT_TIME_LIMIT,
@@ -26,6 +26,6 @@ from .protocol import (
     view_to_json,
 )
 
-__all__ = ["MAX_REPLY", "LineBuffer", "Program", "close_all", "restart_counts", "DEFAULT_START_TIME_LIMIT",
+__all__ = ["MAX_REPLY", "LineBuffer", "Program", "close_all", "end_fault", "restart_counts", "DEFAULT_START_TIME_LIMIT",
            "DEFAULT_TIME_LIMIT", "PROTOCOL", "BotStartFailure", "ExternalSpec", "configure", "external_bot",
            "identities", "is_external", "view_to_json"]

@@ -33,8 +33,8 @@ from typing import IO, Any
 
 from ...base.errors import MachineError, os_reason
 from ...base.jsonio import unsigned_zeros
+from ...base.processes import die_with_parent, prctl
 from ...hand.bots import BotError
-from ..processes import die_with_parent, prctl
 
 #: The longest reply line a bot may send.
 MAX_REPLY = 1 << 20
@@ -696,6 +696,18 @@ def restart_counts() -> None:
         program.failed_starts = 0
 
 
+#: What the workers' :func:`close_all` refused as they ended normally (a bot
+#: log full as a bot said its last words), told by the pool through
+#: :func:`end_fault`: the run's, returned by the next :func:`close_all` here.
+_end_faults: list[BaseException] = []
+
+
+def end_fault(fault: BaseException) -> None:
+    """Keep what a worker's :func:`close_all` refused as it ended (the pool's
+    ``cleanup_fault``), for this process's :func:`close_all` to return."""
+    _end_faults.append(fault)
+
+
 def close_all(grace: float = EXIT_GRACE) -> BotLogError | None:
     """Close every program this process runs; ``grace=0`` (a worker ending
     from a signal handler) only kills their process groups, taking no lock.
@@ -715,9 +727,8 @@ def close_all(grace: float = EXIT_GRACE) -> BotLogError | None:
                 pass
     _programs.clear()
     if grace > 0:
-        from ..parallel import take_end_fault  # a worker's bots' faults, told as it ended
-
-        ended = take_end_fault()
+        ended = _end_faults[0] if _end_faults else None  # a worker's bots', told as it ended
+        _end_faults.clear()
         if fault is None and isinstance(ended, BotLogError):
             fault = ended
     return fault

@@ -34,8 +34,8 @@ from typing import Any
 
 from gincli import BackendError, MatchBackend, MatchWork, hookimpl
 from gincli.base.errors import clip, quote
+from gincli.base.pool import default_workers
 from gincli.matches.backends import ChunkFault
-from gincli.matches.parallel import default_workers
 
 #: Times a chunk (what is left of it) is run again when the worker (or node) running it dies.
 MAX_RETRIES = 3

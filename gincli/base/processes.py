@@ -1,8 +1,8 @@
 """This process and the processes it starts: dying with the parent.
 
-Workers (:mod:`.parallel`) and external bots (:mod:`.external.process`)
-both ask the kernel for a signal when their parent dies, through ``prctl``
-looked up once before any fork (a child may not allocate between fork and exec).
+Workers (:mod:`.pool`) and the external bots a match starts both ask the
+kernel for a signal when their parent dies, through ``prctl`` looked up once
+before any fork (a child may not allocate between fork and exec).
 """
 
 from __future__ import annotations

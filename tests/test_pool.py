@@ -1,4 +1,4 @@
-"""gincli.matches.parallel: results in input order; with the default worker count, a
+"""gincli.base.pool: results in input order; with the default worker count, a
 small input is handled in gin's own process and workers start only for what
 is left after the warm-up."""
 
@@ -12,9 +12,9 @@ import time
 
 import pytest
 
+from gincli.base import pool
 from gincli.base.errors import GinError, RecordError
-from gincli.matches import parallel
-from gincli.matches.parallel import WorkerError, WorkerException, ordered_map
+from gincli.base.pool import WorkerError, WorkerException, ordered_map
 
 
 def where(chunk: int) -> tuple[int, int]:
@@ -253,7 +253,7 @@ def test_big_chunks_and_big_results_do_not_deadlock():
 
 
 def from_setup(chunk: int) -> tuple[int, str, int]:
-    return chunk, parallel.worker_state()["name"], os.getpid()
+    return chunk, pool.worker_state()["name"], os.getpid()
 
 
 def make_state() -> dict:
@@ -261,8 +261,8 @@ def make_state() -> dict:
 
 
 def test_spawned_workers_build_their_state_with_setup(monkeypatch):
-    monkeypatch.setattr(parallel, "START_METHOD", "spawn")
-    # This module is tests.test_parallel (importlib mode): a spawned worker imports it from the project.
+    monkeypatch.setattr(pool, "START_METHOD", "spawn")
+    # This module is tests.test_pool (importlib mode): a spawned worker imports it from the project.
     monkeypatch.syspath_prepend(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     out = list(ordered_map(from_setup, range(6), 2, setup=make_state))
     assert [c for c, _, _ in out] == list(range(6))
@@ -273,6 +273,29 @@ def test_spawned_workers_build_their_state_with_setup(monkeypatch):
 def test_forked_workers_inherit_the_state():
     out = list(ordered_map(from_setup, range(6), 2, state={"name": "inherited"}))
     assert {name for _, name, _ in out} == {"inherited"}
+
+
+def test_maps_read_in_turn_in_one_process_each_see_their_own_state():
+    a = ordered_map(from_setup, range(3), 1, state={"name": "a"})
+    b = ordered_map(from_setup, range(3), 1, state={"name": "b"})
+    assert [next(a)[:2], next(b)[:2], next(a)[:2], next(b)[:2]] == [(0, "a"), (0, "b"), (1, "a"), (1, "b")]
+    # Workers forked once another map of this process has run inherit their own map's state.
+    forked = list(ordered_map(from_setup, range(6), 2, state={"name": "forked"}))
+    assert {name for _, name, _ in forked} == {"forked"} and os.getpid() not in {pid for _, _, pid in forked}
+    assert next(a)[:2] == (2, "a")
+
+
+def test_with_one_worker_a_chunk_is_taken_only_when_its_turn_comes():
+    taken = []
+
+    def chunks():
+        for n in range(3):
+            taken.append(n)
+            yield n
+
+    out = ordered_map(from_setup, chunks(), 1, state={"name": "lazy"})
+    assert next(out)[0] == 0 and taken == [0]
+    assert next(out)[0] == 1 and taken == [0, 1]
 
 
 # stream=True: a chunk's work is a generator, each item comes out as soon as it and all before it are made.

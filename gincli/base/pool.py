@@ -1,4 +1,7 @@
-"""Ordered, bounded parallel work over worker processes.
+"""The worker pool: ordered, bounded parallel work over worker processes,
+for every command that works in chunks (``gin score``, ``gin validate``, a
+match's sessions). It knows no game: what a chunk is and what its work does
+are the caller's.
 
 Large inputs are cut into chunks; each chunk is handled by a worker process
 and the results come back in input order. At most ``2 × workers`` chunks are
@@ -28,11 +31,11 @@ there, and reaps them: it never waits longer than that. Pipes and ``poll``:
 POSIX systems, as the bots' process groups.
 
 Workers die with the run: when the parent dies (even by SIGKILL) or
-terminates them, each worker kills its bots (their whole process groups) and
-exits at once, silently. A watcher thread in each worker acts on SIGTERM and
-notices a parent that is gone; on Linux the kernel also sends SIGTERM when the
-parent dies (``PR_SET_PDEATHSIG``). A worker whose tasks end (this process
-closed its pipe) closes its bots, then exits.
+terminates them, each worker runs the caller's clean-up at once (a match's:
+killing its bots, whole process groups) and exits, silently. A watcher thread
+in each worker acts on SIGTERM and notices a parent that is gone; on Linux the
+kernel also sends SIGTERM when the parent dies (``PR_SET_PDEATHSIG``). A worker
+whose tasks end (this process closed its pipe) runs the clean-up, then exits.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from ..base.errors import EXIT_UNREADABLE, GinError
+from .errors import EXIT_UNREADABLE, GinError
 from .processes import die_with_parent, prctl
 
 if TYPE_CHECKING:
@@ -56,8 +59,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: State a worker function reads: set before the pool forks (inherited), or
-#: built by the initializer under the spawn start method.
+#: State a worker function reads: the state of the map whose chunk is handled
+#: now, in this process; in a worker, that of its map (inherited when forked,
+#: built by the initializer under the spawn start method).
 _state: dict[str, Any] = {}
 
 
@@ -73,9 +77,14 @@ def worker_state() -> dict[str, Any]:
     return _state
 
 
+def _use(state: dict[str, Any]) -> None:
+    global _state
+    _state = state
+
+
 def _init(setup: Callable[[], dict[str, Any]] | None, parent: int, cleanup: Callable[..., object] | None) -> None:
-    global _close_bots
-    _close_bots = cleanup
+    global _cleanup
+    _cleanup = cleanup
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     # Blocked by the parent while it started this worker (a Ctrl-C then is not this worker's):
     # ignored now, so one that came meanwhile is dropped.
@@ -90,7 +99,7 @@ def _init(setup: Callable[[], dict[str, Any]] | None, parent: int, cleanup: Call
     prctl()
     die_with_parent(signal.SIGTERM, parent)
     threading.Thread(target=_watch, args=(parent, wakeup), name="gincli-worker-watch", daemon=True).start()
-    # A worker that ends normally (its tasks ended) closes its bots too, process groups and all.
+    # A worker that ends normally (its tasks ended) cleans up too (a match's: its bots, process groups and all).
     if cleanup is not None:
         import multiprocessing.util
 
@@ -100,25 +109,16 @@ def _init(setup: Callable[[], dict[str, Any]] | None, parent: int, cleanup: Call
     gc.freeze()
 
 
-_close_bots: Callable[..., object] | None = None
-
-#: What the workers' clean-up refused as they ended normally (a bot log full
-#: as a bot said its last words): the run's, raised by whoever closes its bots.
-_end_faults: list[BaseException] = []
-
-
-def take_end_fault() -> BaseException | None:
-    """The first fault the workers' clean-up reported since the last call, and none kept after."""
-    fault = _end_faults[0] if _end_faults else None
-    _end_faults.clear()
-    return fault
+#: This worker's clean-up, given to :func:`ordered_map`.
+_cleanup: Callable[..., object] | None = None
 
 
 def _quit() -> None:
-    """End this worker now: its bots first (their process groups), then itself."""
+    """End this worker now: its clean-up first (``grace=0``: a match's bots
+    killed, process groups and all), then itself."""
     try:
-        if _close_bots is not None:
-            _close_bots(grace=0)
+        if _cleanup is not None:
+            _cleanup(grace=0)
     finally:
         os._exit(0)
 
@@ -158,17 +158,25 @@ WARMUP = 0.4  # seconds
 def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
                 setup: Callable[[], dict[str, Any]] | None = None,
                 state: dict[str, Any] | None = None, warmup: float = 0.0,
-                cleanup: Callable[..., object] | None = None, stream: bool = False) -> Iterator[Any]:
+                cleanup: Callable[..., object] | None = None, stream: bool = False,
+                cleanup_fault: Callable[[BaseException], object] | None = None) -> Iterator[Any]:
     """``map(fn, chunks)`` in input order, over ``workers`` processes.
 
     ``fn`` must be a module-level function; it reads shared, read-only state
-    from :func:`worker_state`, given here as ``state`` (inherited by forked
-    workers) or rebuilt in each worker by ``setup``. With ``warmup``, chunks
-    are handled here, one after another, for that many seconds; only the
-    rest, if any, goes to the workers (so that a small input never pays for
-    starting them). ``cleanup(grace=...)``, given, runs in each worker as it
-    ends (a match's: its bots, process groups and all; ``grace=0`` when it is
-    killed).
+    from :func:`worker_state` as it is called, given here as ``state``
+    (inherited by forked workers) or rebuilt in each worker by ``setup``. Each
+    map has its own: maps read in turn in one process (two generators of the
+    Python API) never see each other's. With one worker, a chunk is taken from
+    ``chunks`` only when its turn comes (a caller's records are read as their
+    results are asked for). With ``warmup``, chunks are handled here, one
+    after another, for that many seconds; only the rest, if any, goes to the
+    workers (so that a small input never pays for starting them).
+
+    ``cleanup(grace=...)``, given, runs in each worker as it ends (a match's:
+    its bots, process groups and all; ``grace=0`` when it is killed); an
+    exception it returns as a worker ends normally is handed here to
+    ``cleanup_fault``, once the workers are done (a match's: a bot log that
+    refused a bot's last words, kept for whoever closes the bots).
 
     An exception ``fn`` raises in a worker is raised here, the same type with
     the same message, in its place: after the results of the chunks before
@@ -184,31 +192,27 @@ def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
     ``fn``'s generator raises, or a worker's death, comes after the items it
     yielded before.
     """
-    _state.clear()
-    if state:
-        _state.update(state)
-    elif setup is not None:
-        _state.update(setup())
+    mine = dict(state) if state else (setup() if setup is not None else {})
     it = iter(chunks)
     here = _each_item if stream else _whole
-    if workers > 1 and warmup > 0:
+    if workers <= 1:
+        for chunk in it:
+            yield from here(fn, chunk, mine)
+        return
+    if warmup > 0:
         deadline = time.perf_counter() + warmup
         for chunk in it:
-            yield from here(fn, chunk)
+            yield from here(fn, chunk, mine)
             if time.perf_counter() >= deadline:
                 break
     first = next(it, None)
     if first is None:
         return
     second = next(it, None)
-    if workers <= 1 or second is None:
-        yield from here(fn, first)
-        if second is not None:
-            yield from here(fn, second)
-            for chunk in it:
-                yield from here(fn, chunk)
+    if second is None:
+        yield from here(fn, first, mine)
         return
-    pool = _Pool(fn, workers, setup, cleanup, stream)
+    pool = _Pool(fn, workers, mine, setup, cleanup, stream, cleanup_fault)
     try:
         yield from pool.results(_prepend((first, second), it))
         pool.close()
@@ -216,12 +220,14 @@ def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
         pool.kill()
 
 
-def _whole(fn: Callable[[Any], Any], chunk: Any) -> Iterator[Any]:
+def _whole(fn: Callable[[Any], Any], chunk: Any, state: dict[str, Any]) -> Iterator[Any]:
+    _use(state)
     yield fn(chunk)
 
 
-def _each_item(fn: Callable[[Any], Any], chunk: Any) -> Iterator[Any]:
+def _each_item(fn: Callable[[Any], Any], chunk: Any, state: dict[str, Any]) -> Iterator[Any]:
     """A chunk's items handled in this process, each as it is made (nothing else is ready)."""
+    _use(state)
     for item in fn(chunk):
         yield [item]
 
@@ -258,8 +264,8 @@ def forks() -> bool:
     return (START_METHOD or ("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")) == "fork"
 #: After SIGTERM, how long the workers have to end before SIGKILL; after SIGKILL, how long to reap them.
 STOP_WAIT = 1.0  # seconds
-#: At a normal end (the workers' tasks closed), how long they have to close their bots and exit
-#: (a bot has 2 s to leave after ``bye``); then they are stopped as above.
+#: At a normal end (the workers' tasks closed), how long they have to clean up and exit (a match's
+#: bots have 2 s to leave after ``bye``); then they are stopped as above.
 END_WAIT = 3.0  # seconds
 #: How often a wait in which nothing happens checks that the workers it waits for are alive (one
 #: whose results pipe some process it started keeps open ends without an end of file).
@@ -316,8 +322,9 @@ class _Pool:
     end) or :meth:`kill` (any end: SIGTERM, SIGKILL, reaped, within about a
     second each)."""
 
-    def __init__(self, fn: Callable[[Any], Any], size: int, setup: Callable[[], dict[str, Any]] | None,
-                 cleanup: Callable[..., object] | None = None, stream: bool = False):
+    def __init__(self, fn: Callable[[Any], Any], size: int, state: dict[str, Any],
+                 setup: Callable[[], dict[str, Any]] | None, cleanup: Callable[..., object] | None = None,
+                 stream: bool = False, cleanup_fault: Callable[[BaseException], object] | None = None):
         import multiprocessing  # here: a run on one worker never needs it (a few milliseconds of start-up)
 
         global _at_exit
@@ -327,8 +334,10 @@ class _Pool:
         self.fork = method == "fork"
         self.fn = fn
         self.size = size
+        self.state = state
         self.setup = setup
         self.cleanup = cleanup
+        self.cleanup_fault = cleanup_fault
         self.stream = stream
         self.workers: list[_Worker] = []  # alive, as far as this process knows
         self.by_fd: dict[int, _Worker] = {}
@@ -438,6 +447,7 @@ class _Pool:
         proc = self.ctx.Process(target=_serve, args=(self.fn, self.setup, self.cleanup, os.getpid(), _End(task_r),
                                                      _End(result_w), inherited, self.stream),
                                 name=f"gincli-worker-{len(self.workers) + len(self.gone) + 1}", daemon=True)
+        _use(self.state)  # what a forked worker inherits, whatever map this process ran meanwhile
         # A Ctrl-C while the worker starts is this process's (the worker ignores SIGINT once it can),
         # raised once the worker is known to kill().
         with _interrupt_held():
@@ -584,9 +594,9 @@ class _Pool:
         worker.out.clear()
 
     def close(self) -> None:
-        """The normal end: the workers' tasks end, and they exit (closing their
-        bots); what closing them refused (a bot log that did not take a bot's
-        last words) is kept for :func:`take_end_fault`."""
+        """The normal end: the workers' tasks end, and they exit (after their
+        clean-up); what the clean-up refused (a bot log that did not take a
+        bot's last words) goes to ``cleanup_fault``."""
         for w in self.workers:
             if w.tasks >= 0:
                 self.by_fd.pop(w.tasks, None)
@@ -599,7 +609,7 @@ class _Pool:
 
     def _last_words(self, worker: _Worker, deadline: float) -> None:
         """What ``worker`` says as it ends, until its results pipe closes: a
-        fault of its clean-up, if any, goes to :data:`_end_faults`."""
+        fault of its clean-up, if any, goes to ``cleanup_fault``."""
         import pickle
 
         got = bytearray()
@@ -624,7 +634,8 @@ class _Pool:
                 if not ok:
                     _outcome(body)
             except BaseException as exc:  # the fault itself, rebuilt
-                _end_faults.append(exc)
+                if self.cleanup_fault is not None:
+                    self.cleanup_fault(exc)
 
     def kill(self) -> None:
         """Any end, at once: SIGTERM to every worker still there, SIGKILL to any
@@ -779,7 +790,7 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
     while True:
         data = _read(tasks)
         if data is None:  # the tasks ended: a normal end (or the parent is gone)
-            if cleanup is not None:  # its bots closed now, and what that refused told to the parent
+            if cleanup is not None:  # cleaned up now, and what that refused told to the parent
                 fault = cleanup()
                 if isinstance(fault, Exception):
                     _write(results, _message(_failure(fault)))
