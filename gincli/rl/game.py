@@ -22,13 +22,14 @@ import numpy as np
 from ..base.errors import UsageError, quote
 from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand
 from ..hand.moves import Move
-from ..hand.view import PlayerView
+from ..hand.view import PlayerView, standard_choices
 from ..rulebook.rng import SplitMix64
+from ..rulebook.rules import OFF
 from ..rulebook.scoring import HandResult
 from ..sessions.table import Table, take_turn
 from ..work.python import overrides, registry, seed as checked_seed
 from .actions import ActionTable
-from .observe import REWARD_SCALE, Encoder
+from .observe import PHASE_INDEX, REWARD_SCALE, Encoder, encode
 
 #: The two seats, as PettingZoo's classic environments name them.
 AGENTS = ("player_0", "player_1")
@@ -78,6 +79,13 @@ class Game:
         self._seeds: SplitMix64 | None = None
         self._legal: tuple[PlayerView, np.ndarray, dict[int, Move]] | None = None
         self._zeros = np.zeros(self.actions.size, np.int8)
+        #: No move set in play: the mask and the observations are read from the hand
+        #: itself, without a view or a move a legal id (the same numbers; tests/test_rl.py
+        #: holds the two paths to each other).
+        self.plain = not self.movesets
+        self._big_gin = self.rules["big_gin_bonus"] != OFF
+        self._mask: np.ndarray | None = None
+        self._record: dict[str, list[int]] = {}
         #: Told of every hand that ends, ``on_hand(hand, result)``, before the next is dealt.
         self.on_hand: Callable[[Hand, HandResult], None] | None = None
 
@@ -104,6 +112,8 @@ class Game:
         assert self.table is not None
         self.hand = self.table.deal()
         self._legal = None
+        self._mask = None
+        self._record = {p: [0, 0, 0, 0] for p in AGENTS}
 
     @property
     def to_act(self) -> str:
@@ -129,10 +139,57 @@ class Game:
         """``agent``'s observation and its action mask (all zeros when it is not to act)."""
         hand = self.hand
         assert hand is not None
+        if self.plain:
+            acting = self.done is None and agent == hand.to_act
+            return {"observation": self._observation(agent),
+                    "action_mask": (self._plain_mask() if acting else self._zeros).copy()}
         if self.done is None and agent == hand.to_act:
             view, mask, _ = self._acting()
             return {"observation": self.encoder.observation(view), "action_mask": mask.copy()}
         return {"observation": self.encoder.observation(hand.view(agent)), "action_mask": self._zeros.copy()}
+
+    def _plain_mask(self) -> np.ndarray:
+        """The mask of the seat to act, with no move set in play (kept until the next move)."""
+        if self._mask is None:
+            hand = self.hand
+            assert hand is not None
+            self._mask = self.actions.mask_of(*standard_choices(
+                hand.phase, hand.hands[hand.to_act], hand.taken, hand.limit, self._big_gin, hand.must_draw_stock,
+                bool(hand.pile), hand.stock_count, self.rules.melds))
+        return self._mask
+
+    def _observation(self, agent: str) -> np.ndarray:
+        """``agent``'s observation, read from the public record of the hand as its view would hold it."""
+        hand = self.hand
+        assert hand is not None
+        other = AGENTS[1] if agent == AGENTS[0] else AGENTS[0]
+        _, took, _, theirs = self._marks(other)
+        mine = self._marks(agent)[3]
+        upcard = 1 << hand.upcard
+        # Every card that went to the pile (the first upcard, the discards) lies there still or is held:
+        # the pile, as a mask, without walking it.
+        on_pile = (upcard | mine | theirs) & ~(hand.hands[agent] | hand.hands[other])
+        pile = hand.pile
+        return encode(hand.hands[agent], pile[-1] if pile else -1, on_pile, took, mine, theirs,
+                      upcard if other in hand.passes else 0, PHASE_INDEX.get(hand.phase, 4), hand.limit,
+                      hand.stock_count)
+
+    def _marks(self, player: str) -> list[int]:
+        """How many cards ``player`` took from the pile and discarded, and each
+        as a mask: brought up to date with the hand's record, which only grows."""
+        hand = self.hand
+        assert hand is not None
+        record = self._record[player]
+        took, discarded = hand.took[player], hand.discarded[player]
+        if len(took) > record[0]:
+            for c in took[record[0]:]:
+                record[1] |= 1 << c
+            record[0] = len(took)
+        if len(discarded) > record[2]:
+            for c in discarded[record[2]:]:
+                record[3] |= 1 << c
+            record[2] = len(discarded)
+        return record
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -147,8 +204,11 @@ class Game:
                 or not 0 <= action < self.actions.size:
             raise UsageError(f"an action is an id from 0 to {self.actions.size - 1}, not {quote(action)}")
         action = int(action)
-        move = self.legal()[1].get(action)
         player = hand.to_act
+        if self.plain:
+            move = self.actions.standard_move(action, player) if self._plain_mask()[action] else None
+        else:
+            move = self.legal()[1].get(action)
         if move is None:
             hand.forfeit(player, f"{player} chose the action {action} ({self.actions.describe(action)}), "
                                  "which is not legal now")
@@ -170,6 +230,7 @@ class Game:
         table = self.table
         assert hand is not None and table is not None
         self._legal = None
+        self._mask = None
         if hand.phase == SPREAD:
             hand.record_spread()
         elif not hand.over and len(hand.moves) >= MAX_HAND_MOVES:

@@ -33,7 +33,8 @@ FULL_STOCK = 31
 #: What ``normalize=True`` divides the rewards by: a hundred points are 1.
 REWARD_SCALE = 100.0
 
-_PHASE_INDEX = {"offer": 0, "draw": 1, "discard": 2, "spread": 4, "over": 4}
+#: Each phase of the hand engine by its index in :data:`PHASES` (``answer`` is a move set's to say).
+PHASE_INDEX = {"offer": 0, "draw": 1, "discard": 2, "spread": 4, "over": 4}
 _BIT = tuple(1 << c for c in range(52))
 _ALL = (1 << 52) - 1
 #: Each 13-bit pattern of one suit's cards as its 13 plane entries (float32 bytes).
@@ -50,33 +51,45 @@ class Encoder:
     def observation(self, view: PlayerView) -> np.ndarray:
         """The observation of ``view``'s seat, a new array each call (a learner may keep it)."""
         bit = _BIT
-        hand = view.hand
         pile = view.discard_pile
-        on_pile = sum(map(bit.__getitem__, pile))  # distinct cards: a sum of their bits is their mask
-        top = bit[pile[-1]] if pile else 0
         took = 0
         for c in view.opponent_took:  # a card may be taken twice: or, not sum
             took |= bit[c]
         mine = 0
         for c in view.my_discards:
             mine |= bit[c]
-        refused = mine & ~took
+        theirs = 0
         for c in view.opponent_discards:
-            refused |= bit[c]
-        if view.opponent in view.passes:
-            refused |= bit[view.upcard]
-        holds = took & ~on_pile & ~hand  # a card taken from the pile is in a hand or back on the pile
-        unknown = _ALL & ~(hand | on_pile | holds)
-        phase = _PHASE_INDEX.get(view.phase, 4)
+            theirs |= bit[c]
+        phase = PHASE_INDEX.get(view.phase, 4)
         if phase < 2 and self._answers and any(ms.checked_answer_due(view) for ms in self._answers):
             phase = 3
-        # Made as bytes, 13 cards at a time from a table, then one array: numpy's cost is per call.
-        suit = _SUIT_BYTES
-        return np.frombuffer(b"".join([suit[m & 0x1FFF] + suit[m >> 13 & 0x1FFF] + suit[m >> 26 & 0x1FFF]
-                                       + suit[m >> 39]
-                                       for m in (hand, top, on_pile & ~top, holds, refused, mine, unknown)])
-                             + _tail(phase, min(view.knock_limit, KNOCK_LIMITS - 1), view.stock_count),
-                             np.float32).copy()
+        return encode(view.hand, pile[-1] if pile else -1,
+                      sum(map(bit.__getitem__, pile)),  # distinct cards: a sum of their bits is their mask
+                      took, mine, theirs, bit[view.upcard] if view.opponent in view.passes else 0, phase,
+                      view.knock_limit, view.stock_count)
+
+
+def encode(hand: int, top: int, on_pile: int, took: int, mine: int, theirs: int, passed: int, phase: int,
+           knock_limit: int, stock_count: int) -> np.ndarray:
+    """The observation of a seat from what it may know, as card masks: its
+    ``hand``, the pile's ``top`` card (-1 for none) and all its cards
+    (``on_pile``), the cards the opponent ``took`` from the pile, those the seat
+    discarded (``mine``) and the opponent did (``theirs``), the first upcard if
+    the opponent ``passed`` it (its bit, else 0); the index of the phase in
+    :data:`PHASES`, the knock limit and the cards left in the stock. The one
+    place the layout lives (docs/rl.md); a new array each call."""
+    top_bit = _BIT[top] if top >= 0 else 0
+    holds = took & ~on_pile & ~hand  # a card taken from the pile is in a hand or back on the pile
+    refused = mine & ~took | theirs | passed
+    unknown = _ALL & ~(hand | on_pile | holds)
+    # Made as bytes, 13 cards at a time from a table, then one array: numpy's cost is per call.
+    suit = _SUIT_BYTES
+    return np.frombuffer(b"".join([suit[m & 0x1FFF] + suit[m >> 13 & 0x1FFF] + suit[m >> 26 & 0x1FFF]
+                                   + suit[m >> 39]
+                                   for m in (hand, top_bit, on_pile & ~top_bit, holds, refused, mine, unknown)])
+                         + _tail(phase, min(knock_limit, KNOCK_LIMITS - 1), stock_count),
+                         np.float32).copy()
 
 
 @functools.cache
