@@ -6,4 +6,6 @@ same pure-Python code, with the same output."""
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension("gincli.rulebook._stdscore", ["gincli/rulebook/_stdscore.c"], optional=True,
+                             extra_compile_args=["-O2"]),
+                   Extension("gincli.rl._stdplay", ["gincli/rl/_stdplay.c"], optional=True,
                              extra_compile_args=["-O2"])])

@@ -15,6 +15,7 @@ import numpy as np
 from ..hand.moves import Move
 from ..hand.view import MAY_DRAW_STOCK, MAY_GO_BIG_GIN, MAY_PASS, MAY_TAKE
 from ..rulebook.cards import CARD_NAMES
+from .compiled import STDPLAY
 
 STOCK, TAKE, PASS = 0, 1, 2
 #: ``DISCARD + card``: discard that card (cards as gincli numbers them: ``suit * 13 + rank``).
@@ -94,7 +95,16 @@ class ActionTable:
 
     def mask_of(self, flags: int, discards: int, knocks: int) -> np.ndarray:
         """The mask of the rule book's moves alone, as
-        :func:`~gincli.hand.view.standard_choices` gives them (no move set in play)."""
+        :func:`~gincli.hand.view.standard_choices` gives them (no move set in
+        play): a new array, compiled where it was built (:mod:`.compiled`)."""
+        if STDPLAY is not None:
+            out = np.empty(self.size, np.int8)
+            STDPLAY.mask(out, flags, discards, knocks)
+            return out
+        return self.mask_of_python(flags, discards, knocks)
+
+    def mask_of_python(self, flags: int, discards: int, knocks: int) -> np.ndarray:
+        """:meth:`mask_of` in Python (read-only: the caller copies it)."""
         suit = _SUIT_MASK
         return np.frombuffer(_HEAD[flags & 7]
                              + suit[discards & 0x1FFF] + suit[discards >> 13 & 0x1FFF] + suit[discards >> 26 & 0x1FFF]

@@ -23,12 +23,14 @@ from ..base.errors import UsageError, quote
 from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand
 from ..hand.moves import Move
 from ..hand.view import PlayerView, standard_choices
+from ..rulebook.meldrules import STANDARD
 from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import OFF
 from ..rulebook.scoring import HandResult
 from ..sessions.table import Table, take_turn
 from ..work.python import overrides, registry, seed as checked_seed
 from .actions import ActionTable
+from .compiled import STDPLAY
 from .observe import PHASE_INDEX, REWARD_SCALE, Encoder, encode
 
 #: The two seats, as PettingZoo's classic environments name them.
@@ -83,7 +85,9 @@ class Game:
         #: itself, without a view or a move a legal id (the same numbers; tests/test_rl.py
         #: holds the two paths to each other).
         self.plain = not self.movesets
-        self._big_gin = self.rules["big_gin_bonus"] != OFF
+        #: Whether the rules have big gin (a knock without a discard).
+        self.big_gin = self.rules["big_gin_bonus"] != OFF
+        self._compiled_choices = STDPLAY is not None and self.rules.melds is STANDARD
         self._mask: np.ndarray | None = None
         self._record: dict[str, list[int]] = {}
         #: Told of every hand that ends, ``on_hand(hand, result)``, before the next is dealt.
@@ -153,9 +157,15 @@ class Game:
         if self._mask is None:
             hand = self.hand
             assert hand is not None
-            self._mask = self.actions.mask_of(*standard_choices(
-                hand.phase, hand.hands[hand.to_act], hand.taken, hand.limit, self._big_gin, hand.must_draw_stock,
-                bool(hand.pile), hand.stock_count, self.rules.melds))
+            held, pile = hand.hands[hand.to_act], bool(hand.pile)
+            if self._compiled_choices:
+                choices = STDPLAY.choices(  # type: ignore[union-attr]
+                    PHASE_INDEX[hand.phase], held, hand.taken, hand.limit, self.big_gin, hand.must_draw_stock, pile,
+                    hand.stock_count)
+            else:
+                choices = standard_choices(hand.phase, held, hand.taken, hand.limit, self.big_gin,
+                                           hand.must_draw_stock, pile, hand.stock_count, self.rules.melds)
+            self._mask = self.actions.mask_of(*choices)
         return self._mask
 
     def _observation(self, agent: str) -> np.ndarray:
@@ -210,11 +220,14 @@ class Game:
         else:
             move = self.legal()[1].get(action)
         if move is None:
-            hand.forfeit(player, f"{player} chose the action {action} ({self.actions.describe(action)}), "
-                                 "which is not legal now")
+            hand.forfeit(player, self.refusal(player, action))
         else:
             hand.apply(move)
         return self._moved()
+
+    def refusal(self, player: str, action: int) -> str:
+        """Why ``player`` forfeits the hand for the id ``action``, which is not legal now."""
+        return f"{player} chose the action {action} ({self.actions.describe(action)}), which is not legal now"
 
     def bot_turn(self, choose: Callable[[Hand], Move]) -> tuple[dict[str, float], dict[str, Any] | None]:
         """The seat to act is a bot: ``choose(hand)`` gives its move, checked as
@@ -237,14 +250,33 @@ class Game:
             hand.stall()
         if not hand.over:
             return dict.fromkeys(AGENTS, 0.0), None
+        return self._hand_over(None, hand.stalled)
+
+    def settle(self, result: HandResult, stalled: bool = False) -> tuple[dict[str, float], dict[str, Any]]:
+        """The hand dealt was played to its end elsewhere than on its
+        :class:`Hand` (the compiled hands of :mod:`.vector`) and scored
+        ``result``, ``stalled`` at the move cap: its rewards and info, as
+        after the move that ends it here."""
+        return self._hand_over(result, stalled)
+
+    def _hand_over(self, result: HandResult | None, stalled: bool) -> tuple[dict[str, float], dict[str, Any]]:
+        """The hand has ended: entered at the table (``result``, when it was
+        not played on the hand itself), its rewards; the next deal, in a
+        session, or the end of the episode."""
+        hand = self.hand
+        table = self.table
+        assert hand is not None and table is not None
         before = dict(table.session.scores_so_far()) if self.episode == "session" else None
-        result = table.end_hand(hand)
-        if self.on_hand is not None:
-            self.on_hand(hand, result)
+        if result is None:
+            result = table.end_hand(hand)
+            if self.on_hand is not None:
+                self.on_hand(hand, result)
+        else:
+            table.enter(result, hand.players, stalled)
         info: dict[str, Any] = {"result": result.to_dict()}
         if before is None:
             rewards = self._hand_rewards(result)
-            self.done = "truncated" if hand.stalled else "terminated"
+            self.done = "truncated" if stalled else "terminated"
         else:
             after = table.session.scores_so_far()
             a, b = AGENTS

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..hand.view import PlayerView
+from .compiled import STDPLAY
 
 #: The card planes, in order.
 PLANES = ("hand", "discard_top", "pile", "opponent_took", "opponent_refused", "my_discards", "unknown")
@@ -70,8 +71,8 @@ class Encoder:
                       view.knock_limit, view.stock_count)
 
 
-def encode(hand: int, top: int, on_pile: int, took: int, mine: int, theirs: int, passed: int, phase: int,
-           knock_limit: int, stock_count: int) -> np.ndarray:
+def encode_python(hand: int, top: int, on_pile: int, took: int, mine: int, theirs: int, passed: int, phase: int,
+                  knock_limit: int, stock_count: int) -> np.ndarray:
     """The observation of a seat from what it may know, as card masks: its
     ``hand``, the pile's ``top`` card (-1 for none) and all its cards
     (``on_pile``), the cards the opponent ``took`` from the pile, those the seat
@@ -90,6 +91,17 @@ def encode(hand: int, top: int, on_pile: int, took: int, mine: int, theirs: int,
                                    for m in (hand, top_bit, on_pile & ~top_bit, holds, refused, mine, unknown)])
                          + _tail(phase, min(knock_limit, KNOCK_LIMITS - 1), stock_count),
                          np.float32).copy()
+
+
+def _encode_compiled(hand: int, top: int, on_pile: int, took: int, mine: int, theirs: int, passed: int, phase: int,
+                     knock_limit: int, stock_count: int) -> np.ndarray:
+    out = np.empty(OBSERVATION_SIZE, np.float32)
+    STDPLAY.observe(out, hand, top, on_pile, took, mine, theirs, passed, phase, knock_limit, stock_count)  # type: ignore[union-attr]
+    return out
+
+
+#: :func:`encode_python`, compiled where it was built (:mod:`.compiled`: the same numbers).
+encode = encode_python if STDPLAY is None else _encode_compiled
 
 
 @functools.cache
