@@ -408,7 +408,8 @@ static PyObject *Batch_deal(Batch *self, PyObject *const *args, Py_ssize_t nargs
 /* step(actions, obs, masks, to_act, ended) -> how many hands ended. Each game's seat to act plays its
  * action (int64); a game that goes on gets its seat to act (int8), mask (int8, n x size) and observation
  * (float32, n x OBSERVATION_SIZE); one that ended gets how (int8: KNOCKED, WALLED, FORFEITED, STALLED) and
- * waits for its next deal. */
+ * waits for its next deal. An action that is no id of the table (below 0, size or more) plays nothing:
+ * -1 - the first such game. */
 static PyObject *Batch_step(Batch *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_buffer act, obs, msk, who, ended;
     Py_ssize_t n = self->n, size = self->size, count = 0;
@@ -427,6 +428,11 @@ static PyObject *Batch_step(Batch *self, PyObject *const *args, Py_ssize_t nargs
     if (get_out(args[3], &who, n, 1, "the seats to act") < 0) goto no_seats;
     if (get_out(args[4], &ended, n, 1, "the ends") < 0) goto no_ends;
     const long long *a = (const long long *)act.buf;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (a[i] < 0 || a[i] >= size) {  /* no id of the table: nothing is played */
+            count = -1 - i;
+            goto done;
+        }
     for (Py_ssize_t i = 0; i < n; i++) {
         Game *g = &self->games[i];
         int8_t *how = (int8_t *)ended.buf + i;
@@ -444,6 +450,7 @@ static PyObject *Batch_step(Batch *self, PyObject *const *args, Py_ssize_t nargs
             settle_turn(g, (int8_t *)msk.buf + i * size, (float *)obs.buf + i * OBSERVATION_SIZE, size);
         }
     }
+done:
     PyBuffer_Release(&ended);
     PyBuffer_Release(&who);
     PyBuffer_Release(&msk);

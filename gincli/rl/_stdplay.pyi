@@ -30,7 +30,8 @@ class Batch:
              big_gin: bool, obs_row: Any, mask_row: Any, /) -> int:
         """Deal game ``i`` (the stock's top last); its seat to act, mask and observation written."""
     def step(self, actions: Any, obs: Any, masks: Any, to_act: Any, ended: Any, /) -> int:
-        """Each game's seat to act plays its action; how many hands ended."""
+        """Each game's seat to act plays its action; how many hands ended (-1 - the first game
+        whose action is no id of the table: then nothing is played)."""
     def observe(self, i: int, seat: int, obs_row: Any, /) -> None:
         """What ``seat`` of game ``i`` observes now."""
     def ending(self, i: int, /) -> tuple[int, int, int, int, int]:

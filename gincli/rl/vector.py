@@ -125,10 +125,14 @@ class GinRummyVectorEnv:
         info: dict[str, Any] = {"to_act": to_act}
         if self._batch is not None:
             ended = np.empty(n, np.int8)
-            if self._batch.step(played, obs, masks, to_act, ended):
+            count = self._batch.step(played, obs, masks, to_act, ended)
+            if count < 0:  # an action out of the table: nothing was played
+                self._no_id(played)
+            if count:
                 for i in np.flatnonzero(ended).tolist():
                     self._hand_over(i, self._compiled_result(i), obs, masks, rewards, terminated, truncated, info)
         else:
+            self._no_id(played)
             for i, game in enumerate(self.games):
                 result = game.play(played[i])
                 if result[1] is not None:
@@ -141,17 +145,24 @@ class GinRummyVectorEnv:
         pass
 
     def _checked(self, actions: Any) -> np.ndarray:
-        """The actions as ``int64``, one an id of the table: else a :class:`UsageError`."""
-        n, size = self.num_envs, self.size
-        played = np.asarray(actions)
+        """The actions as ``int64``, ``n`` integers: else a :class:`UsageError`
+        (whether each is an id of the table is checked before anything is played)."""
+        n = self.num_envs
+        played = actions if type(actions) is np.ndarray else np.asarray(actions)
         if played.shape != (n,) or played.dtype.kind not in "iu":
             raise UsageError(f"the actions are {n} action ids, one a game (integers, shape ({n},)), not "
                              f"{quote(actions) if played.size <= 8 else f'an array of shape {played.shape}'}")
-        wrong = np.flatnonzero((played < 0) | (played >= size))
+        if played.dtype != np.int64 or not played.flags.c_contiguous:
+            return np.ascontiguousarray(self._no_id(played), np.int64)
+        return played
+
+    def _no_id(self, actions: np.ndarray) -> Any:
+        """A :class:`UsageError` for the first action that is no id of the table, if one is not."""
+        wrong = np.flatnonzero((actions < 0) | (actions >= self.size))
         if len(wrong):
-            raise UsageError(f"an action is an id from 0 to {size - 1}, not {quote(played[wrong[0]].item())} "
+            raise UsageError(f"an action is an id from 0 to {self.size - 1}, not {quote(actions[wrong[0]].item())} "
                              f"(game {wrong[0]})")
-        return np.ascontiguousarray(played, np.int64)
+        return actions
 
     def _first(self, i: int, obs: np.ndarray, masks: np.ndarray) -> int:
         """Game ``i``'s seat to act, its observation and mask into row ``i``; the
