@@ -30,14 +30,17 @@ import numpy as np  # noqa: E402
 import gincli.rl as rl  # noqa: E402
 from gincli.base.errors import UsageError  # noqa: E402
 from gincli.hand.engine import MAX_HAND_MOVES  # noqa: E402
-from gincli.hand.view import standard_choices  # noqa: E402
+from gincli.hand.view import MAY_GO_BIG_GIN, standard_choices  # noqa: E402
 from gincli.rl.actions import ActionTable  # noqa: E402
 from gincli.rl.compiled import STDPLAY  # noqa: E402
-from gincli.rl.game import AGENTS  # noqa: E402
+from gincli.rl.compiled_game import CompiledGame  # noqa: E402
+from gincli.rl.game import AGENTS, Game  # noqa: E402
 from gincli.rl.observe import OBSERVATION_SIZE, PHASE_INDEX, encode_python  # noqa: E402
 from gincli.rulebook.meldrules import STANDARD  # noqa: E402
 
 PLAIN = ("standard", "oklahoma", "gin-only", "round-the-corner")
+compiled = STDPLAY
+needs_compiled = pytest.mark.skipif(compiled is None, reason="gincli.rl._stdplay is not built here")
 
 
 def general(env, agent):
@@ -49,16 +52,25 @@ def general(env, agent):
     return game.encoder.observation(view), mask
 
 
+def engine_env(render_mode=None, **rules):
+    """The AEC environment with its game played by the engine (never by the compiled module)."""
+    env = rl.raw_env(render_mode=render_mode, **rules)
+    env.game = Game(**rules)
+    return env
+
+
+@pytest.mark.parametrize("engine", [False, True], ids=["as-built", "engine"])
 @pytest.mark.parametrize("variant", PLAIN)
-def test_the_plain_path_gives_the_views_observations_and_masks_at_every_step(variant):
-    env = rl.raw_env(variant=variant, options={"big_gin_bonus": 31}, episode="session", max_hands=4)
+def test_the_plain_path_gives_the_views_observations_and_masks_at_every_step(variant, engine):
+    rules = {"variant": variant, "options": {"big_gin_bonus": 31}, "episode": "session", "max_hands": 4}
+    env = engine_env(**rules) if engine else rl.raw_env(**rules)
     assert env.game.plain
     rnd = random.Random(variant)
     for seed in range(3):
         env.reset(seed=seed)
         while env.agents:
             obs, _, terminated, truncated, _ = env.last()
-            for seat in ("player_0", "player_1"):
+            for seat in AGENTS:
                 o = env.observe(seat)
                 expected_obs, expected_mask = general(env, seat)
                 assert np.array_equal(o["observation"], expected_obs), (variant, seed, seat)
@@ -71,24 +83,65 @@ def test_the_plain_path_gives_the_views_observations_and_masks_at_every_step(var
 
 
 def test_big_gin_is_offered_where_the_rules_have_it():
-    """A hand of eleven melded cards after the draw: id 107 in the mask, on the plain path too."""
+    """A hand of eleven melded cards after the draw: id 107 in the mask, on
+    the plain path and by the compiled module."""
     from gincli.rulebook.cards import parse_cards
 
-    env = rl.raw_env(options={"big_gin_bonus": 31})
+    env = engine_env(options={"big_gin_bonus": 31})
     env.reset(seed=1)
     hand = env.game.hand
     seat = hand.to_act
-    hand.hands[seat] = sum(1 << c for c in parse_cards("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js".split(), "cards"))
+    held = sum(1 << c for c in parse_cards("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js".split(), "cards"))
+    hand.hands[seat] = held
     hand.phase, hand.taken = "discard", -1
-    env.game._mask = None
     mask = env.observe(seat)["action_mask"]
     assert mask[rl.GIN] == 1 and np.array_equal(mask, general(env, seat)[1])
+    if compiled is not None:
+        assert compiled.choices(PHASE_INDEX["discard"], held, -1, 10, True, False, True, 20)[0] & MAY_GO_BIG_GIN
+
+
+LOCKSTEP = [{}, {"variant": "oklahoma", "normalize": True}, {"variant": "gin-only"},
+            {"options": {"big_gin_bonus": 31}, "episode": "session", "max_hands": 5}]
+
+
+@needs_compiled
+@pytest.mark.parametrize("rules", LOCKSTEP, ids=[str(r) for r in LOCKSTEP])
+def test_the_compiled_aec_environment_is_the_engines_move_for_move(rules):
+    """Two AEC environments, one played by the compiled module and one by the
+    engine, given the same actions (an illegal one now and then): the same
+    agents, observations, masks, rewards and info at every step, the same
+    render, and the same hand read from the game, move for move and at its end."""
+    fast, slow = rl.raw_env(render_mode="ansi", **rules), engine_env(render_mode="ansi", **rules)
+    assert isinstance(fast.game, CompiledGame) and not isinstance(slow.game, CompiledGame)
+    rnd = random.Random(str(rules))
+    for seed in range(6):
+        fast.reset(seed=seed)
+        slow.reset(seed=seed)
+        while slow.agents:
+            assert fast.agents == slow.agents and fast.agent_selection == slow.agent_selection
+            for agent in AGENTS:
+                a, b = fast.observe(agent), slow.observe(agent)
+                assert np.array_equal(a["observation"], b["observation"]) and np.array_equal(
+                    a["action_mask"], b["action_mask"]), (seed, agent)
+            assert (fast.rewards, fast._cumulative_rewards, fast.terminations, fast.truncations, fast.infos) == \
+                (slow.rewards, slow._cumulative_rewards, slow.terminations, slow.truncations, slow.infos)
+            obs, _, terminated, truncated, _ = slow.last()
+            if terminated or truncated:
+                assert fast.game.hand.to_dict() == slow.game.hand.to_dict()
+                fast.step(None)
+                slow.step(None)
+                continue
+            if rnd.random() < 0.1:
+                assert fast.game.hand.to_dict() == slow.game.hand.to_dict() and fast.render() == slow.render()
+                assert fast.game.legal()[1] == slow.game.legal()[1]
+            ids = np.flatnonzero(obs["action_mask"] if rnd.random() > 0.003 else obs["action_mask"] == 0)
+            action = int(ids[rnd.randrange(len(ids))])
+            fast.step(action)
+            slow.step(action)
 
 
 # -- the compiled module against the Python code ---------------------------------------------
 
-compiled = STDPLAY
-needs_compiled = pytest.mark.skipif(compiled is None, reason="gincli.rl._stdplay is not built here")
 
 
 def _compiler() -> str | None:
@@ -220,9 +273,10 @@ def play_vector(venv, seed: int, steps: int, choose) -> list[list[tuple]]:
     return stories
 
 
-def replay_in_aec(story: list[tuple], seed: int, **rules) -> None:
-    """The AEC environment, dealt from ``seed`` and given the same actions, tells the same story."""
-    env = rl.raw_env(**rules)
+def replay_in_aec(story: list[tuple], seed: int, env_of=None, **rules) -> None:
+    """The AEC environment (played by the engine unless ``env_of`` makes it), dealt from ``seed`` and given the
+    same actions, tells the same story."""
+    env = (env_of or engine_env)(**rules)
     env.reset(seed=seed)
     for step, (seat, obs, mask, action, rewards, terminated, truncated, hand_over, final) in enumerate(story):
         agent = env.agent_selection
@@ -286,6 +340,7 @@ def test_hypothesis_games_of_the_vector_environment_are_the_aec_environments(see
     stories = play_vector(rl.vector_env(2), seed, len(picks), choose)
     for i, story in enumerate(stories):
         replay_in_aec(story, seed + i)
+        replay_in_aec(story, seed + i, env_of=rl.raw_env)
 
 
 def test_a_hand_that_never_ends_is_stopped_at_the_move_cap_in_the_vector_environment_too():
@@ -306,6 +361,7 @@ def test_a_hand_that_never_ends_is_stopped_at_the_move_cap_in_the_vector_environ
         assert [s[6] for s in story].index(True) == MAX_HAND_MOVES - 1
         assert story[MAX_HAND_MOVES - 1][7]["result"]["outcome"] == "dead"
         replay_in_aec(story, 7 + i)
+        replay_in_aec(story, 7 + i, env_of=rl.raw_env)  # the AEC environment as built, compiled where it can be
 
 
 def test_the_vector_environments_faults_are_one_sentence_and_play_nothing():

@@ -5,7 +5,8 @@
  *   choices(...)    hand/view.py's standard_choices: the moves of the seat to act, as masks;
  *   mask(...)       actions.py's mask_of: those moves as an action mask, into a buffer;
  *   observe(...)    observe.py's encode: a seat's observation, into a buffer;
- *   Batch(n, size)  n hands played side by side, one action each a step (vector.py): the
+ *   Batch(n, size)  n hands played side by side, one action each a step (vector.py), or one at a
+ *                   time (compiled_game.py, behind the AEC environment): the
  *                   hand engine's moves (hand/engine.py's _offer, _draw, _discard, _knock),
  *                   each game's mask and observation written at every step. A hand's end is
  *                   told, not scored: gincli's scoring (rulebook/scoring.py) scores it.
@@ -241,19 +242,25 @@ typedef struct {
     Game *games;
 } Batch;
 
+/* What seat s observes now. */
+static void observe_seat(const Game *g, int s, float *out) {
+    int o = 1 - s;
+    write_observation(out, g->hand[s], g->npile ? g->pile[g->npile - 1] : -1, g->on_pile, g->took[o], g->mine[s],
+                      g->mine[o], (g->passed >> o & 1) ? BIT(g->upcard) : 0, g->phase, g->knock_limit,
+                      g->stock_count);
+}
+
 /* The seat to act's mask (kept as bits too) and observation, into the game's rows. */
 static void settle_turn(Game *g, int8_t *mask_row, float *obs_row, Py_ssize_t size) {
     mask_t discards, knocks;
-    int s = g->to_act, o = 1 - s;
+    int s = g->to_act;
     int flags = choices_of(g->phase, g->hand[s], g->taken, g->knock_limit, g->big_gin, g->must_draw_stock,
                            g->npile > 0, g->stock_count, &discards, &knocks);
     write_mask(mask_row, size, flags, discards, knocks);
     g->legal[0] = (flags & MAY_DRAW_STOCK ? BIT(STOCK) : 0) | (flags & MAY_TAKE ? BIT(TAKE) : 0) |
                   (flags & MAY_PASS ? BIT(PASS) : 0) | (discards << DISCARD_ID) | (knocks << KNOCK_ID);
     g->legal[1] = (knocks >> (64 - KNOCK_ID)) | (flags & MAY_GO_BIG_GIN ? BIT(GIN_ID - 64) : 0);
-    write_observation(obs_row, g->hand[s], g->npile ? g->pile[g->npile - 1] : -1, g->on_pile, g->took[o],
-                      g->mine[s], g->mine[o], (g->passed >> o & 1) ? BIT(g->upcard) : 0, g->phase, g->knock_limit,
-                      g->stock_count);
+    observe_seat(g, s, obs_row);
 }
 
 static void end_hand(Game *g, int how, int seat) {
@@ -265,8 +272,8 @@ static void end_hand(Game *g, int how, int seat) {
 /* One action of the seat to act: the engine's move of that id, if the mask allows it; else a forfeit. */
 static void play(Game *g, long long action) {
     int s = g->to_act;
-    if (action < 0 || action >= 128 || !(g->legal[action >> 6] >> (action & 63) & 1)) {
-        g->refused = action < 0 || action >= 128 ? -1 : (int)action;
+    if (!(g->legal[action >> 6] >> (action & 63) & 1)) {  /* an id of the table (< 128) the mask does not allow */
+        g->refused = (int)action;
         end_hand(g, FORFEITED, s);
         return;
     }
@@ -468,6 +475,34 @@ no_obs:
     return NULL;
 }
 
+/* play(i, action, obs_row, mask_row) -> game i's seat to act plays `action` (an id of the table): the seat
+ * to act next (0 or 1), its observation and mask written; or, when the hand ended, -how. */
+static PyObject *Batch_play(Batch *self, PyObject *const *args, Py_ssize_t nargs) {
+    Py_ssize_t i;
+    long action;
+    Py_buffer obs, msk;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "play takes 4 arguments");
+        return NULL;
+    }
+    if (index_of(self, args[0], &i) || as_long(args[1], &action)) return NULL;
+    Game *g = &self->games[i];
+    if (action < 0 || action >= self->size || g->end) {
+        PyErr_SetString(PyExc_ValueError, g->end ? "play: the hand is over" : "play: no id of the table");
+        return NULL;
+    }
+    if (get_out(args[2], &obs, OBSERVATION_SIZE, sizeof(float), "the observation row") < 0) return NULL;
+    if (get_out(args[3], &msk, self->size, 1, "the mask row") < 0) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    play(g, action);
+    if (!g->end) settle_turn(g, (int8_t *)msk.buf, (float *)obs.buf, self->size);
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&msk);
+    return PyLong_FromLong(g->end ? -g->end : g->to_act);
+}
+
 /* observe(i, seat, obs_row): what `seat` of game i observes now (a hand over: its last position). */
 static PyObject *Batch_observe(Batch *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_ssize_t i;
@@ -483,17 +518,13 @@ static PyObject *Batch_observe(Batch *self, PyObject *const *args, Py_ssize_t na
         return NULL;
     }
     if (get_out(args[2], &obs, OBSERVATION_SIZE, sizeof(float), "the observation row") < 0) return NULL;
-    Game *g = &self->games[i];
-    int o = 1 - (int)s;
-    write_observation((float *)obs.buf, g->hand[s], g->npile ? g->pile[g->npile - 1] : -1, g->on_pile, g->took[o],
-                      g->mine[s], g->mine[o], (g->passed >> o & 1) ? BIT(g->upcard) : 0, g->phase, g->knock_limit,
-                      g->stock_count);
+    observe_seat(&self->games[i], (int)s, (float *)obs.buf);
     PyBuffer_Release(&obs);
     Py_RETURN_NONE;
 }
 
 /* ending(i) -> (hand0, hand1, how, seat, action): game i's hands as its hand ended, how, the seat that
- * knocked or forfeited (or last moved), and the action refused on a forfeit (-1 for no id at all). */
+ * knocked or forfeited (or last moved), and the action refused on a forfeit. */
 static PyObject *Batch_ending(Batch *self, PyObject *arg) {
     Py_ssize_t i;
     if (index_of(self, arg, &i)) return NULL;
@@ -507,6 +538,8 @@ static PyMethodDef Batch_methods[] = {
      "deal(i, hand0, hand1, upcard, stock, dealer, knock_limit, big_gin, obs_row, mask_row) -> the seat to act"},
     {"step", (PyCFunction)(void (*)(void))Batch_step, METH_FASTCALL,
      "step(actions, obs, masks, to_act, ended) -> how many hands ended"},
+    {"play", (PyCFunction)(void (*)(void))Batch_play, METH_FASTCALL,
+     "play(i, action, obs_row, mask_row) -> the seat to act next, or -how the hand ended"},
     {"observe", (PyCFunction)(void (*)(void))Batch_observe, METH_FASTCALL,
      "observe(i, seat, obs_row): what seat observes in game i now"},
     {"ending", (PyCFunction)Batch_ending, METH_O,

@@ -32,6 +32,9 @@ class Batch:
     def step(self, actions: Any, obs: Any, masks: Any, to_act: Any, ended: Any, /) -> int:
         """Each game's seat to act plays its action; how many hands ended (-1 - the first game
         whose action is no id of the table: then nothing is played)."""
+    def play(self, i: int, action: int, obs_row: Any, mask_row: Any, /) -> int:
+        """Game ``i``'s seat to act plays ``action``: the seat to act next, its observation and mask
+        written, or -how when the hand ended."""
     def observe(self, i: int, seat: int, obs_row: Any, /) -> None:
         """What ``seat`` of game ``i`` observes now."""
     def ending(self, i: int, /) -> tuple[int, int, int, int, int]:

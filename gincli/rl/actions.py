@@ -3,7 +3,9 @@ and of doubling, then the moves other move sets add (docs/rl.md has the
 table). The one place where a :class:`~gincli.hand.moves.Move` becomes an id
 and an id a move; the mask is built from the hand's own legal moves
 (:meth:`PlayerView.legal <gincli.hand.view.PlayerView.legal>`), so that the
-rules stay in one place and a move set's ``forbids`` is obeyed here too."""
+rules stay in one place and a move set's ``forbids`` is obeyed here too; with
+no move set in play, from the rule book's moves as masks
+(:func:`~gincli.hand.view.standard_choices`, which ``legal()`` reads too)."""
 
 from __future__ import annotations
 

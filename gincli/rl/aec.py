@@ -16,6 +16,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from .compiled_game import new_game
 from .game import AGENTS, Game
 from .observe import OBSERVATION_SIZE
 
@@ -93,7 +94,7 @@ class raw_env(AECEnv, EzPickle):
             from ..base.errors import UsageError, quote
 
             raise UsageError(f"render_mode is None, \"human\" or \"ansi\", not {quote(render_mode)}")
-        self.game = Game(variant, scoring, options, episode, normalize, max_hands)
+        self.game = new_game(variant, scoring, options, episode, normalize, max_hands)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)

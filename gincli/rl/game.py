@@ -210,10 +210,7 @@ class Game:
         when a hand ended, what ``info`` tells of it."""
         hand = self.hand
         assert hand is not None and self.done is None
-        if isinstance(action, (bool, float)) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < self.actions.size:
-            raise UsageError(f"an action is an id from 0 to {self.actions.size - 1}, not {quote(action)}")
-        action = int(action)
+        action = self.action_id(action)
         player = hand.to_act
         if self.plain:
             move = self.actions.standard_move(action, player) if self._plain_mask()[action] else None
@@ -224,6 +221,13 @@ class Game:
         else:
             hand.apply(move)
         return self._moved()
+
+    def action_id(self, action: Any) -> int:
+        """``action`` as an id of the table; a value that is no id at all is a :class:`UsageError`."""
+        if isinstance(action, (bool, float)) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < self.actions.size:
+            raise UsageError(f"an action is an id from 0 to {self.actions.size - 1}, not {quote(action)}")
+        return int(action)
 
     def refusal(self, player: str, action: int) -> str:
         """Why ``player`` forfeits the hand for the id ``action``, which is not legal now."""
@@ -244,17 +248,14 @@ class Game:
         assert hand is not None and table is not None
         self._legal = None
         self._mask = None
-        if hand.phase == SPREAD:
-            hand.record_spread()
-        elif not hand.over and len(hand.moves) >= MAX_HAND_MOVES:
-            hand.stall()
+        after_move(hand)
         if not hand.over:
             return dict.fromkeys(AGENTS, 0.0), None
         return self._hand_over(None, hand.stalled)
 
     def settle(self, result: HandResult, stalled: bool = False) -> tuple[dict[str, float], dict[str, Any]]:
         """The hand dealt was played to its end elsewhere than on its
-        :class:`Hand` (the compiled hands of :mod:`.vector`) and scored
+        :class:`Hand` (the compiled module: :mod:`.compiled_game`) and scored
         ``result``, ``stalled`` at the move cap: its rewards and info, as
         after the move that ends it here."""
         return self._hand_over(result, stalled)
@@ -263,9 +264,10 @@ class Game:
         """The hand has ended: entered at the table (``result``, when it was
         not played on the hand itself), its rewards; the next deal, in a
         session, or the end of the episode."""
-        hand = self.hand
         table = self.table
-        assert hand is not None and table is not None
+        assert table is not None
+        hand = table.hand  # this game's (as it was dealt, when played elsewhere)
+        assert hand is not None
         before = dict(table.session.scores_so_far()) if self.episode == "session" else None
         if result is None:
             result = table.end_hand(hand)
@@ -332,3 +334,12 @@ class Game:
             r = hand.result
             lines.append(f"  {r.outcome}: " + (f"{r.winner} wins {r.points}" if r.winner else "nobody scores"))
         return "\n".join(lines)
+
+
+def after_move(hand: Hand) -> None:
+    """What gincli does after a move of the environments: the spreads after a
+    knock (the defender's chosen for it), the move cap."""
+    if hand.phase == SPREAD:
+        hand.record_spread()
+    elif not hand.over and len(hand.moves) >= MAX_HAND_MOVES:
+        hand.stall()

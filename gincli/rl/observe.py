@@ -1,7 +1,10 @@
 """What a seat observes, as numbers: card planes and a few facts of the hand,
-built from the seat's :class:`~gincli.hand.view.PlayerView` alone (what that
-seat may legally know, and nothing else: nothing hidden can leak, since the
-view holds nothing hidden). docs/rl.md lists every index.
+built from what that seat may legally know and nothing else: its
+:class:`~gincli.hand.view.PlayerView` (:meth:`Encoder.observation`: nothing
+hidden can leak, since the view holds nothing hidden), or the same public
+facts as card masks (:func:`encode`, which the environments' fast paths call;
+tests/test_rl_fast.py holds the two to each other). docs/rl.md lists every
+index.
 
 The observation is a flat ``float32`` vector of :data:`OBSERVATION_SIZE`:
 seven planes of 52 cards (card ``c`` at ``52 * plane + c``, cards as gincli

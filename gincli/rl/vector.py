@@ -25,10 +25,9 @@ from gymnasium.vector.utils import batch_space
 
 from ..base.arguments import SEED_MAX
 from ..base.errors import UsageError, quote
-from ..rulebook.meldrules import STANDARD
-from ..rulebook.scoring import HandResult, Position, dead_hand, forfeit_result, score_position
 from .aec import spaces_of
 from .compiled import STDPLAY
+from .compiled_game import compiled, compiled_result
 from .game import AGENTS, Game, check_seed
 from .observe import OBSERVATION_SIZE
 
@@ -89,7 +88,7 @@ class GinRummyVectorEnv:
         self.observation_space = batch_space(self.single_observation_space, n)
         self.size = first.actions.size
         #: Whether the compiled module plays the hands (the rule book's own rules, where it was built).
-        self.compiled = STDPLAY is not None and first.plain and first.rules.melds is STANDARD
+        self.compiled = compiled(first)
         self._batch = STDPLAY.Batch(n, self.size) if self.compiled else None  # type: ignore[union-attr]
         self._dealt = False
 
@@ -181,25 +180,11 @@ class GinRummyVectorEnv:
         return AGENTS.index(seat)
 
     def _compiled_result(self, i: int) -> tuple[dict[str, float], dict[str, Any]]:
-        """Game ``i``'s hand ended in the compiled module: scored as the engine
-        scores that end (``Hand._score``, ``forfeit``, a dead hand), entered."""
+        """Game ``i``'s hand ended in the compiled module: scored, entered."""
         assert self._batch is not None
         game = self.games[i]
-        hand = game.hand
-        assert hand is not None
-        hand0, hand1, how, seat, refused = self._batch.ending(i)
-        hands = {p: hand0 if p == AGENTS[0] else hand1 for p in hand.hands}  # the engine's order of seats
-        player = AGENTS[seat]
-        result: HandResult
-        if how == STDPLAY.KNOCKED:  # type: ignore[union-attr]
-            result = score_position(Position(hand.players, hands, player, hand.upcard, {}, None), hand.variant,
-                                    hand.rules)
-        elif how == STDPLAY.FORFEITED:  # type: ignore[union-attr]
-            result = forfeit_result(player, hand.other(player), hands[player], hand.rules, hand.variant.name,
-                                    game.refusal(player, refused))
-        else:  # at the wall, or stopped at the move cap
-            result = dead_hand(hand.players, hand.variant.name)
-        return game.settle(result, how == STDPLAY.STALLED)  # type: ignore[union-attr]
+        ending = self._batch.ending(i)
+        return game.settle(compiled_result(game, ending), ending[2] == STDPLAY.STALLED)  # type: ignore[union-attr]
 
     def _hand_over(self, i: int, outcome: tuple[dict[str, float], dict[str, Any] | None], obs: np.ndarray,
                    masks: np.ndarray, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray,
