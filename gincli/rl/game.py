@@ -224,6 +224,8 @@ class Game:
 
     def action_id(self, action: Any) -> int:
         """``action`` as an id of the table; a value that is no id at all is a :class:`UsageError`."""
+        if type(action) is int and 0 <= action < self.actions.size:  # the common case, at once
+            return action
         if isinstance(action, (bool, float)) or not isinstance(action, (int, np.integer)) \
                 or not 0 <= action < self.actions.size:
             raise UsageError(f"an action is an id from 0 to {self.actions.size - 1}, not {quote(action)}")
