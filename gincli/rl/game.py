@@ -82,7 +82,7 @@ class Game:
         self._legal: tuple[PlayerView, np.ndarray, dict[int, Move]] | None = None
         self._zeros = np.zeros(self.actions.size, np.int8)
         #: No move set in play: the mask and the observations are read from the hand
-        #: itself, without a view or a move a legal id (the same numbers; tests/test_rl.py
+        #: itself, without a view or a move a legal id (the same numbers; tests/test_rl_fast.py
         #: holds the two paths to each other).
         self.plain = not self.movesets
         #: Whether the rules have big gin (a knock without a discard).
