@@ -126,29 +126,54 @@ class PlayerView:
         return True
 
     def _standard(self) -> list[Move]:
-        deadwood = self.melds.deadwood
-        phase = self.phase
-        if phase == "offer":
-            return [self.pass_(), self.take()]
-        if phase == "draw":
-            moves = []
-            if not self.must_draw_stock and self.discard_pile:
-                moves.append(self.take())
-            if self.stock_count > 2:
-                moves.append(self.draw_stock())
-            return moves
-        held, me, taken, limit = self.hand, self.me, self.taken, self.knock_limit
-        values = self.melds.values
-        # Laying a card aside lowers the least deadwood by at most its value: most
-        # discards need no solving to know they are no knock.
-        whole = deadwood(held)
+        flags, discards, knocks = standard_choices(
+            self.phase, self.hand, self.taken, self.knock_limit, self.big_gin, self.must_draw_stock,
+            bool(self.discard_pile), self.stock_count, self.melds)
+        me = self.me
         moves = []
-        for c in cards_of(held):
-            if c == taken:
-                continue
+        if flags & MAY_PASS:
+            moves.append(Move(me, "pass"))
+        if flags & MAY_TAKE:
+            moves.append(Move(me, "draw", "discard"))
+        if flags & MAY_DRAW_STOCK:
+            moves.append(Move(me, "draw", "stock"))
+        for c in cards_of(discards):
             moves.append(Move(me, "discard", None, c))
-            if whole - values[c] <= limit and deadwood(held & ~(1 << c)) <= limit:
+            if knocks >> c & 1:
                 moves.append(Move(me, "knock", None, c))
-        if self.big_gin and whole == 0:
+        if flags & MAY_GO_BIG_GIN:
             moves.append(Move(me, "knock"))
         return moves
+
+
+#: The bits of :func:`standard_choices`'s first answer: the moves that name no card of the hand.
+MAY_PASS, MAY_TAKE, MAY_DRAW_STOCK, MAY_GO_BIG_GIN = 1, 2, 4, 8
+
+
+def standard_choices(phase: str, held: int, taken: int, knock_limit: int, big_gin: bool, must_draw_stock: bool,
+                     pile: bool, stock_count: int, melds: MeldSolver) -> tuple[int, int, int]:
+    """The rule book's moves of the player to act (RULES.md "Play", "Going
+    out"), as masks: which of pass, take the discard, draw from the stock and
+    big gin it may make (the ``MAY_*`` bits), the cards it may discard, and
+    those of them it may knock with (its deadwood then within ``knock_limit``).
+    ``held`` is its hand, ``taken`` the card it took from the pile this turn (or
+    -1), ``pile`` whether the discard pile holds a card. The one place these
+    rules live: :meth:`PlayerView.legal` and the environments' masks read them."""
+    if phase == "offer":
+        return MAY_PASS | MAY_TAKE, 0, 0
+    if phase == "draw":
+        return (MAY_TAKE if pile and not must_draw_stock else 0) | (MAY_DRAW_STOCK if stock_count > 2 else 0), 0, 0
+    deadwood = melds.deadwood
+    values = melds.values
+    discards = held & ~(1 << taken) if taken >= 0 else held
+    # Laying a card aside lowers the least deadwood by at most its value: most
+    # discards need no solving to know they are no knock.
+    whole = deadwood(held)
+    knocks = 0
+    rest = discards
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if whole - values[low.bit_length() - 1] <= knock_limit and deadwood(held ^ low) <= knock_limit:
+            knocks |= low
+    return (MAY_GO_BIG_GIN if big_gin and whole == 0 else 0), discards, knocks

@@ -3,6 +3,7 @@ PettingZoo AEC environment (:func:`env`, :class:`raw_env`), as a Gymnasium
 environment against a bot (``gymnasium.make("gincli/GinRummy-v0",
 opponent=...)``, registered when this package is imported), the fixed table of
 action ids (:mod:`.actions`), the observation a seat gets (:mod:`.observe`),
+many games a step as numpy arrays for batch training (:func:`vector_env`),
 and :func:`policy_bot`, which makes a policy over those observations a bot of
 ``gin match`` and :func:`gincli.play_match`.
 
@@ -26,6 +27,7 @@ from .aec import env, raw_env
 from .bots import policy_bot
 from .observe import OBSERVATION_SIZE, PHASES, PLANES, REWARD_SCALE, Encoder
 from .single import GinRummyEnv
+from .vector import GinRummyVectorEnv, vector_env
 
 #: The Gymnasium id of the one-seat environment (:class:`GinRummyEnv`).
 ENV_ID = "gincli/GinRummy-v0"
@@ -35,4 +37,4 @@ if ENV_ID not in _gymnasium.registry:
 
 __all__ = ["ENV_ID", "ACCEPT", "DECLINE", "DISCARD", "DOUBLE", "FIXED_ACTIONS", "GIN", "KNOCK", "PASS", "STOCK",
            "TAKE", "ActionTable", "env", "raw_env", "policy_bot", "OBSERVATION_SIZE", "PHASES", "PLANES",
-           "REWARD_SCALE", "Encoder", "GinRummyEnv"]
+           "REWARD_SCALE", "Encoder", "GinRummyEnv", "GinRummyVectorEnv", "vector_env"]

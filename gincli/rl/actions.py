@@ -3,7 +3,9 @@ and of doubling, then the moves other move sets add (docs/rl.md has the
 table). The one place where a :class:`~gincli.hand.moves.Move` becomes an id
 and an id a move; the mask is built from the hand's own legal moves
 (:meth:`PlayerView.legal <gincli.hand.view.PlayerView.legal>`), so that the
-rules stay in one place and a move set's ``forbids`` is obeyed here too."""
+rules stay in one place and a move set's ``forbids`` is obeyed here too; with
+no move set in play, from the rule book's moves as masks
+(:func:`~gincli.hand.view.standard_choices`, which ``legal()`` reads too)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from typing import Any
 import numpy as np
 
 from ..hand.moves import Move
+from ..hand.view import MAY_DRAW_STOCK, MAY_GO_BIG_GIN, MAY_PASS, MAY_TAKE
 from ..rulebook.cards import CARD_NAMES
+from .compiled import STDPLAY
 
 STOCK, TAKE, PASS = 0, 1, 2
 #: ``DISCARD + card``: discard that card (cards as gincli numbers them: ``suit * 13 + rank``).
@@ -28,6 +32,11 @@ DOUBLE, ACCEPT, DECLINE = GIN + 1, GIN + 2, GIN + 3
 FIXED_ACTIONS = DECLINE + 1
 
 _FIXED_NAMED = {"double": DOUBLE, "accept": ACCEPT, "decline": DECLINE}
+
+#: The ids 0 to 2 (stock, take, pass) as mask bytes, by standard_choices' bits.
+_HEAD = [bytes([bool(f & MAY_DRAW_STOCK), bool(f & MAY_TAKE), bool(f & MAY_PASS)]) for f in range(8)]
+#: Each 13-bit pattern of one suit's cards as its 13 mask bytes.
+_SUIT_MASK = [bytes((m >> r) & 1 for r in range(13)) for m in range(8192)]
 
 
 class ActionTable:
@@ -44,6 +53,7 @@ class ActionTable:
         self.extra = tuple(extra)
         self._extra_ids = {a: FIXED_ACTIONS + i for i, a in enumerate(extra)}
         self.size = FIXED_ACTIONS + len(extra)
+        self._after_gin = bytes(self.size - GIN - 1)  # the mask's ids after big gin's, none of them the rule book's
 
     def id_of(self, move: Move) -> int:
         """The id of a move a seat may make (never the defender's spread: gincli chooses it)."""
@@ -84,6 +94,39 @@ class ActionTable:
         if by_id:
             mask[list(by_id)] = 1
         return mask, by_id
+
+    def mask_of(self, flags: int, discards: int, knocks: int) -> np.ndarray:
+        """The mask of the rule book's moves alone, as
+        :func:`~gincli.hand.view.standard_choices` gives them (no move set in
+        play): a new array, compiled where it was built (:mod:`.compiled`)."""
+        if STDPLAY is not None:
+            out = np.empty(self.size, np.int8)
+            STDPLAY.mask(out, flags, discards, knocks)
+            return out
+        return self.mask_of_python(flags, discards, knocks)
+
+    def mask_of_python(self, flags: int, discards: int, knocks: int) -> np.ndarray:
+        """:meth:`mask_of` in Python (read-only: the caller copies it)."""
+        suit = _SUIT_MASK
+        return np.frombuffer(_HEAD[flags & 7]
+                             + suit[discards & 0x1FFF] + suit[discards >> 13 & 0x1FFF] + suit[discards >> 26 & 0x1FFF]
+                             + suit[discards >> 39]
+                             + suit[knocks & 0x1FFF] + suit[knocks >> 13 & 0x1FFF] + suit[knocks >> 26 & 0x1FFF]
+                             + suit[knocks >> 39]
+                             + (b"\1" if flags & MAY_GO_BIG_GIN else b"\0") + self._after_gin, np.int8)
+
+    def standard_move(self, action: int, player: str) -> Move | None:
+        """The rule book's move of the id ``action`` for ``player`` (the inverse of
+        :meth:`id_of`), or None for doubling's ids and a move set's."""
+        if action >= DISCARD:
+            if action < KNOCK:
+                return Move(player, "discard", None, action - DISCARD)
+            if action < GIN:
+                return Move(player, "knock", None, action - KNOCK)
+            return Move(player, "knock") if action == GIN else None
+        if action == STOCK:
+            return Move(player, "draw", "stock")
+        return Move(player, "draw", "discard") if action == TAKE else Move(player, "pass")
 
     def describe(self, action: int) -> str:
         """An id in words (``discard 7h``, ``knock with Kc``), for messages and docs."""

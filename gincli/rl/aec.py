@@ -16,6 +16,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from .compiled_game import new_game
 from .game import AGENTS, Game
 from .observe import OBSERVATION_SIZE
 
@@ -38,8 +39,31 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class Ordered(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order check, with ``last`` handed straight to the environment:
-    the wrapper's own goes through its attribute lookup six times a step."""
+    """PettingZoo's order check, with what a step reads handed straight to the
+    environment: the wrapper's own goes through its attribute lookup (twice
+    for ``agent_iter``'s next agent, once for ``step``, six times for ``last``)."""
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
@@ -70,7 +94,7 @@ class raw_env(AECEnv, EzPickle):
             from ..base.errors import UsageError, quote
 
             raise UsageError(f"render_mode is None, \"human\" or \"ansi\", not {quote(render_mode)}")
-        self.game = Game(variant, scoring, options, episode, normalize, max_hands)
+        self.game = new_game(variant, scoring, options, episode, normalize, max_hands)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)

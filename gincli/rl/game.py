@@ -22,13 +22,16 @@ import numpy as np
 from ..base.errors import UsageError, quote
 from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand
 from ..hand.moves import Move
-from ..hand.view import PlayerView
+from ..hand.view import PlayerView, standard_choices
+from ..rulebook.meldrules import STANDARD
 from ..rulebook.rng import SplitMix64
+from ..rulebook.rules import OFF
 from ..rulebook.scoring import HandResult
 from ..sessions.table import Table, take_turn
 from ..work.python import overrides, registry, seed as checked_seed
 from .actions import ActionTable
-from .observe import REWARD_SCALE, Encoder
+from .compiled import STDPLAY
+from .observe import PHASE_INDEX, REWARD_SCALE, Encoder, encode
 
 #: The two seats, as PettingZoo's classic environments name them.
 AGENTS = ("player_0", "player_1")
@@ -78,6 +81,15 @@ class Game:
         self._seeds: SplitMix64 | None = None
         self._legal: tuple[PlayerView, np.ndarray, dict[int, Move]] | None = None
         self._zeros = np.zeros(self.actions.size, np.int8)
+        #: No move set in play: the mask and the observations are read from the hand
+        #: itself, without a view or a move a legal id (the same numbers; tests/test_rl_fast.py
+        #: holds the two paths to each other).
+        self.plain = not self.movesets
+        #: Whether the rules have big gin (a knock without a discard).
+        self.big_gin = self.rules["big_gin_bonus"] != OFF
+        self._compiled_choices = STDPLAY is not None and self.rules.melds is STANDARD
+        self._mask: np.ndarray | None = None
+        self._record: dict[str, list[int]] = {}
         #: Told of every hand that ends, ``on_hand(hand, result)``, before the next is dealt.
         self.on_hand: Callable[[Hand, HandResult], None] | None = None
 
@@ -104,6 +116,8 @@ class Game:
         assert self.table is not None
         self.hand = self.table.deal()
         self._legal = None
+        self._mask = None
+        self._record = {p: [0, 0, 0, 0] for p in AGENTS}
 
     @property
     def to_act(self) -> str:
@@ -129,10 +143,63 @@ class Game:
         """``agent``'s observation and its action mask (all zeros when it is not to act)."""
         hand = self.hand
         assert hand is not None
+        if self.plain:
+            acting = self.done is None and agent == hand.to_act
+            return {"observation": self._observation(agent),
+                    "action_mask": (self._plain_mask() if acting else self._zeros).copy()}
         if self.done is None and agent == hand.to_act:
             view, mask, _ = self._acting()
             return {"observation": self.encoder.observation(view), "action_mask": mask.copy()}
         return {"observation": self.encoder.observation(hand.view(agent)), "action_mask": self._zeros.copy()}
+
+    def _plain_mask(self) -> np.ndarray:
+        """The mask of the seat to act, with no move set in play (kept until the next move)."""
+        if self._mask is None:
+            hand = self.hand
+            assert hand is not None
+            held, pile = hand.hands[hand.to_act], bool(hand.pile)
+            if self._compiled_choices:
+                choices = STDPLAY.choices(  # type: ignore[union-attr]
+                    PHASE_INDEX[hand.phase], held, hand.taken, hand.limit, self.big_gin, hand.must_draw_stock, pile,
+                    hand.stock_count)
+            else:
+                choices = standard_choices(hand.phase, held, hand.taken, hand.limit, self.big_gin,
+                                           hand.must_draw_stock, pile, hand.stock_count, self.rules.melds)
+            self._mask = self.actions.mask_of(*choices)
+        return self._mask
+
+    def _observation(self, agent: str) -> np.ndarray:
+        """``agent``'s observation, read from the public record of the hand as its view would hold it."""
+        hand = self.hand
+        assert hand is not None
+        other = AGENTS[1] if agent == AGENTS[0] else AGENTS[0]
+        _, took, _, theirs = self._marks(other)
+        mine = self._marks(agent)[3]
+        upcard = 1 << hand.upcard
+        # Every card that went to the pile (the first upcard, the discards) lies there still or is held:
+        # the pile, as a mask, without walking it.
+        on_pile = (upcard | mine | theirs) & ~(hand.hands[agent] | hand.hands[other])
+        pile = hand.pile
+        return encode(hand.hands[agent], pile[-1] if pile else -1, on_pile, took, mine, theirs,
+                      upcard if other in hand.passes else 0, PHASE_INDEX.get(hand.phase, 4), hand.limit,
+                      hand.stock_count)
+
+    def _marks(self, player: str) -> list[int]:
+        """How many cards ``player`` took from the pile and discarded, and each
+        as a mask: brought up to date with the hand's record, which only grows."""
+        hand = self.hand
+        assert hand is not None
+        record = self._record[player]
+        took, discarded = hand.took[player], hand.discarded[player]
+        if len(took) > record[0]:
+            for c in took[record[0]:]:
+                record[1] |= 1 << c
+            record[0] = len(took)
+        if len(discarded) > record[2]:
+            for c in discarded[record[2]:]:
+                record[3] |= 1 << c
+            record[2] = len(discarded)
+        return record
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -143,18 +210,30 @@ class Game:
         when a hand ended, what ``info`` tells of it."""
         hand = self.hand
         assert hand is not None and self.done is None
-        if isinstance(action, (bool, float)) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < self.actions.size:
-            raise UsageError(f"an action is an id from 0 to {self.actions.size - 1}, not {quote(action)}")
-        action = int(action)
-        move = self.legal()[1].get(action)
+        action = self.action_id(action)
         player = hand.to_act
+        if self.plain:
+            move = self.actions.standard_move(action, player) if self._plain_mask()[action] else None
+        else:
+            move = self.legal()[1].get(action)
         if move is None:
-            hand.forfeit(player, f"{player} chose the action {action} ({self.actions.describe(action)}), "
-                                 "which is not legal now")
+            hand.forfeit(player, self.refusal(player, action))
         else:
             hand.apply(move)
         return self._moved()
+
+    def action_id(self, action: Any) -> int:
+        """``action`` as an id of the table; a value that is no id at all is a :class:`UsageError`."""
+        if type(action) is int and 0 <= action < self.actions.size:  # the common case, at once
+            return action
+        if isinstance(action, (bool, float)) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < self.actions.size:
+            raise UsageError(f"an action is an id from 0 to {self.actions.size - 1}, not {quote(action)}")
+        return int(action)
+
+    def refusal(self, player: str, action: int) -> str:
+        """Why ``player`` forfeits the hand for the id ``action``, which is not legal now."""
+        return f"{player} chose the action {action} ({self.actions.describe(action)}), which is not legal now"
 
     def bot_turn(self, choose: Callable[[Hand], Move]) -> tuple[dict[str, float], dict[str, Any] | None]:
         """The seat to act is a bot: ``choose(hand)`` gives its move, checked as
@@ -170,20 +249,38 @@ class Game:
         table = self.table
         assert hand is not None and table is not None
         self._legal = None
-        if hand.phase == SPREAD:
-            hand.record_spread()
-        elif not hand.over and len(hand.moves) >= MAX_HAND_MOVES:
-            hand.stall()
+        self._mask = None
+        after_move(hand)
         if not hand.over:
             return dict.fromkeys(AGENTS, 0.0), None
+        return self._hand_over(None, hand.stalled)
+
+    def settle(self, result: HandResult, stalled: bool = False) -> tuple[dict[str, float], dict[str, Any]]:
+        """The hand dealt was played to its end elsewhere than on its
+        :class:`Hand` (the compiled module: :mod:`.compiled_game`) and scored
+        ``result``, ``stalled`` at the move cap: its rewards and info, as
+        after the move that ends it here."""
+        return self._hand_over(result, stalled)
+
+    def _hand_over(self, result: HandResult | None, stalled: bool) -> tuple[dict[str, float], dict[str, Any]]:
+        """The hand has ended: entered at the table (``result``, when it was
+        not played on the hand itself), its rewards; the next deal, in a
+        session, or the end of the episode."""
+        table = self.table
+        assert table is not None
+        hand = table.hand  # this game's (as it was dealt, when played elsewhere)
+        assert hand is not None
         before = dict(table.session.scores_so_far()) if self.episode == "session" else None
-        result = table.end_hand(hand)
-        if self.on_hand is not None:
-            self.on_hand(hand, result)
+        if result is None:
+            result = table.end_hand(hand)
+            if self.on_hand is not None:
+                self.on_hand(hand, result)
+        else:
+            table.enter(result, hand.players, stalled)
         info: dict[str, Any] = {"result": result.to_dict()}
         if before is None:
             rewards = self._hand_rewards(result)
-            self.done = "truncated" if hand.stalled else "terminated"
+            self.done = "truncated" if stalled else "terminated"
         else:
             after = table.session.scores_so_far()
             a, b = AGENTS
@@ -239,3 +336,12 @@ class Game:
             r = hand.result
             lines.append(f"  {r.outcome}: " + (f"{r.winner} wins {r.points}" if r.winner else "nobody scores"))
         return "\n".join(lines)
+
+
+def after_move(hand: Hand) -> None:
+    """What gincli does after a move of the environments: the spreads after a
+    knock (the defender's chosen for it), the move cap."""
+    if hand.phase == SPREAD:
+        hand.record_spread()
+    elif not hand.over and len(hand.moves) >= MAX_HAND_MOVES:
+        hand.stall()

@@ -104,14 +104,21 @@ class Table:
         result = hand.finish()
         if self.record:
             self.hands.append(self._hand_dict(hand))
+        self.enter(result, hand.players, hand.stalled)
+        return result
+
+    def enter(self, result: HandResult, players: tuple[str, ...], stalled: bool = False) -> None:
+        """Enter the result of the hand being played, played and scored
+        elsewhere than on its :class:`Hand` (gincli.rl's compiled hands), by
+        ``players``; ``stalled`` if it was stopped at the engine's move cap.
+        No transcript hand is kept for it."""
         self.results.append(result)
-        self.pairs.append(hand.players)
-        self.stalled += hand.stalled
+        self.pairs.append(players)
+        self.stalled += stalled
         self.session.add_hand(result)
         if not self.session.finished:
             self.seating = self.session.next_seating(self.seating, result)
         self.hand = None
-        return result
 
     def replay(self, hands: Sequence[Any], before: Callable[[Hand, Move], None] | None = None,
                after: Callable[[Hand, HandResult], None] | None = None) -> None:
