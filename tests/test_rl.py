@@ -495,6 +495,15 @@ def test_without_the_extra_the_import_says_how_to_install_it(missing):
         "pip install 'gincli[rl]'")
 
 
+def test_without_several_packages_the_import_names_each():
+    code = "import sys; sys.modules['numpy'] = sys.modules['gymnasium'] = None\nimport gincli.rl"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines()[-1] == (
+        "ImportError: gincli.rl needs numpy, pettingzoo and gymnasium (numpy and gymnasium are not installed): "
+        "pip install 'gincli[rl]'")
+
+
 def test_the_gymnasium_id_is_registered_on_import():
     assert rl.ENV_ID in gymnasium.registry
     env = gymnasium.make(rl.ENV_ID, opponent="simple", variant="gin-only")

@@ -18,9 +18,19 @@ try:
     import gymnasium as _gymnasium
     import numpy as _numpy  # noqa: F401
     import pettingzoo as _pettingzoo  # noqa: F401
-except ImportError as _missing:
-    raise ImportError(f"gincli.rl needs numpy, pettingzoo and gymnasium ({_missing.name} is not installed): "
-                      "pip install 'gincli[rl]'") from None
+except ImportError as _failed:
+    from importlib.util import find_spec as _find_spec
+
+    _absent = []
+    for _name in ("numpy", "pettingzoo", "gymnasium"):  # each looked for, so that the sentence names them all
+        try:
+            if _find_spec(_name) is None:
+                _absent.append(_name)
+        except ValueError:  # set aside in sys.modules
+            _absent.append(_name)
+    _absent = _absent or [str(_failed.name)]  # installed, but it does not import: the one that failed
+    raise ImportError(f"gincli.rl needs numpy, pettingzoo and gymnasium ({' and '.join(_absent)} "
+                      f"{'is' if len(_absent) == 1 else 'are'} not installed): pip install 'gincli[rl]'") from None
 
 from .actions import ACCEPT, DECLINE, DISCARD, DOUBLE, FIXED_ACTIONS, GIN, KNOCK, PASS, STOCK, TAKE, ActionTable
 from .aec import env, raw_env
