@@ -1,12 +1,13 @@
-/* What the compiled modules stand on, kept once (gin score's accelerator,
- * _stdscore.c). A hand as a card mask, the bit operations (their kind chosen
- * here, once), the tables and constants generated from the rule book's Python
+/* What both compiled modules stand on, kept once: gin score's accelerator
+ * (_stdscore.c) and the learning environments' play (gincli/rl/_stdplay.c).
+ * A hand as a card mask, the bit operations (their kind chosen here, once), the
+ * tables and constants generated from the rule book's Python
  * (_stdscore_tables.h), and the standard melds' least deadwood (RULES.md "Melds
  * and deadwood"; melds.py's deadwood, the reference tests/test_accel.py holds
- * every build to). Static functions, each module compiling its own: the small
- * ones inline, so that one a module does not use is no warning; with_sets and
- * deadwood, which every module uses, not (their recursion is the compiler's to
- * unroll or not).
+ * every build of both modules to). Static functions, each module compiling its
+ * own: the small ones inline, so that one a module does not use is no warning;
+ * with_sets and deadwood, which every module uses, not (their recursion is the
+ * compiler's to unroll or not).
  *
  * Plain C99 for GCC, Clang and MSVC alike: no compiler's extensions outside
  * the bit operations below, no arrays sized at run time.
@@ -23,8 +24,9 @@ typedef unsigned long long mask_t;
  * them (MSVC, and Clang presenting itself as MSVC: its intrinsics for 64 bits;
  * GCC and Clang: __builtin_*), else in plain C (MSVC's popcount instruction
  * needs a CPU that has it: plain C there too). GINCLI_PORTABLE_BITS forces the
- * plain C (tests/test_accel.py builds it so and holds it to the same
- * answers). Every caller passes a non-zero mask to ctz64 and clz64. */
+ * plain C (tests/test_accel.py builds _stdscore so, tests/test_rl_fast.py
+ * _stdplay, each held to the same answers). Every caller passes a non-zero
+ * mask to ctz64 and clz64. */
 #if defined(GINCLI_PORTABLE_BITS)
 #define BITS_PLAIN
 #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))

@@ -11,7 +11,8 @@
  * and this module is not used. The tables and constants (card names, the
  * written order, each suit's runs and deadwood) are not kept here: they are
  * generated from the Python definition into _stdscore_tables.h; the bit
- * operations and the least deadwood are _melds.h's.
+ * operations and the least deadwood are _melds.h's, which gincli/rl/_stdplay.c
+ * stands on too.
  *
  * Plain C99 for GCC, Clang and MSVC alike: no compiler's extensions outside
  * _melds.h's bit operations, no arrays sized at run time.
