@@ -12,8 +12,10 @@
  *                   told, not scored: gincli's scoring (rulebook/scoring.py) scores it.
  *
  * tests/test_rl_fast.py holds this module to the Python code, step by step on random
- * games and on hypothesis's. The Python code is the reference and the fallback:
- * GINCLI_PURE=1, or no compiler at install, and this module is not used.
+ * games and on hypothesis's; tests/test_accel.py builds it with each compiler present
+ * (standard C, every warning an error), and holds each build to the same. The Python
+ * code is the reference and the fallback: GINCLI_PURE=1, or no compiler at install,
+ * and this module is not used.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -115,6 +117,7 @@ static int as_long(PyObject *obj, long *out) {
 
 /* choices(phase, held, taken, knock_limit, big_gin, must_draw_stock, pile, stock_count) */
 static PyObject *choices(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     long phase, taken, limit, big_gin, must_draw, pile, stock_count;
     mask_t held, discards, knocks;
     if (nargs != 8) {
@@ -132,6 +135,7 @@ static PyObject *choices(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 /* mask(out, flags, discards, knocks): the action mask of choices' answer, into `out` (int8, every id of the table). */
 static PyObject *mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     long flags;
     mask_t discards, knocks;
     Py_buffer out;
@@ -148,6 +152,7 @@ static PyObject *mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
 
 /* observe(out, hand, top, on_pile, took, mine, theirs, passed, phase, knock_limit, stock_count), into `out` (float32). */
 static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     mask_t m[6];
     long top, phase, limit, stock_count;
     Py_buffer out;

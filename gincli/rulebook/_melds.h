@@ -24,9 +24,8 @@ typedef unsigned long long mask_t;
  * them (MSVC, and Clang presenting itself as MSVC: its intrinsics for 64 bits;
  * GCC and Clang: __builtin_*), else in plain C (MSVC's popcount instruction
  * needs a CPU that has it: plain C there too). GINCLI_PORTABLE_BITS forces the
- * plain C (tests/test_accel.py builds _stdscore so, tests/test_rl_fast.py
- * _stdplay, each held to the same answers). Every caller passes a non-zero
- * mask to ctz64 and clz64. */
+ * plain C (tests/test_accel.py builds both modules so and holds them to the
+ * same answers). Every caller passes a non-zero mask to ctz64 and clz64. */
 #if defined(GINCLI_PORTABLE_BITS)
 #define BITS_PLAIN
 #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
