@@ -7,7 +7,9 @@ Session ``i`` is dealt from its own seed, derived from the match seed alone
 seed and its seat. So a session's play depends only on the match seed and
 ``i``, never on which worker played it or when: the transcripts and the
 summary are the same whatever ``--workers`` is. With ``duplicate``, sessions
-``2k`` and ``2k+1`` share deal ``k`` with the bots' seats swapped.
+``2k`` and ``2k+1`` share seed ``k`` with the bots' seats swapped, and every
+hand is dealt as the session's first dealer would deal it: hand for hand, each
+player holds in one session the cards the other held in the other.
 """
 
 from __future__ import annotations
@@ -236,7 +238,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: MatchSource, recor
     options = registry.transcript_options(variant, rules) if record else None
     plugins = registry.transcript_plugins(variant, system, rules, options) if options is not None else None
     rec = play_session(seats, variant, rules, system, choose, seed, id=spec.session_id(index), options=options,
-                       plugins=plugins, max_hands=spec.max_hands, record=record,
+                       plugins=plugins, max_hands=spec.max_hands, record=record, duplicate=spec.duplicate,
                        on_hand=on_hand if notify else None)
     for bot in bots.values():
         told(bot, "close", bot.close, at=f" (at the end of session {spec.session_id(index)})")
