@@ -100,3 +100,21 @@ def test_without_duplicate_every_hand_is_dealt_from_the_shuffle_as_it_is(registr
     assert len({h["dealer"] for h in doc["hands"]}) == 2
     for hand in doc["hands"]:
         assert hand["deck"] == [_name(c) for c in shuffled_deck(rng)]
+
+
+def test_a_duplicate_match_says_what_its_pairs_gained():
+    """gin match's pairs.correlation and pairs.effective, against the sessions' results read from the
+    transcripts and the statistics module."""
+    import statistics
+
+    from gincli import play_match
+
+    res = play_match(["expert", "simple"], games=24, duplicate=True, seed=12, workers=1)
+    first = res.summary["players"][0]["name"]
+    scores = [1.0 if (t["result"] or {}).get("winner") == first else 0.0 for t in res.transcripts]
+    ones, twos = scores[0::2], scores[1::2]
+    pairs = res.summary["pairs"]
+    assert pairs["correlation"] == pytest.approx(statistics.correlation(ones, twos), abs=5e-4)
+    means = [(a + b) / 2 for a, b in zip(ones, twos, strict=True)]
+    effective = 12 * statistics.variance(scores) / statistics.variance(means)
+    assert pairs["effective"] == pytest.approx(effective, abs=0.05)

@@ -15,6 +15,7 @@ from gincli.matches.stats import (
     Sprt,
     bradley_terry,
     constrained_mle,
+    duplicate_gain,
     elo_from_score,
     los,
     normalized_elo,
@@ -429,6 +430,28 @@ def test_normalised_elo_of_pairs_by_hand():
 def test_normalised_elo_needs_variation():
     none = {"nelo": None, "low": None, "high": None, "error": None}
     assert normalized_elo([]) == none and normalized_elo([1.0]) == none and normalized_elo([0.5] * 9) == none
+
+
+def test_what_duplicate_deals_gained_against_the_statistics_module():
+    """The correlation is Pearson's (statistics.correlation); the effective games are the pairs times a game's
+    variance over a pair mean's (statistics.variance, n - 1), which is 2 n / (1 + r) where both sessions vary
+    alike: pairs that split (a deal won by whoever held it) are worth more games than they hold, pairs that
+    repeat fewer."""
+    import statistics
+
+    pairs = [(1.0, 0.0)] * 6 + [(0.0, 1.0)] * 6 + [(1.0, 1.0)] * 3 + [(0.0, 0.0)] * 3 + [(0.5, 1.0), (1.0, 0.5)]
+    got = duplicate_gain(pairs)
+    firsts, seconds = [a for a, _ in pairs], [b for _, b in pairs]
+    r = statistics.correlation(firsts, seconds)
+    assert got["correlation"] == pytest.approx(r, rel=1e-12) and r < 0
+    want = len(pairs) * statistics.variance(firsts + seconds) / statistics.variance([(a + b) / 2 for a, b in pairs])
+    assert got["effective"] == pytest.approx(want, rel=1e-12)
+    assert got["effective"] == pytest.approx(2 * len(pairs) / (1 + r), rel=0.03)  # the sessions vary alike here
+    assert got["effective"] > 2 * len(pairs)
+    repeat = duplicate_gain([(1.0, 1.0)] * 5 + [(0.0, 0.0)] * 4 + [(1.0, 0.0)])
+    assert repeat["correlation"] > 0 and repeat["effective"] < 20
+    assert duplicate_gain([(1.0, 0.0)]) == {"correlation": None, "effective": None}
+    assert duplicate_gain([(1.0, 0.0), (1.0, 1.0)])["correlation"] is None  # the first sessions do not vary
 
 
 def test_the_counts_a_summary_shows():

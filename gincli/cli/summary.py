@@ -85,6 +85,11 @@ def render_summary(s: dict[str, Any]) -> Any:
                 counts += (f"; pairs: {pr['won_both']:,} won both, {pr['split']:,} split, {pr['lost_both']:,} lost both"
                            + (f", {pr['other']:,} other" if pr["other"] else ""))
             lines.append(f"{r['player']}'s {r['unit']}s: {counts} · LOS {s['los']:.1%}")
+            pr = s.get("pairs") or {}
+            if pr.get("effective") is not None and pr.get("correlation") is not None:
+                played = r["wins"] + r["draws"] + r["losses"]
+                lines.append(f"the pairs' two sessions correlate {pr['correlation']:+.3f}: the {played:,} "
+                             f"{r['unit']}s are worth {pr['effective']:,.1f} independent ones")
         nelo = s.get("normalized_elo") or {}
         if nelo.get("nelo") is not None:
             lines.append(f"normalised Elo {nelo['nelo']:+.1f} ± {nelo['error']:.1f} (95%: {nelo['low']:+.1f} to "

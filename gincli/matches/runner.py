@@ -33,7 +33,7 @@ from ..sessions.systems import ScoringSystem
 from ..sessions.table import play_session
 from .external import configure, identities, is_external
 from .external.protocol import START_FAILURES, speaks, start_failure
-from .stats import Z95, Estimate, Running, Sprt, los, normalized_elo, pair_counts, wdl
+from .stats import Z95, Estimate, Running, Sprt, duplicate_gain, los, normalized_elo, pair_counts, wdl
 
 #: Hands a player may forfeit in a row before the match stops (--max-forfeits).
 DEFAULT_MAX_FORFEITS = 10
@@ -301,6 +301,9 @@ class Tally:
         self.sums = Running()  # the samples' sums, for the SPRT's check after every session in constant time
         self.units = Running()  # two players: the first player's score each game (or hand), duplicate or not
         self._pair: list[float] = []
+        self._session: list[float] = []  # under --duplicate: the first player's score in the pair's first session
+        #: Under --duplicate: the first player's score in each session of each pair (a session's mean with hands).
+        self.pair_scores: list[tuple[float, float]] = []
         #: Two players, ``--hands``: the first player's points less the other's, a hand (or a duplicate pair's mean).
         self.margins: list[float] = []
         self._pair_margin: list[float] = []
@@ -407,6 +410,11 @@ class Tally:
         if self.spec.duplicate:
             self._pair.extend(unit_scores)
             self._pair_margin.extend(margins)
+            if out.index % 2 == 0:
+                self._session = unit_scores
+            elif self._session and unit_scores:
+                mine, theirs = self._session, unit_scores
+                self.pair_scores.append((sum(mine) / len(mine), sum(theirs) / len(theirs)))
             if out.index % 2 == 1:
                 self.samples.append(sum(self._pair) / len(self._pair) if self._pair else 0.5)
                 self.sums.add(self.samples[-1])
@@ -484,8 +492,11 @@ class Tally:
                               "draws": results["draws"], "losses": results["losses"]}
             if spec.duplicate:
                 pairs = pair_counts(self.samples)
+                gain = duplicate_gain(self.pair_scores)
                 out["pairs"] = {"player": first, "won_both": pairs["won_both"], "split": pairs["split"],
-                                "lost_both": pairs["lost_both"], "other": pairs["other"]}
+                                "lost_both": pairs["lost_both"], "other": pairs["other"],
+                                "correlation": _rounded(gain["correlation"], 3),
+                                "effective": _rounded(gain["effective"], 1)}
                 ahead = sum(k for x, k in self.sums.counts.items() if x > 0.5)
                 behind = sum(k for x, k in self.sums.counts.items() if x < 0.5)
                 out["los"] = round(los(ahead, behind), 4)
@@ -518,6 +529,11 @@ class Tally:
         if self.sprt is not None:
             out["sprt"] = self.sprt.status(self.samples)
         return out
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    """``value`` to ``digits`` (never -0.0), or None."""
+    return None if value is None else round(value, digits) + 0.0
 
 
 def mean_interval(values: list[float]) -> dict[str, Any]:

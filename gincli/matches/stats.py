@@ -404,6 +404,34 @@ def pair_counts(samples: Samples) -> dict[str, int]:
     return {"won_both": c["wins"], "split": c["draws"], "lost_both": c["losses"], "other": c["other"]}
 
 
+def duplicate_gain(pairs: Sequence[tuple[float, float]]) -> dict[str, float | None]:
+    """What duplicate deals gained, from the first player's score in each
+    session of each pair: the ``correlation`` of the two sessions' scores
+    (Pearson's, over the pairs) and the ``effective`` number of games (or
+    hands) the pairs are worth, ``pairs * var_unit / var_pair`` (``var_unit``
+    the variance of a session's score, ``var_pair`` of a pair's mean, both
+    divided by ``n - 1``): the number of independent games whose mean would
+    vary as little, ``2 pairs / (1 + correlation)`` where both sessions vary
+    alike. Either is ``None`` below two pairs or where what it divides by is 0."""
+    n = len(pairs)
+    none: dict[str, float | None] = {"correlation": None, "effective": None}
+    if n < 2:
+        return none
+    firsts = [a for a, _ in pairs]
+    seconds = [b for _, b in pairs]
+    m1, m2 = sum(firsts) / n, sum(seconds) / n
+    cov = sum((a - m1) * (b - m2) for a, b in pairs)
+    v1 = sum((a - m1) ** 2 for a in firsts)
+    v2 = sum((b - m2) ** 2 for b in seconds)
+    units = firsts + seconds
+    mean = sum(units) / (2 * n)
+    var_unit = sum((x - mean) ** 2 for x in units) / (2 * n - 1)
+    means = [(a + b) / 2 for a, b in pairs]
+    var_pair = sum((x - mean) ** 2 for x in means) / (n - 1)
+    return {"correlation": cov / math.sqrt(v1 * v2) if v1 > 0 and v2 > 0 else None,
+            "effective": n * var_unit / var_pair if var_pair > 0 else None}
+
+
 def pentanomial(samples: Samples) -> list[int]:
     """The counts of pair scores 0, 1/4, 1/2, 3/4, 1, in fishtest's order (LL,
     LD, WL + DD, WD, WW); ``ValueError`` for any other score."""
