@@ -102,9 +102,9 @@ def test_without_duplicate_every_hand_is_dealt_from_the_shuffle_as_it_is(registr
         assert hand["deck"] == [_name(c) for c in shuffled_deck(rng)]
 
 
-def test_a_duplicate_match_says_what_its_pairs_gained():
+def test_a_duplicate_match_says_what_its_pairs_gained_and_draws_its_intervals_from_them():
     """gin match's pairs.correlation and pairs.effective, against the sessions' results read from the
-    transcripts and the statistics module."""
+    transcripts and the statistics module; the net result a game has its interval from the pairs' means."""
     import statistics
 
     from gincli import play_match
@@ -118,3 +118,10 @@ def test_a_duplicate_match_says_what_its_pairs_gained():
     means = [(a + b) / 2 for a, b in zip(ones, twos, strict=True)]
     effective = 12 * statistics.variance(scores) / statistics.variance(means)
     assert pairs["effective"] == pytest.approx(effective, abs=0.05)
+    nets = [t["result"]["scores"][first] - sum(v for k, v in t["result"]["scores"].items() if k != first)
+            for t in res.transcripts]
+    pair_nets = [(a + b) / 2 for a, b in zip(nets[0::2], nets[1::2], strict=True)]
+    half = 1.959963984540054 * statistics.stdev(pair_nets) / 12 ** 0.5
+    net = res.summary["players"][0]["net_per_game"]
+    assert net["samples"] == 12 and net["mean"] == pytest.approx(statistics.mean(nets), abs=0.005)
+    assert (net["low"], net["high"]) == pytest.approx((net["mean"] - half, net["mean"] + half), abs=0.01)

@@ -529,6 +529,31 @@ def test_bradley_terry_is_the_maximum_likelihood_of_three_players():
         assert got[name].high - got[name].low == pytest.approx(2 * got[name].error)
 
 
+def test_bradley_terry_counts_a_pairings_games_for_what_they_are_worth():
+    """Under duplicate deals a pairing's games are worth the effective games of its pairs: the ratings are the
+    same, the information of a pairing is that of its effective games (the log-likelihood's Hessian with each
+    pairing's games and points scaled to them, by finite differences), the intervals from its inverse."""
+    worth = {("b", "a"): 20.0, ("b", "c"): 4.0, ("a", "c"): 13.5}  # either order of a pairing's players
+    got = bradley_terry(THREE, effective=worth)
+    plain = bradley_terry(THREE)
+    want = brute_force_three(THREE_GAMES)
+    scale = {("a", "b"): 20.0 / 12, ("b", "c"): 4.0 / 10, ("a", "c"): 13.5 / 10}
+    scaled = [(a, b, n * scale[(a, b)], s * scale[(a, b)]) for a, b, n, s in THREE_GAMES]
+    cov = numeric_covariance(want, scaled, ["b", "c"])
+    full = [[0.0, 0.0, 0.0], [0.0, cov[0][0], cov[0][1]], [0.0, cov[1][0], cov[1][1]]]
+    centre = [[(1.0 if i == j else 0.0) - 1 / 3 for j in range(3)] for i in range(3)]
+    for i, name in enumerate("abc"):
+        assert got[name].elo == plain[name].elo
+        var = sum(centre[i][p] * full[p][q] * centre[i][q] for p in range(3) for q in range(3))
+        assert got[name].error == pytest.approx(Z95 * math.sqrt(var), rel=1e-3)
+    assert got["c"].error > plain["c"].error  # b-c's 10 games were worth 4
+    assert [round(got[n].error, 1) for n in "abc"] == [84.2, 103.1, 117.8]  # docs/statistics.md's example
+    # two players: the difference's error is that of the Elo of a score over the effective games
+    two = bradley_terry([("x", "y", 7, 3, 2)], effective={("x", "y"): 30.0})
+    p = 8 / 12
+    assert two["x"].error == pytest.approx(Z95 * 400 / math.log(10) / math.sqrt(30 * p * (1 - p)) / 2, rel=1e-9)
+
+
 def test_bradley_terry_anchored():
     want = brute_force_three(THREE_GAMES)
     got = bradley_terry(THREE, anchor="c", anchor_elo=1500)

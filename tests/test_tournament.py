@@ -191,6 +191,44 @@ def test_duplicate_pairings_count_their_pairs(tmp_path):
         assert pairs["won_both"] + pairs["split"] + pairs["lost_both"] == 2
 
 
+def test_under_duplicate_the_intervals_come_from_the_pairs(tmp_path):
+    """A pairing's win rate and Elo are gin match's on the same deals; the ratings are the fit of every hand,
+    their intervals counting each pairing's hands as the independent hands its pairs are worth: n m (1 - m) /
+    var over its pair scores (read from the transcripts, the statistics module's variance)."""
+    import statistics
+
+    from gincli.matches.stats import bradley_terry
+
+    res = gin(tmp_path, "tournament", "--bots", "expert,simple,random", "--hands", "60", "--duplicate", "--seed", "3",
+              "--transcripts", "t.jsonl", "-f", "json", "-q")
+    assert res.returncode == 0, res.stderr
+    summary = json.loads(res.stdout)
+    alone = gin(tmp_path, "match", "--bots", "expert,simple", "--hands", "60", "--duplicate", "--seed", "3", "-f",
+                "json", "-q")
+    match = json.loads(alone.stdout)
+    first = summary["pairings"][0]
+    assert first["players"] == ["expert", "simple"]
+    assert first["win_rate"] == match["win_rate"] and first["elo"] == match["elo"]
+    docs = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    worth, totals = {}, []
+    for pr in summary["pairings"]:
+        a, b = pr["players"]
+        mine = [d for d in docs if d["match"]["pairing"] == summary["pairings"].index(pr)]
+        score = [1.0 if d["hands"][0]["result"]["winner"] == a else 0.5 if d["hands"][0]["result"]["winner"] is None
+                 else 0.0 for d in mine]
+        pairs = [(x + y) / 2 for x, y in zip(score[0::2], score[1::2], strict=True)]
+        m, var = statistics.mean(pairs), statistics.variance(pairs)
+        worth[(a, b)] = len(pairs) * m * (1 - m) / var if var > 0 and 0 < m < 1 else len(pairs)
+        totals.append((a, b, pr["wins"][a], pr["wins"][b], pr["draws"]))
+    fit = bradley_terry(totals, effective=worth)
+    plain = bradley_terry(totals)
+    for p in summary["players"]:
+        assert p["rating"] == pytest.approx(plain[p["name"]].elo, abs=0.051)
+        assert p["rating_low"] == pytest.approx(fit[p["name"]].low, abs=0.051)
+        assert p["rating_high"] == pytest.approx(fit[p["name"]].high, abs=0.051)
+    assert any(fit[n].error != pytest.approx(plain[n].error, abs=0.5) for n in fit)
+
+
 @pytest.mark.parametrize("args, said", [
     (["--bots", "expert,simple", "--games", "2"], "takes three bots or more"),
     (["--bots", "expert,simple,random"], "give either --hands N or --games N"),

@@ -229,7 +229,7 @@ def render_tournament(s: dict[str, Any]) -> Any:
         cross.add_row(*line)
     notes = [f"ratings: the maximum-likelihood Bradley–Terry fit of every {unit}, "
              + (f"{s['anchor']['name']} held at {s['anchor']['rating']:+g}" if s["anchor"] else "mean 0")
-             + "; 95% intervals"]
+             + ("; 95% intervals from the duplicate pairs" if s["duplicate"] else "; 95% intervals")]
     for pr in s["pairings"]:
         if pr.get("sprt") and pr["sprt"]["result"] != "continue":
             a, b = pr["players"]

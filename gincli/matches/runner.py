@@ -33,7 +33,7 @@ from ..sessions.systems import ScoringSystem
 from ..sessions.table import play_session
 from .external import configure, identities, is_external
 from .external.protocol import START_FAILURES, speaks, start_failure
-from .stats import Z95, Estimate, Running, Sprt, duplicate_gain, los, normalized_elo, pair_counts, wdl
+from .stats import Z95, Estimate, Running, Sprt, duplicate_gain, los, normalized_elo, pair_counts, rounded, wdl
 
 #: Hands a player may forfeit in a row before the match stops (--max-forfeits).
 DEFAULT_MAX_FORFEITS = 10
@@ -293,6 +293,7 @@ class Tally:
                    "big_gins": 0, "undercuts": 0, "knocks": 0, "forfeits": 0}
             for name, bot in zip(spec.names, spec.bots, strict=True)}
         self.nets: dict[str, list[float]] = {name: [] for name in spec.names}  # net result of each settled session
+        self.settled: list[int] = []  # the index of each settled session, in the order of ``nets``
         self.hands = 0
         self.games = 0
         self.dead = 0
@@ -391,6 +392,8 @@ class Tally:
                 if identity.get("name") or identity.get("version"):
                     p["program"] = {"name": identity.get("name", ""), "version": identity.get("version", "")}
                 p["stale_replies"] = p.get("stale_replies", 0) + identity.get("stale_replies", 0)
+        if out.scores:
+            self.settled.append(out.index)
         for name, net in out.scores.items():
             if name in self.nets:
                 self.nets[name].append(net)
@@ -448,11 +451,18 @@ class Tally:
     def _nets(self, name: str) -> list[float]:
         """Each settled session's net result for ``name``: its score less the
         other's with two players; with more, the system's settlement (already a
-        net: the players' results sum to 0)."""
+        net: the players' results sum to 0). Under ``--duplicate``, each pair's
+        mean over its settled sessions: the pairs are the independent unit."""
         if not self.two_players:
             return self.nets[name]
         other = next(n for n in self.spec.names if n != name)
-        return [mine - theirs for mine, theirs in zip(self.nets[name], self.nets[other], strict=True)]
+        nets = [mine - theirs for mine, theirs in zip(self.nets[name], self.nets[other], strict=True)]
+        if not self.spec.duplicate:
+            return nets
+        pairs: dict[int, list[float]] = {}
+        for index, net in zip(self.settled, nets, strict=True):
+            pairs.setdefault(index // 2, []).append(net)
+        return [sum(pair) / len(pair) for pair in pairs.values()]
 
     def decided(self) -> bool:
         """Whether the SPRT has decided: asked after every session, so in
@@ -495,8 +505,8 @@ class Tally:
                 gain = duplicate_gain(self.pair_scores)
                 out["pairs"] = {"player": first, "won_both": pairs["won_both"], "split": pairs["split"],
                                 "lost_both": pairs["lost_both"], "other": pairs["other"],
-                                "correlation": _rounded(gain["correlation"], 3),
-                                "effective": _rounded(gain["effective"], 1)}
+                                "correlation": rounded(gain["correlation"], 3),
+                                "effective": rounded(gain["effective"], 1)}
                 ahead = sum(k for x, k in self.sums.counts.items() if x > 0.5)
                 behind = sum(k for x, k in self.sums.counts.items() if x < 0.5)
                 out["los"] = round(los(ahead, behind), 4)
@@ -529,11 +539,6 @@ class Tally:
         if self.sprt is not None:
             out["sprt"] = self.sprt.status(self.samples)
         return out
-
-
-def _rounded(value: float | None, digits: int) -> float | None:
-    """``value`` to ``digits`` (never -0.0), or None."""
-    return None if value is None else round(value, digits) + 0.0
 
 
 def mean_interval(values: list[float]) -> dict[str, Any]:

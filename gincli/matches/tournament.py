@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .runner import DEFAULT_MAX_FORFEITS, MatchSpec, Tally
+from .stats import Estimate, bradley_terry, duplicate_gain, rounded
 
 
 @dataclass
@@ -77,8 +78,14 @@ class PairingResult:
     wins: dict[str, int]  # each player's games (or hands) won
     draws: int  # games with no single winner, dead hands
     points: dict[str, int]
-    pairs: dict[str, int] | None = None  # under --duplicate: the first player's pairs won both, split, lost both
+    pairs: dict[str, Any] | None = None  # under --duplicate: the first player's pairs won both, split, lost both
     sprt: dict[str, Any] | None = None
+    #: The first player's score with its interval, and its Elo, as ``gin match`` gives them (from pairs under
+    #: --duplicate); None before a game (or hand) is finished.
+    win_rate: dict[str, Any] | None = None
+    elo: dict[str, Any] | None = None
+    #: Under --duplicate: the independent games (or hands) the pairing's pairs are worth (the win rate's n_eff).
+    effective: float | None = None
 
     @property
     def games(self) -> int:
@@ -95,19 +102,31 @@ class PairingResult:
         wins = {n: tally.players[n][key] for n in (a, b)}
         played = tally.games if spec.unit == "games" else tally.hands
         pairs = None
+        est = Estimate.of(tally.samples)
         if spec.duplicate:
+            gain = duplicate_gain(tally.pair_scores)
             pairs = {"won_both": sum(1 for x in tally.samples if x == 1.0),
                      "split": sum(1 for x in tally.samples if 0.0 < x < 1.0),
-                     "lost_both": sum(1 for x in tally.samples if x == 0.0)}
+                     "lost_both": sum(1 for x in tally.samples if x == 0.0),
+                     "correlation": rounded(gain["correlation"], 3), "effective": rounded(gain["effective"], 1)}
+        win_rate = elo = None
+        if est.n:
+            win_rate = {"player": a, "value": round(est.mean, 4), "low": round(est.low, 4),
+                        "high": round(est.high, 4), "samples": est.n, "confidence": 0.95}
+            elo = dict(est.elo(), player=a)
         return cls((a, b), (spec.bots[0], spec.bots[1]), tally.sessions, spec.unit, wins,
                    max(0, played - sum(wins.values())), {n: tally.players[n]["points"] for n in (a, b)}, pairs,
-                   tally.sprt.status(tally.samples) if tally.sprt is not None else None)
+                   tally.sprt.status(tally.samples) if tally.sprt is not None else None, win_rate, elo,
+                   est.effective if spec.duplicate and est.n else None)
 
     def to_dict(self) -> dict[str, Any]:
         a, b = self.players
         out: dict[str, Any] = {"players": [a, b], "bots": list(self.bots), "sessions": self.sessions,
                                "unit": self.unit[:-1], "games": self.games, "wins": dict(self.wins),
                                "draws": self.draws, "score": round(self.score(a), 4), "points": dict(self.points)}
+        if self.win_rate is not None:
+            out["win_rate"] = dict(self.win_rate)
+            out["elo"] = dict(self.elo or {})
         if self.pairs is not None:
             out["pairs"] = dict(self.pairs)
         if self.sprt is not None:
@@ -119,15 +138,16 @@ def tournament_summary(tour: TournamentSpec, header: dict[str, Any], matches: li
                        anchor: str | None, anchor_elo: float) -> dict[str, Any]:
     """``gin tournament --format json``: the players (best first) and every pairing."""
     from ..base.version import __version__
-    from .stats import bradley_terry
 
     results = [PairingResult.of(m, t) for m, t in zip(matches, tallies, strict=True)]
     games = [(r.players[0], r.players[1], r.wins[r.players[0]], r.wins[r.players[1]], r.draws) for r in results]
     played_any = [g for g in games if sum(g[2:]) > 0]
+    # under --duplicate the pairs are the independent unit: each pairing's games count for what its pairs are worth
+    worth = {r.players: r.effective for r in results if r.effective is not None} if tour.duplicate else None
     try:
-        fit = bradley_terry(played_any, anchor=anchor, anchor_elo=anchor_elo) if played_any else {}
+        fit = bradley_terry(played_any, anchor=anchor, anchor_elo=anchor_elo, effective=worth) if played_any else {}
     except ValueError:  # the anchor played no game (a tournament stopped before its pairings)
-        fit = bradley_terry(played_any) if played_any else {}
+        fit = bradley_terry(played_any, effective=worth) if played_any else {}
     players = []
     for i, name in enumerate(tour.names):
         played = [r for r in results if name in r.players]
@@ -136,8 +156,8 @@ def tournament_summary(tour: TournamentSpec, header: dict[str, Any], matches: li
         r = fit.get(name)
         entry: dict[str, Any] = {"name": name, "bot": tour.bots[i], "games": n,
                                  "score": round(score / n, 4) if n else None, "points": score,
-                                 "rating": _round(r.elo if r else None), "rating_low": _round(r.low if r else None),
-                                 "rating_high": _round(r.high if r else None)}
+                                 "rating": rounded(r.elo if r else None), "rating_low": rounded(r.low if r else None),
+                                 "rating_high": rounded(r.high if r else None)}
         if r is not None and r.elo is None:
             entry["unbounded"] = "above" if r.bound == math.inf else "below" if r.bound == -math.inf else "unknown"
         players.append(entry)
@@ -150,10 +170,6 @@ def tournament_summary(tour: TournamentSpec, header: dict[str, Any], matches: li
             "variant": header["variant"], "scoring": header["scoring"], "options": tour.options,
             "rules": header["options"],
             "anchor": {"name": anchor, "rating": anchor_elo} if anchor else None, **_provenance(__version__)}
-
-
-def _round(x: float | None) -> float | None:
-    return None if x is None else round(x, 1) + 0.0
 
 
 def _provenance(version: str) -> dict[str, Any]:
