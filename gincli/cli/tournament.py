@@ -144,7 +144,7 @@ def tournament(
         if format == "json":
             write_json(summary)
         elif format == "csv":
-            write_data(rows.header(rows.PAIRING) + rows.lines(rows.pairing_row(p) for p in summary["pairings"]))
+            write_data(rows.tournament_tables(summary))
         else:
             show(render_tournament(summary))
     except MachineError:  # what was played, on stderr, in the format asked for

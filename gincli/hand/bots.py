@@ -28,6 +28,25 @@ class BotError(Exception):
         self.reason = reason
 
 
+#: How the reason of every time-out begins: the bot did not answer within its limit.
+TIME_OUT = "did not answer"
+
+
+class TimeOut(BotError):
+    """A bot that did not answer ``what`` (a decision, a handshake) within
+    ``limit`` seconds; ``silent``: it wrote nothing at all since it started."""
+
+    def __init__(self, limit: float, what: str = "", hint: str = "", *, silent: bool = False):
+        super().__init__(f"{TIME_OUT}{' ' + what if what else ''} within {limit:g} s{hint}")
+        self.limit = limit
+        self.silent = silent
+
+
+def timed_out(reason: str) -> bool:
+    """Whether a forfeit's reason is a time-out (:class:`TimeOut`)."""
+    return reason.startswith(TIME_OUT + " ")
+
+
 def failure(exc: BaseException) -> str:
     """What bot code did that raised ``exc``, for a forfeit's reason:
     ``called sys.exit(5)``, ``raised KeyError: 'x'``."""

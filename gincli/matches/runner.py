@@ -23,7 +23,7 @@ from ..base.contract import PluginFault
 from ..base.errors import GinError, UsageError, clip, debug_enabled
 from ..base.jsonio import dumps
 from ..formats.records import RuleSource
-from ..hand.bots import Bot, failure
+from ..hand.bots import Bot, failure, timed_out
 from ..hand.engine import Hand
 from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
 from ..rulebook.rules import Rules
@@ -141,7 +141,8 @@ class SessionOutcome:
         named = doc.get("programs")
         if not isinstance(named, dict):
             named = {}
-        programs = {p: {"name": str(i.get("name", ""))[:80], "version": str(i.get("version", ""))[:40]}
+        programs = {p: {"name": str(i.get("name", ""))[:80], "version": str(i.get("version", ""))[:40],
+                        "stale_replies": stale if type(stale := i.get("stale_replies", 0)) is int and stale > 0 else 0}
                     for p, i in named.items() if isinstance(p, str) and isinstance(i, dict)}
         return cls(index, hands, session_winner(result), line, forfeits, doc.get("capped") is True,
                    dict(result.get("scores", {})) if "winner" in result else {}, session_winners(result),
@@ -253,8 +254,9 @@ def play_match_session(spec: MatchSpec, index: int, registry: MatchSource, recor
     line = None
     if record:
         rec.transcript["match"] = spec.match_field()
-        named = {p: {"name": i.get("name", ""), "version": i.get("version", "")} for p, i in programs.items()
-                 if i.get("name") or i.get("version")}
+        named = {p: {"name": i.get("name", ""), "version": i.get("version", ""),
+                     **({"stale_replies": i["stale_replies"]} if i.get("stale_replies") else {})}
+                 for p, i in programs.items() if i.get("name") or i.get("version") or i.get("stale_replies")}
         if named:  # each external bot as its handshake named it: results are traceable
             rec.transcript["programs"] = named
         line = dumps(rec.transcript)
@@ -464,6 +466,16 @@ class Tally:
             pairs.setdefault(index // 2, []).append(net)
         return [sum(pair) / len(pair) for pair in pairs.values()]
 
+    def forfeit_groups(self) -> list[dict[str, Any]]:
+        """Every group of forfeits (``player``, ``reason``, ``count``, where the
+        first was), in the order they began."""
+        return [dict(g) for g in sorted(self.reasons.values(),
+                                        key=lambda g: (g["first_session_index"], g["first_hand_index"]))]
+
+    def time_outs(self, name: str) -> int:
+        """The hands ``name`` forfeited for not answering in time."""
+        return sum(g["count"] for (player, reason), g in self.reasons.items() if player == name and timed_out(reason))
+
     def decided(self) -> bool:
         """Whether the SPRT has decided: asked after every session, so in
         constant time (running sums) while the ratio is clearly between its
@@ -526,8 +538,7 @@ class Tally:
         from ..base.version import __version__
 
         out.update({
-            "forfeit_reasons": sorted(self.reasons.values(),
-                                      key=lambda g: (g["first_session_index"], g["first_hand_index"])),
+            "forfeit_reasons": self.forfeit_groups(),
             "seed": spec.seed, "variant": self.variant, "scoring": spec.scoring, "options": spec.options,
             "rules": dict(self.rules) if self.rules is not None else None,
             "duplicate": spec.duplicate, "bots": list(spec.bots),

@@ -86,6 +86,13 @@ class PairingResult:
     elo: dict[str, Any] | None = None
     #: Under --duplicate: the independent games (or hands) the pairing's pairs are worth (the win rate's n_eff).
     effective: float | None = None
+    #: What each player's bot did: hands forfeited, of which for not answering in time, stale replies sent;
+    #: the external programs as their handshakes named them; the forfeits grouped by player and reason.
+    forfeits: dict[str, int] = field(default_factory=dict)
+    time_outs: dict[str, int] = field(default_factory=dict)
+    stale_replies: dict[str, int] = field(default_factory=dict)
+    programs: dict[str, dict[str, str]] = field(default_factory=dict)
+    forfeit_reasons: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def games(self) -> int:
@@ -114,10 +121,14 @@ class PairingResult:
             win_rate = {"player": a, "value": round(est.mean, 4), "low": round(est.low, 4),
                         "high": round(est.high, 4), "samples": est.n, "confidence": 0.95}
             elo = dict(est.elo(), player=a)
+        players = {n: tally.players[n] for n in (a, b)}
         return cls((a, b), (spec.bots[0], spec.bots[1]), tally.sessions, spec.unit, wins,
-                   max(0, played - sum(wins.values())), {n: tally.players[n]["points"] for n in (a, b)}, pairs,
+                   max(0, played - sum(wins.values())), {n: p["points"] for n, p in players.items()}, pairs,
                    tally.sprt.status(tally.samples) if tally.sprt is not None else None, win_rate, elo,
-                   est.effective if spec.duplicate and est.n else None)
+                   est.effective if spec.duplicate and est.n else None,
+                   {n: p["forfeits"] for n, p in players.items()}, {n: tally.time_outs(n) for n in players},
+                   {n: p.get("stale_replies", 0) for n, p in players.items()},
+                   {n: dict(p["program"]) for n, p in players.items() if p.get("program")}, tally.forfeit_groups())
 
     def to_dict(self) -> dict[str, Any]:
         a, b = self.players
@@ -131,6 +142,9 @@ class PairingResult:
             out["pairs"] = dict(self.pairs)
         if self.sprt is not None:
             out["sprt"] = self.sprt
+        out.update({"forfeits": dict(self.forfeits), "time_outs": dict(self.time_outs),
+                    "stale_replies": dict(self.stale_replies), "programs": dict(self.programs),
+                    "forfeit_reasons": list(self.forfeit_reasons)})
         return out
 
 
@@ -160,6 +174,11 @@ def tournament_summary(tour: TournamentSpec, header: dict[str, Any], matches: li
                                  "rating_high": rounded(r.high if r else None)}
         if r is not None and r.elo is None:
             entry["unbounded"] = "above" if r.bound == math.inf else "below" if r.bound == -math.inf else "unknown"
+        for what in ("forfeits", "time_outs", "stale_replies"):
+            entry[what] = sum(getattr(pairing, what)[name] for pairing in played)
+        program = next((pairing.programs[name] for pairing in reversed(played) if name in pairing.programs), None)
+        if program is not None:  # as its handshake named it (the last pairing's, if it changed)
+            entry["program"] = program
         players.append(entry)
     players.sort(key=_rank_key)
     for rank, p in enumerate(players, 1):
