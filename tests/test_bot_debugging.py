@@ -280,3 +280,71 @@ def test_gin_play_keeps_a_trace_of_its_external_bot_too(tmp_path):
     lines = files[0].read_text().splitlines()
     assert any('> {"type":"hello"' in line for line in lines)
     assert any(re.search(r'\[session 1 hand 1\] < \{"type": "ready"', line) for line in lines)
+
+
+# -- what gin bots check says went wrong, and how little it waits --------------------------------------------
+
+#: Bots that cannot start as they should, each its own diagnosis: one that starts slowly (before it reads its
+#: input), one that says nothing at all, one whose replies sit in a buffer until it exits.
+SLOW_START = "import time\ntime.sleep(1.6)\n" + script_bot()
+SILENT = "import sys, time\nfor line in sys.stdin:\n    pass\ntime.sleep(60)\n"
+UNFLUSHED = ("import io\nbuffered = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, 'w', closefd=False), 65536))\n"
+             + script_bot().replace("sys.stdout.write", "buffered.write").replace("sys.stdout.flush()", "pass")
+             + "buffered.flush()\n")
+
+
+@pytest.mark.parametrize("code, problem, fix", [
+    (SLOW_START, r"it answered its hello after 1\.[6-9] s, past its limit of 1 s \(--start-time-limit\): it starts "
+                 r"slower than that", "give it the time it needs (--start-time-limit 4)"),
+    (SILENT, r"it read its hello and wrote nothing on standard output in 2 s \(its limit of 1 s, --start-time-limit, "
+             r"and 1 s more with its input closed\): it never answered", "flushed at once"),
+    (UNFLUSHED, r"it answered its hello only when its input was closed, 1\.\d s after it was sent: it holds its "
+                r"replies in a buffer until it exits", "flush standard output at once"),
+], ids=["slow start", "silent", "unflushed"])
+def test_gin_bots_check_says_why_a_bot_did_not_start_and_fails_the_rest_at_once(tmp_path, code, problem, fix):
+    bot = write(tmp_path, "bot.py", code)
+    res = gin("bots", "check", bot, "--start-time-limit", "1", "--format", "json")
+    assert res.returncode == 1, res.stderr
+    out = json.loads(res.stdout)
+    first, *rest = out["checks"]
+    assert re.fullmatch(problem, first["problem"]), first["problem"]
+    assert fix in first["fix"]
+    assert len(rest) == 16 and all(c["problem"] == "not run: the bot could not start (check 1, handshake)"
+                                   for c in rest)
+    assert out["seconds"] < 6  # its limit and as long again at most, once: not 17 times
+
+
+def test_gin_bots_check_tells_a_stale_reply_from_an_id_never_sent(tmp_path):
+    stale = write(tmp_path, "stale.py", script_bot("if n == 2: out(reply)"))  # the 2nd decision answered twice
+    checks = json.loads(gin("bots", "check", stale, "--format", "json").stdout)["checks"]
+    problems = [c["problem"] for c in checks if not c["passed"]]
+    assert problems and "of an earlier request" in problems[0] and "stale or extra reply" in problems[0]
+    wrong = write(tmp_path, "wrong.py", script_bot("if n == 2: reply['id'] = 99"))
+    checks = json.loads(gin("bots", "check", wrong, "--format", "json").stdout)["checks"]
+    problems = [c for c in checks if not c["passed"]]
+    assert re.fullmatch(r"it replied with the id 99, which was never sent \(the request's id is \d+\): a protocol "
+                        r"error \(a match forfeits the hand\)", problems[0]["problem"])
+    text = write(tmp_path, "text.py", script_bot("if n == 2: reply['id'] = str(reply['id'])"))
+    checks = json.loads(gin("bots", "check", text, "--format", "json").stdout)["checks"]
+    assert "not the number" in next(c for c in checks if not c["passed"])["problem"]
+
+
+def test_in_a_match_a_wrong_id_is_a_wrong_id_and_the_trace_marks_the_line(tmp_path):
+    bot = write(tmp_path, "wrong.py", script_bot("if n == 2: reply['id'] = 99\nif n == 3: out(reply)"))
+    res = gin("match", "--bots", f"{bot},simple", "--hands", "1", "--seed", "1", "--workers", "1", "--time-limit",
+              "30", "--bot-trace", str(tmp_path / "tr"), "-f", "json", "-q")
+    assert res.returncode == 0, res.stderr
+    s = json.loads(res.stdout)
+    assert [g["reason"] for g in s["forfeit_reasons"]] == ["replied with the id 99, which was never sent (the "
+                                                            "request's id is 3)"]
+    assert s["players"][0].get("stale_replies", 0) == 0  # nothing was taken for an earlier request's answer
+    trace = next((tmp_path / "tr").iterdir()).read_text().splitlines()
+    marked = [i for i, line in enumerate(trace) if " ! the line above echoes the id 99, which was never sent" in line]
+    assert marked and '"id": 99' in trace[marked[0] - 1] and " < " in trace[marked[0] - 1]
+    stale = write(tmp_path, "stale.py", script_bot("if n == 2: out(reply)"))
+    res = gin("match", "--bots", f"{stale},simple", "--hands", "1", "--seed", "1", "--workers", "1",
+              "--bot-trace", str(tmp_path / "tr2"), "-f", "json", "-q")
+    s = json.loads(res.stdout)
+    assert s["players"][0]["stale_replies"] == 1 and s["players"][0]["forfeits"] == 0
+    trace = next((tmp_path / "tr2").iterdir()).read_text()
+    assert re.search(r" ! the line above answers the earlier request 3: a stale reply, passed over", trace)
