@@ -147,7 +147,10 @@ def test_a_bot_that_forfeits_hand_after_hand_stops_the_match_and_resumes_once_fi
     assert "external (exec:" in res.stderr and "forfeited 10 hands in a row" in res.stderr, res.stderr
     assert "--max-forfeits 10" in res.stderr and 'not JSON: "thinking..."' in res.stderr
     assert "session 10 hand 1" in res.stderr  # where, counted from 1
-    assert f"--transcripts {f} --resume" in res.stderr and res.stderr.count("\n") == 1
+    assert f"--transcripts {f} --resume" in res.stderr
+    *summary, error = res.stderr.splitlines()  # what was played, for people, then why it stopped, last
+    assert error.startswith("gin: error: external") and error.count("gin: error:") == 1
+    assert "10 hands played, 0 dead" in "\n".join(summary) and res.stdout == ""
     assert valid(f) == 10  # the transcripts so far, whatever --workers is: the same ten sessions
     path.write_text(script_bot())  # the bot fixed
     res = gin("match", "--bots", f"{bot},simple", "--hands", "200", "--workers", workers, "-q", "--transcripts",
@@ -175,6 +178,45 @@ def test_a_tournament_stops_too(tmp_path):
     res = gin("tournament", "--bots", f"simple,simple,{bot}",
               "--hands", "20", "--workers", "1", "-q", "--max-forfeits", "4")
     assert res.returncode == 2 and "forfeited 4 hands in a row" in res.stderr, res.stderr
+    assert "crosstable" in res.stderr and res.stdout == ""  # what was played, on stderr, before the error
+    res = gin("tournament", "--bots", f"simple,simple,{bot}", "--hands", "20", "--workers", "1", "-q",
+              "--max-forfeits", "4", "-f", "json")
+    s = json.loads(res.stdout)
+    assert res.returncode == 2 and "forfeited 4 hands in a row" in s["stopped"]
+    ext = next(p for p in s["players"] if p["name"] == "external")
+    assert ext["forfeits"] == 4 and s["pairings"][1]["forfeits"]["external"] == 4
+
+
+#: A bot that says on its standard error why it fails, then answers with a log line: every hand forfeited.
+TALKS_THEN_FAILS = ("import sys\nprint('loading weights from model.bin', file=sys.stderr, flush=True)\n"
+                    + script_bot("print('no weights: guessing', file=sys.stderr, flush=True); "
+                                 "print('thinking...', flush=True); continue"))
+
+
+@pytest.mark.parametrize("hands", ["3", "50"], ids=["on the last hand", "midway"])
+def test_a_stop_quotes_the_bots_stderr_and_still_sums_up_what_was_played(tmp_path, hands):
+    """Exit 2, the sentence quoting the reasons and the bot's last standard error lines, and the summary of the
+    hands played: JSON on stdout (its "stopped" the sentence), whether the stop comes on the last hand or not."""
+    bot = write(tmp_path, "bot.py", TALKS_THEN_FAILS)
+    res = gin("match", "--bots", f"{bot},simple", "--hands", hands, "--workers", "1", "--seed", "3", "-q",
+              "--max-forfeits", "3", "-f", "json")
+    assert res.returncode == 2, res.stderr
+    s = json.loads(res.stdout)
+    assert s["hands"] == 3 and s["players"][0]["forfeits"] == 3 and s["stopped"] in res.stderr
+    error = res.stderr.strip()
+    assert error.startswith("gin: error: external") and error.count("\n") == 0
+    assert ('replied with a line that is not JSON: "thinking..."' in error
+            and "its standard error ends: loading weights from model.bin | no weights: guessing" in error)
+
+
+def test_the_api_raises_the_stop_with_what_was_played(tmp_path):
+    import gincli
+
+    bot = write(tmp_path, "bot.py", TALKS_THEN_FAILS)
+    with pytest.raises(gincli.UsageError) as info:
+        gincli.play_match([bot, "simple"], hands=10, seed=3, workers=1, max_forfeits=2)
+    assert "forfeited 2 hands in a row" in info.value.message and "model.bin" in info.value.message
+    assert info.value.summary["hands"] == 2 and info.value.summary["stopped"] == info.value.message
 
 
 # -- gin bots check -------------------------------------------------------------------------------

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..base.contract import PluginFault
-from ..base.errors import GinError, UsageError, clip, debug_enabled
+from ..base.errors import GinError, clip, debug_enabled
 from ..base.jsonio import dumps
 from ..formats.records import RuleSource
-from ..hand.bots import Bot, failure, timed_out
+from ..hand.bots import Bot, StoppedByBot, failure, timed_out
 from ..hand.engine import Hand
 from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
 from ..rulebook.rules import Rules
@@ -32,14 +32,14 @@ from ..rulebook.variant import Variant
 from ..sessions.systems import ScoringSystem
 from ..sessions.table import play_session
 from .external import configure, identities, is_external
-from .external.protocol import START_FAILURES, speaks, start_failure
+from .external.protocol import START_FAILURES, speaks, start_failure, stderr_quoted
 from .stats import Z95, Estimate, Running, Sprt, duplicate_gain, los, normalized_elo, pair_counts, rounded, wdl
 
 #: Hands a player may forfeit in a row before the match stops (--max-forfeits).
 DEFAULT_MAX_FORFEITS = 10
 
 
-class ForfeitStop(UsageError):
+class ForfeitStop(StoppedByBot):
     """A bot forfeited ``--max-forfeits`` hands in a row: the match stops (exit 2)."""
 
 
@@ -251,6 +251,9 @@ def play_match_session(spec: MatchSpec, index: int, registry: MatchSource, recor
         hands.append((r.outcome, r.winner, r.points, f["player"] if f else None, pair))
         if f:
             forfeits.append((f["player"], f["reason"], hi))
+            bot = bots.get(f["player"])
+            if bot is not None and speaks(bot):  # its last words, for a stop to quote (--max-forfeits)
+                programs[f["player"]]["stderr_tail"] = bot.program.stderr_tail()
     line = None
     if record:
         rec.transcript["match"] = spec.match_field()
@@ -315,6 +318,8 @@ class Tally:
         self.unfinished = 0  # sessions left before they were settled (a gin play session quit): no game
         self._failed: dict[str, int] = {}  # sessions in a row in which an external bot failed to start
         self._stderr: dict[str, list[str]] = {}  # the last lines a failing start wrote, by player, in this run
+        #: The last lines an external bot wrote on its standard error by its last forfeit, by player, in this run.
+        self._last_words: dict[str, list[str]] = {}
         #: Hands each player forfeited in a row: how many, and the last three (session, hand, reason).
         self._forfeits: dict[str, list[Any]] = {}
         self.stalled = 0  # hands stopped at the engine's move cap
@@ -381,6 +386,8 @@ class Tally:
             failed = identity.get("failed_starts", 0)
             run = failed if identity.get("answered") else self._failed.get(name, 0) + failed
             self._failed[name] = run
+            if "stderr_tail" in identity:
+                self._last_words[name] = identity["stderr_tail"]
             if identity.get("stderr"):
                 self._stderr[name] = identity["stderr"]
             elif not run:
@@ -447,8 +454,9 @@ class Tally:
                 for index, hand, reason in latest:
                     said.setdefault(clip(reason, 200), []).append(f"{self.spec.session_name(index)} hand {hand + 1}")
                 last = "; ".join(f"{', '.join(where)}: {reason}" for reason, where in said.items())
+                words = stderr_quoted(self._last_words[name]) if name in self._last_words else ""
                 raise ForfeitStop(f"{name} ({bot}) forfeited {count} hands in a row, so the match stops "
-                                  f"(--max-forfeits {limit}); the last {len(latest)}: {last}")
+                                  f"(--max-forfeits {limit}); the last {len(latest)}: {last}{words}")
 
     def _nets(self, name: str) -> list[float]:
         """Each settled session's net result for ``name``: its score less the

@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeGuard
 
 from ...base.errors import UsageError, clip, quote
 from ...base.jsonio import loads
-from ...hand.bots import Bot, BotError, TimeOut
+from ...hand.bots import Bot, BotError, StoppedByBot, TimeOut
 from ...hand.moves import IllegalMove, Move
 from ...hand.view import PlayerView
 from ...rulebook.cards import CARD_NAMES, cards_of
@@ -98,7 +98,7 @@ def legal_json(legal: list[Move]) -> list[dict[str, Any]]:
     return out
 
 
-class BotStartFailure(UsageError):
+class BotStartFailure(StoppedByBot):
     """An external bot that cannot be made to play: the match stops (exit 2)."""
 
 
@@ -339,14 +339,21 @@ def inexact_integer(value: Any, where: str = "") -> str:
 def start_failure(label: str, times: int, reason: str, stderr: list[str]) -> BotStartFailure:
     """The sentence that stops a match whose bot cannot start: why, and the last
     lines of its standard error."""
-    lines = []
-    for line in stderr:  # a line each start wrote again is quoted once
+    return BotStartFailure(f"the bot {label} failed to start {times} times in a row (last: {reason})"
+                           f"{stderr_quoted(stderr)}")
+
+
+def stderr_quoted(stderr: list[str]) -> str:
+    """The last lines of a bot's standard error, for a sentence that stops a
+    match: each line once, where it was last written (a line each start wrote
+    again), cut to 200 characters."""
+    lines: list[str] = []
+    for line in reversed(stderr):
         line = clip(line, 200)
         if line not in lines:
-            lines.append(line)
-    said = ("; its standard error ends: " + " | ".join(lines) if lines
+            lines.insert(0, line)
+    return ("; its standard error ends: " + " | ".join(lines) if lines
             else "; it wrote nothing on its standard error")
-    return BotStartFailure(f"the bot {label} failed to start {times} times in a row (last: {reason}){said}")
 
 
 def _file_name(seat: str) -> str:
