@@ -6,6 +6,7 @@ transcripts themselves and an independent fit."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import json
 import math
@@ -280,6 +281,9 @@ def test_a_tournament_says_what_its_bots_did(tmp_path):
     again = json.loads(gin(tmp_path, "report", "t.jsonl", "--output", "t.html", "-f", "json").stdout)
     for key in ("forfeits", "time_outs", "stale_replies", "program"):
         assert next(p for p in again["players"] if p["name"] == "external")[key] == ext[key]
+    if importlib.util.find_spec("plotly") is not None:  # the report page holds the same rating list
+        page = (tmp_path / "t.html").read_text()
+        assert "time-outs" in page and "stale replies" in page and "external is test 1" in page
 
 
 def test_no_rating_is_minus_zero():

@@ -317,7 +317,7 @@ def check(
             advance(len(checks))
     failed = [c for c in checks if not c.passed]
     data = {"bot": bot, "command": list(spec.argv), "protocol": "gincli-bot/2", "passed": not failed,
-            "checks": [dict(c.to_dict(), number=i + 1) for i, c in enumerate(checks)],
+            "checks": [c.to_dict() for c in checks],
             "summary": {"checks": len(checks), "passed": len(checks) - len(failed), "failed": len(failed)},
             "seconds": round(time.perf_counter() - started, 2)}
     if format == "json":

@@ -100,10 +100,8 @@ def render_summary(s: dict[str, Any]) -> Any:
         lines.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}], alpha {sp['alpha']:g}, beta {sp['beta']:g}: "
                      f"LLR {sp['llr']:.2f} (bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
     for p in s["players"]:
-        program = p.get("program")
-        if program:
-            lines.append(f"{p['name']} is {program['name'] or 'a program'} {program['version']}".rstrip()
-                         + f" ({p['bot']})")
+        if p.get("program"):
+            lines.append(program_text(p))
         if p.get("stale_replies"):
             lines.append(f"{p['name']} sent {p['stale_replies']} stale repl{'y' if p['stale_replies'] == 1 else 'ies'}"
                          " (answers to an earlier request: passed over)")
@@ -126,10 +124,16 @@ def render_summary(s: dict[str, Any]) -> Any:
     return Group(table, *(Text(safe(line, markup=False)) for line in lines))
 
 
+def program_text(p: dict[str, Any]) -> str:
+    """An external bot as its handshake named it: ``external is example 2.0 (exec:python3 examples/bot.py)``."""
+    program = p["program"]
+    return f"{p['name']} is {program['name'] or 'a program'} {program['version']}".rstrip() + f" ({p['bot']})"
+
+
 def elo_text(elo: dict[str, Any], who: str, unit: str) -> str:
     """The Elo line for people; an unbounded end (a score of 0% or 100%) as ∞."""
-    low = "-∞" if elo["low"] is None else signed(elo['low'], 1)
-    high = "+∞" if elo["high"] is None else signed(elo['high'], 1)
+    low = "-∞" if elo["low"] is None else signed(elo["low"], 1)
+    high = "+∞" if elo["high"] is None else signed(elo["high"], 1)
     if elo["diff"] is None:
         won = elo["high"] is None
         return (f"Elo difference {'+∞' if won else '-∞'}: {who} {'won' if won else 'lost'} every {unit} "
@@ -241,8 +245,7 @@ def render_tournament(s: dict[str, Any]) -> Any:
             notes.append(f"SPRT {a} v {b}: {pr['sprt']['result']} accepted after {plural(pr['sessions'], 'session')}")
     for p in s["players"]:
         if p.get("program"):
-            notes.append(f"{p['name']} is {p['program']['name'] or 'a program'} {p['program']['version']}".rstrip()
-                         + f" ({p['bot']})")
+            notes.append(program_text(p))
     for pr in s["pairings"]:  # each player's forfeits in a pairing, and the first reason
         for name in pr["players"]:
             groups = [g for g in pr.get("forfeit_reasons", ()) if g["player"] == name]

@@ -55,7 +55,8 @@ class Check:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "situation": self.situation, "passed": self.passed,
                 "exchange": [{"direction": d, "line": line} for d, line in self.exchange],
-                "problem": self.problem or None, "fix": self.fix or None, "seconds": round(self.seconds, 3)}
+                "problem": self.problem or None, "fix": self.fix or None, "seconds": round(self.seconds, 3),
+                "number": self.number}
 
 
 class Failed(Exception):

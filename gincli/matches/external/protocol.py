@@ -8,9 +8,10 @@ start-up limit, so starting never eats a decision's time. Then a ``decide``
 for each decision, answered within the decision's limit by one JSON object on
 one line. Blank lines are passed over; a reply with an earlier request's id is
 stale and discarded (counted); anything else (a line that is not JSON, not an
-object, no id, an id never sent) is a protocol error. Every failure (a protocol error, an
-illegal move, a crash, a hang) costs the hand it happened in: the seat forfeits
-it and the program is started again, with a new handshake, for the next.
+object, no id, an id never sent) is a protocol error. Every failure (a
+protocol error, an illegal move, a crash, a hang) costs the hand it happened
+in: the seat forfeits it and the program is started again, with a new
+handshake, for the next.
 A program that cannot start, or dies before it answers anything, several times
 in a row stops the match with the last lines of its standard error.
 """
