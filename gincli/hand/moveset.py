@@ -167,7 +167,7 @@ class MoveSet:
         for m in moves:
             if m.fields:  # sent to external bots, written in transcripts
                 json_state(self, self._what("legal"), m.fields, f"returned a {m.action} move whose fields are not JSON")
-        return moves
+        return [m.shown() for m in moves]  # as the move set is shown them when they are played
 
     def checked_answer_due(self, view: PlayerView) -> bool:
         return truth(self, self._what("answer_due"), call(self, self._what("answer_due"), self.answer_due, view))

@@ -120,6 +120,7 @@ class PlayerView:
     def allows(self, move: Move) -> bool:
         """Whether no move set in play forbids the standard move ``move`` now
         (``MoveSet.forbids``; the rule book's own rules are not asked)."""
+        move = move.shown()
         for ms in getattr(self.rules, "movesets", ()):
             if ms.restricts and ms.checked_forbids(self, move) is not None:
                 return False
