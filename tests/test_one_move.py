@@ -1,12 +1,14 @@
-"""One move, everywhere (issue 35, criterion 1): a move set is shown the same
-move, with the same fields, in a match, in ``gin validate``, in ``gin play`` and
-in the API (``Move.shown``), so that a restriction that holds in play holds in
-validate.
+"""One move, everywhere (issue 35, criteria 1 and 2): a move set is shown the
+same move, with the same fields, in a match, in ``gin validate``, in ``gin play``
+and in the API (``Move.shown``), so that a restriction that holds in play holds
+in validate; and a move its ``check()`` refuses is never offered in ``legal``,
+so that no bot forfeits for playing a move it was offered.
 
 The plugins are tests/plugins' third-party ones (written from docs/plugins.md
 alone): ``latetake`` (no taking the discard late, written ``move ==
-view.take()``), ``mustgin`` (knock only with gin), ``slowknock``; a recorder
-written here logs every move each hook is shown."""
+view.take()``), ``mustgin`` (knock only with gin), ``surrender`` (an added move,
+and no knock before the fourth turn, kept in ``check()``), ``slowknock``; a
+recorder written here logs every move each hook is shown."""
 
 from __future__ import annotations
 
@@ -116,7 +118,7 @@ def registry():
     from gincli.plugin.registry import load_registry
 
     reg = load_registry([PLUGINS])
-    assert {"latetake", "mustgin", "slowknock"} <= set(reg.movesets), reg.problems
+    assert {"latetake", "mustgin", "surrender", "slowknock"} <= set(reg.movesets), reg.problems
     assert not reg.problems
     return reg
 
@@ -228,3 +230,177 @@ def test_a_late_take_refused_in_play_is_refused_in_validate(tmp_path):
                  "-o", "last_take_turn=2", "--transcripts", "kept.jsonl", "-q", cwd=tmp_path)
     assert played.returncode == 0, played.stderr
     assert gin("validate", "kept.jsonl", cwd=tmp_path).returncode == 0
+
+
+# -- a refusal is a restriction ------------------------------------------------------------------
+
+def surrender_rules(reg):
+    """Surrender on, and any deadwood knocks (the rule book then allows a knock
+    at every discard: what the move set refuses shows at once)."""
+    return reg.rules(reg.variant("standard"), reg.scoring("game"), {"surrender": True, "knock_limit": 100})
+
+
+def test_legal_never_offers_a_knock_the_move_sets_check_refuses(registry):
+    rules = surrender_rules(registry)
+    refused_seen = 0
+    for seed in range(30):
+        rng = SplitMix64(seed)
+        hand = Hand(("ann", "bob"), "bob", registry.variant("standard"), rules, deck=shuffled_deck(rng))
+        bot = registry.bots["simple"](rng)
+        while not hand.finishable and len(hand.moves) < 400:
+            view = hand.view(hand.to_act)
+            turns = hand.extensions["surrender"]["turns"]
+            knocks = [m for m in view.legal() if m.action == "knock"]
+            if turns < 4:
+                assert not knocks
+                refused = [m for m in view._standard() if view.refusal(m) is not None]
+                refused_seen += any(m.action == "knock" for m in refused)
+                assert all(not view.allows(m) for m in refused)
+            for m in knocks:  # what is offered, the hand takes
+                hand.rewound(len(hand.moves)).apply(m)
+            move = bot.choose(view)
+            if move.action == "surrender":
+                move = next(m for m in view.legal() if m.action != "surrender")
+            hand.apply(move)
+    assert refused_seen  # the check() refused knocks the rule book allowed, and legal() left them out
+
+
+def test_no_bot_forfeits_under_a_move_set_that_refuses_in_check(tmp_path):
+    (tmp_path / "greedy.py").write_text(GREEDY)
+    for bots in ("simple,expert", f"exec:{sys.executable} greedy.py,random"):
+        res = gin("match", "--bots", bots, "--games", "6", "--seed", "1", "-o", "surrender=true", "-q", "-f", "json",
+                  "--transcripts", "s.jsonl", cwd=tmp_path)
+        assert res.returncode == 0, res.stderr
+        summary = json.loads(res.stdout)
+        assert [p["forfeits"] for p in summary["players"]] == [0, 0], bots
+        assert gin("validate", "s.jsonl", cwd=tmp_path).returncode == 0
+        (tmp_path / "s.jsonl").unlink()
+
+
+def test_gin_play_and_the_api_offer_no_refused_move(tmp_path):
+    code = textwrap.dedent("""
+        import gincli, json
+        hand = gincli.new_hand(7, options={"surrender": True, "knock_limit": 100})
+        while not hand.over and len(hand.moves) < 300:
+            turns = hand.engine.extensions["surrender"]["turns"]
+            legal = hand.legal()
+            assert turns >= 4 or not any(m["action"] == "knock" for m in legal), legal
+            knock = [m for m in legal if m["action"] == "knock"]
+            move = knock[0] if knock else next(m for m in legal if m["action"] != "surrender")
+            hand.apply(move)
+        print(json.dumps(hand.result["outcome"]))
+    """)
+    env = {**os.environ, "GINCLI_PLUGINS_DIR": str(PLUGINS), "GINCLI_CONFIG_DIR": str(tmp_path / "config")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    # gin play: after taking the upcard, what the player may do holds no knock, and says which rule takes it out
+    res = gin("play", "--bot", "simple", "--seed", "7", "--name", "ann", "-o", "surrender=true", "-o",
+              "knock_limit=100", "--transcript", "p.json", cwd=tmp_path, input="d\n?\nq\n")
+    assert "You may discard any card but K♠; no knocking now (a rule of surrender: a knock before the hand's fourth " \
+           "turn)." in " ".join(res.stdout.split())
+    assert "you can knock" not in res.stdout
+    free = gin("play", "--bot", "simple", "--seed", "7", "--name", "ann", "-o", "knock_limit=100", "--transcript",
+               "q.json", cwd=tmp_path, input="d\n?\nq\n")
+    assert "you can knock" in free.stdout
+
+
+def test_a_move_set_that_refuses_every_move_in_check_is_its_fault(tmp_path):
+    folder = tmp_path / "p"
+    folder.mkdir()
+    (folder / "nomove.py").write_text(textwrap.dedent("""
+        from gincli import IllegalMove, MoveSet, Option, hookimpl
+
+        class NoMove(MoveSet):
+            name = "nomove"
+            description = "refuses every move"
+            options = (Option("no_move", False, "refuse everything", "bool"),)
+            rule_ids = {"nothing": "nothing may be played"}
+
+            def enabled(self, rules):
+                return rules["no_move"]
+
+            def check(self, hand, move):
+                raise IllegalMove("nothing", "nothing may be played")
+
+        @hookimpl
+        def gincli_register_moves(register):
+            register(NoMove())
+    """))
+    res = gin("match", "--bots", "simple,simple", "--games", "1", "-o", "no_move=true", cwd=tmp_path, plugins=folder)
+    assert res.returncode == 4
+    assert "the move set nomove's check() refused every move" in res.stderr
+
+
+def test_a_move_set_that_refuses_its_own_offer_is_at_fault_not_the_player(tmp_path):
+    folder = tmp_path / "p"
+    folder.mkdir()
+    (folder / "fickle.py").write_text(textwrap.dedent("""
+        from gincli import IllegalMove, Move, MoveSet, Option, hookimpl
+
+        class Fickle(MoveSet):
+            name = "fickle"
+            description = "offers a move it then refuses"
+            actions = ("wave",)
+            options = (Option("fickle", False, "offer waves", "bool"),)
+            rule_ids = {"no-wave": "waving is not allowed"}
+
+            def enabled(self, rules):
+                return rules["fickle"]
+
+            def legal(self, view):
+                return [Move(view.me, "wave")]
+
+            def apply(self, hand, move):
+                raise IllegalMove("no-wave", "waving is not allowed")
+
+        @hookimpl
+        def gincli_register_moves(register):
+            register(Fickle())
+    """))
+    (tmp_path / "waver.py").write_text(GREEDY.replace('knocks or takes or [rng.choice(legal)]',
+                                                      '[m for m in legal if m["action"] == "wave"]'))
+    res = gin("match", "--bots", f"exec:{sys.executable} waver.py,simple", "--games", "1", "-o", "fickle=true",
+              cwd=tmp_path, plugins=folder)
+    assert res.returncode == 4, res.stderr
+    assert "the move set fickle offered" in res.stderr and "then refused it in apply()" in res.stderr
+
+
+def test_check_is_asked_of_the_rule_books_moves_alone(registry):
+    """Doubling's check() refuses every standard move while an offer waits; its own
+    answers stay allowed (the built-in bots answer with them)."""
+    rules = registry.rules(registry.variant("doubling"), registry.scoring("game"))
+    hand = Hand(("ann", "bob"), "bob", registry.variant("doubling"), rules, deck=shuffled_deck(SplitMix64(2)))
+    hand.apply(Move("ann", "double"))
+    view = hand.view("bob")
+    assert view.allows(Move("bob", "accept")) and view.allows(Move("bob", "decline"))
+    assert not view.allows(view.take())
+    assert [m.action for m in view.legal()] == ["accept", "decline"]
+
+
+def test_the_environments_mask_leaves_out_what_check_refuses(tmp_path):
+    code = textwrap.dedent("""
+        import numpy as np
+        import gincli.rl
+        from gincli.rl.actions import GIN, KNOCK
+        env = gincli.rl.env(options={"surrender": True, "knock_limit": 100})
+        early_knocks = 0
+        for seed in range(5):
+            env.reset(seed=seed)
+            for agent in env.agent_iter():
+                obs, reward, done, truncated, info = env.last()
+                if done or truncated:
+                    assert not info.get("forfeit"), info
+                    env.step(None)
+                    continue
+                mask = obs["action_mask"]
+                hand = env.unwrapped.game.hand
+                if hand.extensions["surrender"]["turns"] < 4:
+                    early_knocks += int(mask[KNOCK:GIN].sum())
+                legal = np.flatnonzero(mask)
+                knocks = [a for a in legal if KNOCK <= a < GIN]
+                env.step(int(knocks[0] if knocks else legal[-1]))
+        assert early_knocks == 0
+    """)
+    env = {**os.environ, "GINCLI_PLUGINS_DIR": str(PLUGINS), "GINCLI_CONFIG_DIR": str(tmp_path / "config")}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr

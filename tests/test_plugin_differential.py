@@ -19,10 +19,11 @@ EXAMPLES = ROOT / "docs" / "examples"
 SCENARIOS = {
     "latetake": (PLUGINS, ["-o", "no_late_take=true", "-o", "last_take_turn=3"]),
     "mustgin": (PLUGINS, ["-o", "must_gin=true", "--scoring", "hand", "--games", "6"]),
+    "surrender": (PLUGINS, ["-o", "surrender=true"]),
     "slowknock": (PLUGINS, ["-o", "slow_knock=true", "-o", "first_knock_turn=6"]),
     "four-sets": (PLUGINS, ["-o", "four_card_sets=true"]),
     "first-to-three": (PLUGINS, ["--scoring", "first-to-three"]),
-    "every move set at once": (PLUGINS, ["-o", "no_late_take=true", "-o", "slow_knock=true",
+    "every move set at once": (PLUGINS, ["-o", "no_late_take=true", "-o", "surrender=true", "-o", "slow_knock=true",
                                          "-o", "four_card_sets=true", "--scoring", "first-to-three"]),
     "resigning": (EXAMPLES, ["-o", "resigning=true"]),
     "aces-high": (EXAMPLES, ["-o", "aces_high=true"]),

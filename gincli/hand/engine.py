@@ -174,6 +174,7 @@ class Hand:
         self._moveset_of = {action: ms for ms in self.movesets for action in ms.actions}
         self._restricting = tuple(ms for ms in self.movesets if ms.restricts)  # MoveSet.forbids
         self._listening = tuple(ms for ms in self.movesets if ms.listens)  # MoveSet.played
+        self._checking = tuple(ms for ms in self.movesets if ms.checks)  # MoveSet.check
 
     # -- facts -----------------------------------------------------------------------
 
@@ -201,7 +202,9 @@ class Hand:
 
     def view(self, player: str) -> PlayerView:
         """What ``player`` may legally know now: their own cards and the public
-        record of play, copied into a :class:`PlayerView` (never the engine)."""
+        record of play, copied into a :class:`PlayerView` (never the engine);
+        for the player to act, how to ask the move sets' ``check()`` of a move
+        (``view.refusal``, which :meth:`PlayerView.legal` asks)."""
         opponent = self.other(player)
         return PlayerView(
             player, opponent, self.dealer, self.phase, self.hands[player], self.upcard, tuple(self.pile),
@@ -209,7 +212,19 @@ class Hand:
             tuple(self.discarded[player]), tuple(self.discarded[opponent]),
             self.taken if self.to_act == player else -1, self.must_draw_stock, self.limit,
             self.rules["big_gin_bonus"] != OFF, self.rules, dict(self.scores), self.number,
-            {name: dict(state) for name, state in self.extensions.items()})
+            {name: dict(state) for name, state in self.extensions.items()},
+            self._refusal if self._checking and player == self.to_act and self.phase in (OFFER, DRAW, DISCARD)
+            else None)
+
+    def _refusal(self, move: Move) -> tuple[Any, IllegalMove] | None:
+        """The move set whose ``check()`` refuses the rule book's ``move`` now, and
+        its refusal; None when none does."""
+        for ms in self._checking:
+            try:
+                ms.checked_check(self, move)
+            except IllegalMove as exc:
+                return ms, exc
+        return None
 
     def known(self, player: str) -> int:
         """The cards ``player`` has seen (a mask): every card once in their hand,
@@ -259,7 +274,10 @@ class Hand:
         shown = move.shown() if self.movesets else move
         owner = self._moveset_of.get(action)
         if owner is not None:  # a plugin's move: its move set plays it
-            owner.checked_apply(self, shown)
+            try:
+                owner.checked_apply(self, shown)
+            except IllegalMove as exc:
+                raise self._unkept_offer(owner, shown, exc) from None
             self.moves.append(move)
             self._played(shown)
             return
@@ -298,6 +316,14 @@ class Hand:
             self._spread(move)
         self.moves.append(move)
         self._played(shown)
+
+    def _unkept_offer(self, owner: Any, move: Move, exc: IllegalMove) -> GinError:
+        """A move set's refusal of one of its own moves; when it offered that very
+        move to the player to act (``legal()``), the move set's fault, never the player's."""
+        if move.player == self.to_act and self.phase != OVER and move in self.view(move.player).legal():
+            return PluginFault(f"plugin \"{plugin_of(owner)}\": the move set {owner.name} offered {move.player} the "
+                               f"move {move.action} in legal(), then refused it in apply(): {exc.message}")
+        return exc
 
     def _played(self, move: Move) -> None:
         """Tell the move sets that listen of a move the hand has played (MoveSet.played)."""
