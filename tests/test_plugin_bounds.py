@@ -300,8 +300,19 @@ def test_bad_registration_data_is_one_sentence_and_exit_4_when_asked_for(tmp_pat
             "match": ("match", "--bots", "simple,random", "--games", "1", "--seed", "1", "-f", "json", *asked)}
     for command, args in runs.items():
         res = gin(tmp_path, "--plugins-dir", str(folder), *args)
+        if command == "score" and asked[0] == "--option":  # the rules each record asks for: each one's fault
+            records_failed(res, said)
+            continue
         plugin_fault(res, 'plugin "odd"', said)
         assert res.stdout == "", command
+
+
+def records_failed(res: subprocess.CompletedProcess, said: str) -> None:
+    """``gin score``: every record of examples/hands.jsonl an error entry naming the plugin, exit 4."""
+    assert res.returncode == EXIT_PLUGIN_FAULT and "Traceback" not in res.stderr, res.stderr
+    out = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(out) == len(Path(HANDS).read_text().splitlines())
+    assert all(o["error"].startswith('plugin "odd": ') and said in o["error"] for o in out)
 
 
 def test_a_bot_with_bad_parameters_is_left_out_and_a_match_asking_for_it_is_exit_4(tmp_path):
@@ -331,18 +342,19 @@ GATED = _meld_rules("return 2**32 if card % 13 == 12 else super().card_value(car
 
 def test_a_card_value_of_2_to_the_32_under_the_rules_asked_for_stops_every_command_with_exit_4(tmp_path):
     """The card value is right at the defaults and wrong once its option is on:
-    no command scores with it (no bot is credited billions, no hand forfeited)."""
+    no command scores with it (no bot is credited billions, no hand forfeited);
+    gin score gives each record the fault."""
     folder = plugin_dir(tmp_path, odd=GATED)
     said = "the meld rules odd's card_value() returned 4294967296, not a whole number from 0 to 100"
     listed = gin(tmp_path, "--plugins-dir", str(folder), "variants", "-f", "json")
     assert listed.returncode == 0 and listed.stderr == ""  # right at the defaults: registered
     on = ("--option", "odd_melds=true")
     for args in (("match", "--bots", "simple,expert", "--games", "2", "--seed", "1", "-f", "json", *on),
-                 ("score", "-f", "json", *on, HANDS),
                  ("deal", "--seed", "1", *on)):
         res = gin(tmp_path, "--plugins-dir", str(folder), *args)
         plugin_fault(res, 'plugin "odd"', said)
         assert res.stdout == ""
+    records_failed(gin(tmp_path, "--plugins-dir", str(folder), "score", "-f", "json", *on, HANDS), said)
     doc = json.loads(gin(tmp_path, "deal", "--seed", "1", "-f", "json").stdout)
     doc["options"]["odd_melds"] = True
     res = gin(tmp_path, "--plugins-dir", str(folder), "validate", "-f", "json", "-", input=json.dumps(doc))

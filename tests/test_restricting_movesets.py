@@ -121,9 +121,10 @@ def test_bots_playing_by_legal_or_the_move_sets_rules_never_forfeit(tmp_path, bo
     assert summary["hands"] > 8
 
 
-def test_without_the_restriction_the_same_rule_is_what_made_bots_forfeit(tmp_path):
-    """The rule, refused only when a move is applied, forfeits a bot that knocks early: what
-    the restriction in legal() and the bots prevents (the test above could fail)."""
+def test_the_same_rule_kept_in_check_alone_is_a_restriction_too(tmp_path):
+    """The rule, refused only in ``check()`` when a move is applied, takes the early knocks
+    out of ``legal()`` as ``forbids()`` does: no bot forfeits, and the transcripts are valid
+    (issue 35: a refusal is a restriction)."""
     code = (PLUGINS / "slowknock.py").read_text().replace("def forbids(self, view, move: Move):",
                                                          "def _unused(self, view, move: Move):")
     code += textwrap.dedent("""
@@ -138,9 +139,10 @@ def test_without_the_restriction_the_same_rule_is_what_made_bots_forfeit(tmp_pat
     folder.mkdir()
     (folder / "slowknock.py").write_text(code)
     res = gin("match", "--bots", "simple,simple", "--games", "8", "--seed", "3", *SLOW, "--format", "json", "-q",
-              tmp_path=tmp_path, plugins=folder)
+              "--transcripts", str(tmp_path / "t.jsonl"), tmp_path=tmp_path, plugins=folder)
     summary = json.loads(res.stdout)
-    assert sum(p["forfeits"] for p in summary["players"]) > 0
+    assert [p["forfeits"] for p in summary["players"]] == [0, 0], summary["forfeit_reasons"]
+    assert gin("validate", str(tmp_path / "t.jsonl"), tmp_path=tmp_path, plugins=folder).returncode == 0
 
 
 def test_gin_validate_refuses_an_early_knock_with_the_move_sets_rule_id(tmp_path):

@@ -349,8 +349,12 @@ def _standard_text(view: PlayerView) -> str:
 
 
 def _forbidding(view: PlayerView, move: Move) -> list[str]:
-    """The move sets in play that forbid ``move`` now, each with its reason."""
+    """The move sets in play that forbid or refuse ``move`` now, each with its reason."""
     out = []
+    refused = view.refusal(move) if view.refusal is not None else None
+    if refused is not None:
+        ms, exc = refused
+        out.append(f"{ms.name}: {ms.rule_ids.get(exc.rule or '') or exc.message}")
     for ms in _movesets(view):
         rule = ms.checked_forbids(view, move) if ms.restricts else None
         if rule is not None:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from ..base.contract import PluginFault, plugin_of
 from ..base.errors import GinError, RecordError, quote
 from ..base.jsonio import fast_loads, scan_object as _scan
 from ..rulebook.cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
@@ -135,6 +136,8 @@ class HandScorer(Generic[System]):
         self.overrides = overrides if isinstance(overrides, dict) else dict(overrides or {})
         self.where = where  # how a bad override's sentence names the overrides: --option, or options
         self._cache: dict[str, tuple[Variant, Rules]] = {}
+        #: A plugin's fault in the rules of a variant, by its name: the fault of every record it touches.
+        self._faults: dict[str, PluginFault] = {}
         #: The variants without move sets met so far, by the name a record gives
         #: (None: the default), for :meth:`score_line`.
         self._plain: dict[str | None, tuple[Variant, Rules]] = {}
@@ -144,24 +147,39 @@ class HandScorer(Generic[System]):
                                        - {"outcome"})
         #: Fields of a record :meth:`score_line` takes (nothing declared).
         self._lane_fields = self._plain_fields - {"melds", "layoffs"}
-        # Fail early, for the whole run, on a bad --variant or --option.
-        self._rules_for(self.default_variant, usage=True)
+        # Fail early, for the whole run, on a bad --variant or --option; a plugin's fault in
+        # making the rules is each record's
+        try:
+            self._rules_for(self.default_variant, usage=True)
+        except PluginFault:
+            if self.default_variant not in self._faults:
+                raise
 
     def _rules_for(self, name: str, usage: bool = False) -> tuple[Variant, Rules]:
+        """A variant's rules under the overrides. A plugin's fault in making them (its
+        meld rules' data, an option of a plugin left out) is every record's that
+        asks for them, never the run's: each gets the error, the others are scored."""
         cached = self._cache.get(name)
         if cached is not None:
             return cached
+        fault = self._faults.get(name)
+        if fault is not None:
+            raise fault
         try:
             variant = self.registry.variant(name, files=usage)  # a record may not name a file
+        except GinError as exc:
+            if usage or isinstance(exc, PluginFault):
+                raise
+            raise RecordError(exc.message) from None
+        try:
             rules = self.registry.rules(variant, self.scoring, self.overrides, where=self.where)
         except ValueError as exc:
             from ..base.errors import UsageError
 
             raise UsageError(str(exc)) from None
-        except GinError as exc:
-            if usage:
-                raise
-            raise RecordError(exc.message) from None
+        except PluginFault as exc:
+            self._faults[name] = exc
+            raise
         self._cache[name] = (variant, rules)
         if not rules.movesets:  # the hot path's: a record naming it, or none for the default
             self._plain[name] = (variant, rules)
@@ -251,8 +269,6 @@ class HandScorer(Generic[System]):
     @staticmethod
     def _unclaimed(outcome: Any, rules: Any) -> RecordError:
         """The error of a record whose ``outcome`` no move set in play scored."""
-        from ..base.contract import PluginFault, plugin_of
-
         for ms in rules.movesets:
             if isinstance(outcome, str) and outcome in ms.outcomes:
                 return PluginFault(f"plugin \"{plugin_of(ms)}\": the outcome {quote(outcome)} is the move set "

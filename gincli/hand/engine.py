@@ -26,7 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..base.errors import RecordError, quote
+from ..base.contract import PluginFault, plugin_of
+from ..base.errors import GinError, RecordError, quote
 from ..rulebook.cards import CARD_NAMES, FULL_DECK_MASK, card_str, cards_of, cut_key
 from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import OFF, Rules
@@ -166,12 +167,14 @@ class Hand:
         self.number = 0  # the hand's index in its session
         self.scores: dict[str, Any] = {}  # the session's scores before this hand (public)
         self.stalled = False  # stopped at MAX_HAND_MOVES (gincli's own rule: a hand cannot go on for ever)
+        self._chosen_spread: Move | None = None  # the defender's spread gincli made (finish), its cards written later
         self.movesets = tuple(getattr(rules, "movesets", ()))
         #: Each move set's public state in this hand, by its name.
         self.extensions: dict[str, dict[str, Any]] = {ms.name: ms.checked_start(rules) for ms in self.movesets}
         self._moveset_of = {action: ms for ms in self.movesets for action in ms.actions}
         self._restricting = tuple(ms for ms in self.movesets if ms.restricts)  # MoveSet.forbids
         self._listening = tuple(ms for ms in self.movesets if ms.listens)  # MoveSet.played
+        self._checking = tuple(ms for ms in self.movesets if ms.checks)  # MoveSet.check
 
     # -- facts -----------------------------------------------------------------------
 
@@ -199,7 +202,9 @@ class Hand:
 
     def view(self, player: str) -> PlayerView:
         """What ``player`` may legally know now: their own cards and the public
-        record of play, copied into a :class:`PlayerView` (never the engine)."""
+        record of play, copied into a :class:`PlayerView` (never the engine);
+        for the player to act, how to ask the move sets' ``check()`` of a move
+        (``view.refusal``, which :meth:`PlayerView.legal` asks)."""
         opponent = self.other(player)
         return PlayerView(
             player, opponent, self.dealer, self.phase, self.hands[player], self.upcard, tuple(self.pile),
@@ -207,7 +212,19 @@ class Hand:
             tuple(self.discarded[player]), tuple(self.discarded[opponent]),
             self.taken if self.to_act == player else -1, self.must_draw_stock, self.limit,
             self.rules["big_gin_bonus"] != OFF, self.rules, dict(self.scores), self.number,
-            {name: dict(state) for name, state in self.extensions.items()})
+            {name: dict(state) for name, state in self.extensions.items()},
+            self._refusal if self._checking and player == self.to_act and self.phase in (OFFER, DRAW, DISCARD)
+            else None)
+
+    def _refusal(self, move: Move) -> tuple[Any, IllegalMove] | None:
+        """The move set whose ``check()`` refuses the rule book's ``move`` now, and
+        its refusal; None when none does."""
+        for ms in self._checking:
+            try:
+                ms.checked_check(self, move)
+            except IllegalMove as exc:
+                return ms, exc
+        return None
 
     def known(self, player: str) -> int:
         """The cards ``player`` has seen (a mask): every card once in their hand,
@@ -253,26 +270,31 @@ class Hand:
         if player not in self.hands:
             raise IllegalMove("unknown-player", f"{quote(player)} is not a player of this hand")
         action = move.action
+        # What the move sets are shown: the same move whoever made it (Move.shown)
+        shown = move.shown() if self.movesets else move
         owner = self._moveset_of.get(action)
         if owner is not None:  # a plugin's move: its move set plays it
-            owner.checked_apply(self, move)
+            try:
+                owner.checked_apply(self, shown)
+            except IllegalMove as exc:
+                raise self._unkept_offer(owner, shown, exc) from None
             self.moves.append(move)
-            self._played(move)
+            self._played(shown)
             return
         if action not in _ACTIONS:
             actions = ", ".join(ACTIONS + tuple(self._moveset_of))
             raise IllegalMove("malformed-move", f"{quote(action)} is not a move here; the moves are {actions}")
         for ms in self.movesets:
-            ms.checked_check(self, move)
+            ms.checked_check(self, shown)
         if player != self.to_act:
             raise IllegalMove("out-of-turn", f"{player} moved out of turn: it is {self.to_act}'s turn to "
                                              f"{self.expecting()}")
         if self._restricting and phase != SPREAD:  # what a move set's rules take out (MoveSet.forbids)
             view = self.view(player)
             for ms in self._restricting:
-                rule = ms.checked_forbids(view, move)
+                rule = ms.checked_forbids(view, shown)
                 if rule is not None:
-                    raise ms.refusal(move, rule)
+                    raise ms.refusal(shown, rule)
         if phase == OFFER:
             self._offer(move)
         elif phase == DRAW:
@@ -293,7 +315,15 @@ class Hand:
                 raise IllegalMove("spread-expected", f"after the knock, {player} may only spread and lay off")
             self._spread(move)
         self.moves.append(move)
-        self._played(move)
+        self._played(shown)
+
+    def _unkept_offer(self, owner: Any, move: Move, exc: IllegalMove) -> GinError:
+        """A move set's refusal of one of its own moves; when it offered that very
+        move to the player to act (``legal()``), the move set's fault, never the player's."""
+        if move.player == self.to_act and self.phase != OVER and move in self.view(move.player).legal():
+            return PluginFault(f"plugin \"{plugin_of(owner)}\": the move set {owner.name} offered {move.player} the "
+                               f"move {move.action} in legal(), then refused it in apply(): {exc.message}")
+        return exc
 
     def _played(self, move: Move) -> None:
         """Tell the move sets that listen of a move the hand has played (MoveSet.played)."""
@@ -443,13 +473,26 @@ class Hand:
 
     def finish(self) -> HandResult:
         """The hand's result; after a knock with no spread recorded, gincli
-        chooses the defender's spread and layoffs (FORMATS.md)."""
+        chooses the defender's spread and layoffs (FORMATS.md): a ``layoff``
+        move played like a defender's own, which the move sets are told of."""
         if self.result is None:
             if self.phase != SPREAD:
                 raise RuntimeError("the hand is not over")
-            self.result = self._score(None, None)
-            self.phase = OVER
+            spread = self._chosen_spread = Move(self.to_act, "layoff")
+            try:
+                self.apply(spread)
+            except IllegalMove as exc:
+                raise self._refused_spread(exc) from None
+        assert self.result is not None
         return self.result
+
+    def _refused_spread(self, exc: IllegalMove) -> GinError:
+        """The fault of a move set that refused the spread gincli makes (its ``check()``)."""
+        for ms in self.movesets:
+            if exc.rule in ms.rule_ids:
+                return PluginFault(f"plugin \"{plugin_of(ms)}\": the move set {ms.name}'s check() refused the "
+                                   f"defender's spread, which gincli makes after every knock: {exc.message}")
+        return exc
 
     def stall(self) -> HandResult:
         """End a hand that reached :data:`MAX_HAND_MOVES` moves without ending (two
@@ -463,12 +506,13 @@ class Hand:
         """Play a move the rules forbid as if it were allowed, as far as it makes
         sense (``gin validate`` follows a transcript past its first fault only to
         tell whether it reaches its end). False when it makes no sense."""
-        if not self._force(move):
+        shown = move.shown()
+        if not self._force(move, shown):
             return False
-        self._played(move)
+        self._played(shown)
         return True
 
-    def _force(self, move: Move) -> bool:
+    def _force(self, move: Move, shown: Move) -> bool:
         player, action = move.player, move.action
         if player not in self.hands or self.phase == OVER:
             return False
@@ -525,7 +569,7 @@ class Hand:
         owner = self._moveset_of.get(action)
         if owner is not None:
             try:
-                owner.checked_apply(self, move)
+                owner.checked_apply(self, shown)
             except IllegalMove:
                 pass  # followed leniently: a plugin's move out of place is passed over
             return True
@@ -556,9 +600,10 @@ class Hand:
         knock = next(m for m in reversed(self.moves) if m.action == "knock")
         if knock.melds is None:
             knock.melds = list(result.knocker.melds)
-        if self.moves[-1].action != "layoff":
-            self.moves.append(Move(result.defender.name, "layoff", melds=list(result.defender.melds),
-                                   cards=list(result.defender.layoffs or [])))
+        spread = self._chosen_spread
+        if spread is not None and spread.melds is None:
+            spread.melds = list(result.defender.melds)
+            spread.cards = list(result.defender.layoffs or [])
 
     # -- transcripts -----------------------------------------------------------------
 

@@ -56,6 +56,28 @@ class Move:
             d["cards"] = [CARD_NAMES[c] for c in self.cards]
         return d
 
+    def shown(self) -> Move:
+        """This move as a move set is shown it (``forbids``, ``check``, ``apply``,
+        ``played``): the same fields wherever the move comes from, a bot, ``gin
+        play``, a transcript replayed by ``gin validate`` or the API. A rule
+        book's move is what the player chose, as ``view.legal()`` offers it: a
+        draw names where from, not the card (a stock card is the drawer's
+        secret; the pile's top is ``view.discard_top``); a knock its face-down
+        discard, not the spread; the defender's spread only who spreads. A move
+        set's own move has its data in ``fields``, as a transcript writes it."""
+        action = self.action
+        if action == "draw":
+            return Move(self.player, action, self.source)
+        if action in ("discard", "knock"):
+            return Move(self.player, action, None, self.card)
+        if action in ("pass", "layoff"):
+            return Move(self.player, action)
+        if self.source is None and self.card is None and self.melds is None and self.cards is None:
+            return Move(self.player, action, fields=dict(self.fields) if self.fields else None)
+        d = self.to_dict()
+        del d["player"], d["action"]
+        return Move(self.player, action, fields=d or None)
+
     @classmethod
     def from_dict(cls, d: Any) -> Move:
         """Read a transcript move; :class:`IllegalMove` (``malformed-move`` or

@@ -95,7 +95,10 @@ class MoveSet:
 
     def check(self, hand: Hand, move: Move) -> None:
         """Called before every standard move; raise :class:`~gincli.hand.moves.IllegalMove`
-        to forbid it (while an answer is due)."""
+        with one of its :attr:`rule_ids` to refuse it (while an answer is due, say).
+        ``view.legal()`` never offers a move it refuses: gincli asks it of each
+        move of the player to act. A rule the player's view decides belongs in
+        :meth:`forbids`."""
 
     def forbids(self, view: PlayerView, move: Move) -> str | None:
         """Whether its rules take the standard move ``move`` (a pass, draw, discard or
@@ -167,7 +170,7 @@ class MoveSet:
         for m in moves:
             if m.fields:  # sent to external bots, written in transcripts
                 json_state(self, self._what("legal"), m.fields, f"returned a {m.action} move whose fields are not JSON")
-        return moves
+        return [m.shown() for m in moves]  # as the move set is shown them when they are played
 
     def checked_answer_due(self, view: PlayerView) -> bool:
         return truth(self, self._what("answer_due"), call(self, self._what("answer_due"), self.answer_due, view))
@@ -189,6 +192,11 @@ class MoveSet:
     def restricts(self) -> bool:
         """Whether it overrides :meth:`forbids` (else nothing need ask it)."""
         return type(self).forbids is not MoveSet.forbids
+
+    @property
+    def checks(self) -> bool:
+        """Whether it overrides :meth:`check`."""
+        return type(self).check is not MoveSet.check
 
     @property
     def listens(self) -> bool:

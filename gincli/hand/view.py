@@ -8,13 +8,14 @@ construction. Cards are ints (``gincli.rulebook.cards``), a hand a 52-bit mask.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..rulebook.cards import cards_of
 from ..rulebook.meldrules import STANDARD, MeldSolver
 from ..rulebook.rules import Rules
-from .moves import Move
+from .moves import ACTIONS, IllegalMove, Move
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +35,8 @@ class PlayerView:
     name (``extensions["doubling"]["multiplier"]``). ``melds`` are the meld
     rules in force (``view.melds.deadwood(mask)``, ``card_value(card)``,
     ``best_arrangement(mask)``...): a bot that reckons with them plays any
-    variant's melds.
+    variant's melds. ``refusal(move)`` says whether a move set's ``check()``
+    refuses a move now (the hand answers: a check sees the whole hand).
     """
 
     me: str
@@ -58,6 +60,12 @@ class PlayerView:
     scores: dict[str, Any]
     hand_number: int
     extensions: dict[str, Any] = field(default_factory=dict)
+    #: For the player to act, while a move set in play has a ``check()``: the move set
+    #: that refuses a rule book's move now and its refusal
+    #: (:class:`~gincli.hand.moves.IllegalMove`), or None; :meth:`legal` never offers
+    #: a move it refuses. The hand answers it (a check sees the whole hand); the view
+    #: never shows the hand.
+    refusal: Callable[[Move], tuple[Any, IllegalMove] | None] | None = None
 
     @property
     def melds(self) -> MeldSolver:
@@ -97,8 +105,8 @@ class PlayerView:
     def legal(self) -> list[Move]:
         """Every legal move (knocks included only where the deadwood allows), the
         moves of the move sets in play included, and none that one of them
-        forbids (``MoveSet.forbids``); while one of them waits for this player's
-        answer, only its moves."""
+        forbids (``MoveSet.forbids``) or refuses (``MoveSet.check``: ``refused``);
+        while one of them waits for this player's answer, only its moves."""
         extra: list[Move] = []
         movesets = getattr(self.rules, "movesets", ())
         for ms in movesets:
@@ -106,20 +114,35 @@ class PlayerView:
                 return ms.checked_legal(self)
             extra += ms.checked_legal(self)
         standard = self._standard()
+        refusal = self.refusal
+        if refusal is not None and standard:
+            allowed = [m for m in standard if refusal(m) is None]
+            if not allowed and not extra:
+                ms, _ = refusal(standard[0]) or (None, None)
+                raise self._stuck(ms, "check() refused")
+            standard = allowed
         for ms in movesets:
             if ms.restricts and standard:
                 allowed = [m for m in standard if ms.checked_forbids(self, m) is None]
                 if not allowed and not extra and self.phase in ("offer", "draw", "discard"):
-                    from ..base.contract import PluginFault, plugin_of
-
-                    raise PluginFault(f"plugin \"{plugin_of(ms)}\": the move set {ms.name}'s forbids() forbade "
-                                      f"every move {self.me} may make now, but a hand must go on")
+                    raise self._stuck(ms, "forbids() forbade")
                 standard = allowed
         return standard + extra
 
+    def _stuck(self, ms: Any, did: str) -> Exception:
+        """The fault of a move set that left the player to act no move."""
+        from ..base.contract import PluginFault, plugin_of
+
+        return PluginFault(f"plugin \"{plugin_of(ms)}\": the move set {ms.name}'s {did} every move {self.me} may "
+                           "make now, but a hand must go on")
+
     def allows(self, move: Move) -> bool:
-        """Whether no move set in play forbids the standard move ``move`` now
-        (``MoveSet.forbids``; the rule book's own rules are not asked)."""
+        """Whether no move set in play forbids (``MoveSet.forbids``) or refuses
+        (``MoveSet.check``) the standard move ``move`` now; the rule book's own
+        rules are not asked."""
+        move = move.shown()
+        if self.refusal is not None and move.action in ACTIONS and self.refusal(move) is not None:
+            return False  # check() is asked of the rule book's moves alone
         for ms in getattr(self.rules, "movesets", ()):
             if ms.restricts and ms.checked_forbids(self, move) is not None:
                 return False

@@ -32,8 +32,9 @@ from ..sessions.systems import CheckedSession, ScoringSystem, Seating, open_sess
 RULES: dict[str, str] = {
     "transcript-format": "the transcript is not a gincli-transcript/1 document (its format, players or hands field)",
     "transcript-options": "the transcript's variant, scoring system or options are unknown or wrong",
-    "plugin-missing": "the transcript needs a plugin (its \"plugins\" field names it) that does not provide here "
-                      "what it needs: the variant, scoring system, move set or option",
+    "plugin-missing": "the transcript needs plugins (its \"plugins\" field names them) that do not provide here "
+                      "what it needs: the variant, scoring system, move set, meld rules or option; the message "
+                      "names every one",
     "unknown-player": "a name that is not one of the players (of the session, or of the hand)",
     "wrong-dealer": "a hand dealt by the wrong player (two players: next_dealer, and the same dealer after a dead "
                     "hand; more: the scoring system's rule)",
@@ -403,10 +404,10 @@ def _header(doc: Any, registry: Registry,
 
 def missing_plugin(plugins: Any, registry: Registry, variant: str, scoring: str, options: Mapping[str, Any]) -> str:
     """What a transcript's ``plugins`` field (docs/formats.md) says is missing
-    here, in one sentence: the first plugin named there whose variant, scoring
-    system, move set or option this machine does not have; ``""`` when nothing
-    is missing (from that plugin or any other). A ``plugins`` field that is not
-    an object of objects says so."""
+    here, in one sentence: every plugin named there whose variant, scoring
+    system, move set, meld rules or option this machine does not have; ``""``
+    when nothing is missing. A ``plugins`` field that is not an object of
+    objects says so."""
     if plugins is None:
         return ""
     if not isinstance(plugins, dict) or not all(isinstance(e, dict) for e in plugins.values()):
@@ -416,6 +417,7 @@ def missing_plugin(plugins: Any, registry: Registry, variant: str, scoring: str,
     if system is not None:
         known |= {o.name for o in system.options}
     loaded = {info.name for info in registry.plugins}
+    needs = []
     for name, entry in plugins.items():
         lacking = []
         if entry.get("variant") == variant and variant not in registry.variants:
@@ -445,10 +447,11 @@ def missing_plugin(plugins: Any, registry: Registry, variant: str, scoring: str,
         if isinstance(package, str) and package and package != name:
             who += f" (package {package})"
         if name in loaded:
-            return (f"this transcript needs {who} ({', '.join(lacking)}), but the plugin {quote(name)} installed "
-                    "here does not provide that (another version?)")
-        return f"this transcript needs {who} ({', '.join(lacking)}), which is not installed"
-    return ""
+            needs.append(f"{who} ({', '.join(lacking)}), but the plugin {quote(name)} installed here does not "
+                         "provide that (another version?)")
+        else:
+            needs.append(f"{who} ({', '.join(lacking)}), which is not installed")
+    return f"this transcript needs {', and '.join(needs)}" if needs else ""
 
 
 def _and(names: list[str]) -> str:
