@@ -1,13 +1,17 @@
 """The build's one addition to pyproject.toml: the optional C accelerators,
-of ``gin score``'s hot path (gincli/rulebook/_stdscore.c, with its tables in
-_stdscore_tables.h, generated from the rule book's Python) and of the learning
-environments' play under the rule book's rules (gincli/rl/_stdplay.c).
+of ``gin score``'s hot path (gincli/rulebook/_stdscore.c) and of the learning
+environments' play under the rule book's rules (gincli/rl/_stdplay.c), both on
+the rule book's one header of the standard melds (gincli/rulebook/_melds.h, with
+its tables in _stdscore_tables.h, generated from the rule book's Python).
 Optional: where they cannot be compiled (no C compiler), the install goes on
 without them and gincli runs the same pure-Python code, with the same output."""
 
 from setuptools import Extension, setup
 
+#: The headers both modules include: a change to either rebuilds both, and the sdist carries them.
+MELDS = ["gincli/rulebook/_melds.h", "gincli/rulebook/_stdscore_tables.h"]
+
 setup(ext_modules=[Extension("gincli.rulebook._stdscore", ["gincli/rulebook/_stdscore.c"], optional=True,
-                             depends=["gincli/rulebook/_stdscore_tables.h"], extra_compile_args=["-O2"]),
-                   Extension("gincli.rl._stdplay", ["gincli/rl/_stdplay.c"], optional=True,
+                             depends=MELDS, extra_compile_args=["-O2"]),
+                   Extension("gincli.rl._stdplay", ["gincli/rl/_stdplay.c"], optional=True, depends=MELDS,
                              extra_compile_args=["-O2"])])

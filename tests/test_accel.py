@@ -3,8 +3,10 @@
 (``scoring.plain_pieces``) and the brute force of tests/reference.py: the same
 answers, text for text; and ``gin score`` writing the same bytes with it and
 without it (``GINCLI_PURE=1``). tests/test_score_fast.py runs its hot-path tests
-under both too. Its tables are the ones the Python writes, and it builds
-warning-free with each compiler here (GCC, Clang) and reads as MSVC reads it."""
+under both too. Its tables are the ones the Python writes; it and the learning
+environments' compiled play (``gincli/rl/_stdplay.c``), both on the one header
+of the standard melds (``_melds.h``), build warning-free with each compiler here
+(GCC, Clang), each build answering as the Python does, and read as MSVC reads them."""
 
 from __future__ import annotations
 
@@ -224,47 +226,69 @@ def test_the_tables_header_is_what_the_python_definition_writes():
 STRICT = ["-std=c11", "-pedantic", "-Wall", "-Wextra", "-Wvla", "-Werror"]
 
 
-def build(cc: str, target: Path, *flags: str) -> ModuleType:
-    """The accelerator built from the source with the compiler ``cc`` into
-    ``target``, loaded (a build's warnings fail the test: see STRICT)."""
+#: The compiled modules, each by its source: both stand on the rule book's one
+#: header of the standard melds (gincli/rulebook/_melds.h).
+SOURCES = {"_stdscore": ROOT / "gincli/rulebook/_stdscore.c", "_stdplay": ROOT / "gincli/rl/_stdplay.c"}
+
+
+def build(cc: str, name: str, folder: Path, *flags: str) -> ModuleType:
+    """The compiled module ``name`` (of SOURCES) built with the compiler ``cc``
+    into ``folder``, loaded (a build's warnings fail the test: see STRICT)."""
+    target = folder / (name + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
     done = subprocess.run([cc, "-O2", "-shared", "-fPIC", *STRICT, *flags, "-I", sysconfig.get_paths()["include"],
-                           str(ROOT / "gincli/rulebook/_stdscore.c"), "-o", str(target)], capture_output=True,
-                          text=True)
+                           str(SOURCES[name]), "-o", str(target)], capture_output=True, text=True)
     assert done.returncode == 0 and not done.stderr, done.stderr
-    loader = importlib.machinery.ExtensionFileLoader("_stdscore", str(target))
-    spec = importlib.util.spec_from_file_location("_stdscore", str(target), loader=loader)
+    loader = importlib.machinery.ExtensionFileLoader(name, str(target))
+    spec = importlib.util.spec_from_file_location(name, str(target), loader=loader)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
 
 
-@pytest.mark.parametrize("bits", ["the compiler's own bit operations", "GINCLI_PORTABLE_BITS"])
-@pytest.mark.parametrize("cc", ["gcc", "clang"])
-def test_the_accelerator_builds_with_each_compiler_and_answers_as_the_pure_python_does(cc, bits, tmp_path):
-    """Built with GCC and with Clang (each where it is installed), warning-free,
-    with the compiler's builtins and with the plain C that a compiler with
-    neither GCC's builtins nor MSVC's intrinsics gets: every build answers as
-    the pure Python does on a few thousand knocks, at several knock limits."""
-    path = shutil.which(cc)
-    if path is None:
-        pytest.skip(f"{cc} is not installed here")
-    flags = ["-DGINCLI_PORTABLE_BITS"] if bits == "GINCLI_PORTABLE_BITS" else []
-    module = build(path, tmp_path / ("_stdscore" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so")), *flags)
+def scores_as_the_python(module: ModuleType) -> None:
+    """A build of _stdscore answers as the pure Python does on a few thousand
+    knocks, at several knock limits, and refuses twelve cards."""
     rng = random.Random(2027)
     for _ in range(3_000):
         k, d = deal_knock(rng)
         for limit in (10, 0, 3):
-            assert module.plain(k, d, limit) == scoring.plain_pieces(k, d, limit), (cc, bits, k, d, limit)
+            assert module.plain(k, d, limit) == scoring.plain_pieces(k, d, limit), (k, d, limit)
     with pytest.raises(ValueError):
         module.plain((1 << 12) - 1, 0, 10)  # twelve cards: the plain count sees them too
 
 
-def test_the_accelerator_reads_as_msvc_reads_it(tmp_path):
+def plays_as_the_python(module: ModuleType) -> None:
+    """A build of _stdplay answers as the Python code does: tests/test_rl_fast.py's
+    check (which skips, as that file does, without the learning environments'
+    dependencies)."""
+    from test_rl_fast import held_to_the_python
+
+    held_to_the_python(module)
+
+
+@pytest.mark.parametrize("name, held", [("_stdscore", scores_as_the_python), ("_stdplay", plays_as_the_python)],
+                         ids=["_stdscore", "_stdplay"])
+@pytest.mark.parametrize("bits", ["the compiler's own bit operations", "GINCLI_PORTABLE_BITS"])
+@pytest.mark.parametrize("cc", ["gcc", "clang"])
+def test_each_module_builds_with_each_compiler_and_answers_as_the_python_does(cc, bits, name, held, tmp_path):
+    """Each compiled module built with GCC and with Clang (each where it is
+    installed), warning-free, with the compiler's builtins and with the plain C
+    that a compiler with neither GCC's builtins nor MSVC's intrinsics gets:
+    every build answers as the Python code does."""
+    path = shutil.which(cc)
+    if path is None:
+        pytest.skip(f"{cc} is not installed here")
+    held(build(path, name, tmp_path, *(["-DGINCLI_PORTABLE_BITS"] if bits == "GINCLI_PORTABLE_BITS" else [])))
+
+
+@pytest.mark.parametrize("name", SOURCES)
+def test_each_module_reads_as_msvc_reads_it(name, tmp_path):
     """MSVC is not here; Clang aimed at it is: _MSC_VER set and GCC's not, so
     the MSVC intrinsics are the bit operations compiled, and long of 32 bits.
-    The source is checked so (syntax and types, every warning an error), with
-    Python's headers of this machine: skipped where those do not read so."""
+    Each module's source is checked so (syntax and types, every warning an
+    error), with Python's headers of this machine: skipped where those do not
+    read so."""
     clang = shutil.which("clang")
     if clang is None:
         pytest.skip("clang is not installed here")
@@ -278,12 +302,14 @@ def test_the_accelerator_reads_as_msvc_reads_it(tmp_path):
     defined = subprocess.run([*msvc[:2], "-dM", "-E", "-x", "c", "-"], input="", capture_output=True,
                              text=True).stdout
     assert "#define _MSC_VER " in defined and "__GNUC__" not in defined and "#define __SIZEOF_LONG__ 4" in defined
-    source = str(ROOT / "gincli/rulebook/_stdscore.c")
+    source = str(SOURCES[name])
     done = subprocess.run([*msvc, "-fsyntax-only", "-Wall", "-Wextra", "-Wvla", "-Werror", source],
                           capture_output=True, text=True)
     assert done.returncode == 0 and not done.stderr, done.stderr
     # Clang knows GCC's builtins under any target, MSVC does not: none may be left in what MSVC would compile.
-    ours = [line for name, line in preprocessed([*msvc, "-E", source]) if Path(name).name.startswith("_stdscore")]
+    lines = preprocessed([*msvc, "-E", source])
+    ours = [line for file, line in lines if Path(file).resolve().is_relative_to(ROOT / "gincli")]
+    assert {Path(file).name for file, _ in lines} >= {Path(source).name, "_melds.h", "_stdscore_tables.h"}
     assert ours and not [line for line in ours if "__builtin_" in line or "__attribute__" in line]
 
 

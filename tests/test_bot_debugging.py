@@ -147,7 +147,10 @@ def test_a_bot_that_forfeits_hand_after_hand_stops_the_match_and_resumes_once_fi
     assert "external (exec:" in res.stderr and "forfeited 10 hands in a row" in res.stderr, res.stderr
     assert "--max-forfeits 10" in res.stderr and 'not JSON: "thinking..."' in res.stderr
     assert "session 10 hand 1" in res.stderr  # where, counted from 1
-    assert f"--transcripts {f} --resume" in res.stderr and res.stderr.count("\n") == 1
+    assert f"--transcripts {f} --resume" in res.stderr
+    *summary, error = res.stderr.splitlines()  # what was played, for people, then why it stopped, last
+    assert error.startswith("gin: error: external") and error.count("gin: error:") == 1
+    assert "10 hands played, 0 dead" in "\n".join(summary) and res.stdout == ""
     assert valid(f) == 10  # the transcripts so far, whatever --workers is: the same ten sessions
     path.write_text(script_bot())  # the bot fixed
     res = gin("match", "--bots", f"{bot},simple", "--hands", "200", "--workers", workers, "-q", "--transcripts",
@@ -175,6 +178,45 @@ def test_a_tournament_stops_too(tmp_path):
     res = gin("tournament", "--bots", f"simple,simple,{bot}",
               "--hands", "20", "--workers", "1", "-q", "--max-forfeits", "4")
     assert res.returncode == 2 and "forfeited 4 hands in a row" in res.stderr, res.stderr
+    assert "crosstable" in res.stderr and res.stdout == ""  # what was played, on stderr, before the error
+    res = gin("tournament", "--bots", f"simple,simple,{bot}", "--hands", "20", "--workers", "1", "-q",
+              "--max-forfeits", "4", "-f", "json")
+    s = json.loads(res.stdout)
+    assert res.returncode == 2 and "forfeited 4 hands in a row" in s["stopped"]
+    ext = next(p for p in s["players"] if p["name"] == "external")
+    assert ext["forfeits"] == 4 and s["pairings"][1]["forfeits"]["external"] == 4
+
+
+#: A bot that says on its standard error why it fails, then answers with a log line: every hand forfeited.
+TALKS_THEN_FAILS = ("import sys\nprint('loading weights from model.bin', file=sys.stderr, flush=True)\n"
+                    + script_bot("print('no weights: guessing', file=sys.stderr, flush=True); "
+                                 "print('thinking...', flush=True); continue"))
+
+
+@pytest.mark.parametrize("hands", ["3", "50"], ids=["on the last hand", "midway"])
+def test_a_stop_quotes_the_bots_stderr_and_still_sums_up_what_was_played(tmp_path, hands):
+    """Exit 2, the sentence quoting the reasons and the bot's last standard error lines, and the summary of the
+    hands played: JSON on stdout (its "stopped" the sentence), whether the stop comes on the last hand or not."""
+    bot = write(tmp_path, "bot.py", TALKS_THEN_FAILS)
+    res = gin("match", "--bots", f"{bot},simple", "--hands", hands, "--workers", "1", "--seed", "3", "-q",
+              "--max-forfeits", "3", "-f", "json")
+    assert res.returncode == 2, res.stderr
+    s = json.loads(res.stdout)
+    assert s["hands"] == 3 and s["players"][0]["forfeits"] == 3 and s["stopped"] in res.stderr
+    error = res.stderr.strip()
+    assert error.startswith("gin: error: external") and error.count("\n") == 0
+    assert ('replied with a line that is not JSON: "thinking..."' in error
+            and "its standard error ends: loading weights from model.bin | no weights: guessing" in error)
+
+
+def test_the_api_raises_the_stop_with_what_was_played(tmp_path):
+    import gincli
+
+    bot = write(tmp_path, "bot.py", TALKS_THEN_FAILS)
+    with pytest.raises(gincli.UsageError) as info:
+        gincli.play_match([bot, "simple"], hands=10, seed=3, workers=1, max_forfeits=2)
+    assert "forfeited 2 hands in a row" in info.value.message and "model.bin" in info.value.message
+    assert info.value.summary["hands"] == 2 and info.value.summary["stopped"] == info.value.message
 
 
 # -- gin bots check -------------------------------------------------------------------------------
@@ -280,3 +322,71 @@ def test_gin_play_keeps_a_trace_of_its_external_bot_too(tmp_path):
     lines = files[0].read_text().splitlines()
     assert any('> {"type":"hello"' in line for line in lines)
     assert any(re.search(r'\[session 1 hand 1\] < \{"type": "ready"', line) for line in lines)
+
+
+# -- what gin bots check says went wrong, and how little it waits --------------------------------------------
+
+#: Bots that cannot start as they should, each its own diagnosis: one that starts slowly (before it reads its
+#: input), one that says nothing at all, one whose replies sit in a buffer until it exits.
+SLOW_START = "import time\ntime.sleep(1.6)\n" + script_bot()
+SILENT = "import sys, time\nfor line in sys.stdin:\n    pass\ntime.sleep(60)\n"
+UNFLUSHED = ("import io\nbuffered = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, 'w', closefd=False), 65536))\n"
+             + script_bot().replace("sys.stdout.write", "buffered.write").replace("sys.stdout.flush()", "pass")
+             + "buffered.flush()\n")
+
+
+@pytest.mark.parametrize("code, problem, fix", [
+    (SLOW_START, r"it answered its hello after 1\.[6-9] s, past its limit of 1 s \(--start-time-limit\): it starts "
+                 r"slower than that", "give it the time it needs (--start-time-limit 4)"),
+    (SILENT, r"it read its hello and wrote nothing on standard output in 2 s \(its limit of 1 s, --start-time-limit, "
+             r"and 1 s more with its input closed\): it never answered", "flushed at once"),
+    (UNFLUSHED, r"it answered its hello only when its input was closed, 1\.\d s after it was sent: it holds its "
+                r"replies in a buffer until it exits", "flush standard output at once"),
+], ids=["slow start", "silent", "unflushed"])
+def test_gin_bots_check_says_why_a_bot_did_not_start_and_fails_the_rest_at_once(tmp_path, code, problem, fix):
+    bot = write(tmp_path, "bot.py", code)
+    res = gin("bots", "check", bot, "--start-time-limit", "1", "--format", "json")
+    assert res.returncode == 1, res.stderr
+    out = json.loads(res.stdout)
+    first, *rest = out["checks"]
+    assert re.fullmatch(problem, first["problem"]), first["problem"]
+    assert fix in first["fix"]
+    assert len(rest) == 16 and all(c["problem"] == "not run: the bot could not start (check 1, handshake)"
+                                   for c in rest)
+    assert out["seconds"] < 6  # its limit and as long again at most, once: not 17 times
+
+
+def test_gin_bots_check_tells_a_stale_reply_from_an_id_never_sent(tmp_path):
+    stale = write(tmp_path, "stale.py", script_bot("if n == 2: out(reply)"))  # the 2nd decision answered twice
+    checks = json.loads(gin("bots", "check", stale, "--format", "json").stdout)["checks"]
+    problems = [c["problem"] for c in checks if not c["passed"]]
+    assert problems and "of an earlier request" in problems[0] and "stale or extra reply" in problems[0]
+    wrong = write(tmp_path, "wrong.py", script_bot("if n == 2: reply['id'] = 99"))
+    checks = json.loads(gin("bots", "check", wrong, "--format", "json").stdout)["checks"]
+    problems = [c for c in checks if not c["passed"]]
+    assert re.fullmatch(r"it replied with the id 99, which was never sent \(the request's id is \d+\): a protocol "
+                        r"error \(a match forfeits the hand\)", problems[0]["problem"])
+    text = write(tmp_path, "text.py", script_bot("if n == 2: reply['id'] = str(reply['id'])"))
+    checks = json.loads(gin("bots", "check", text, "--format", "json").stdout)["checks"]
+    assert "not the number" in next(c for c in checks if not c["passed"])["problem"]
+
+
+def test_in_a_match_a_wrong_id_is_a_wrong_id_and_the_trace_marks_the_line(tmp_path):
+    bot = write(tmp_path, "wrong.py", script_bot("if n == 2: reply['id'] = 99\nif n == 3: out(reply)"))
+    res = gin("match", "--bots", f"{bot},simple", "--hands", "1", "--seed", "1", "--workers", "1", "--time-limit",
+              "30", "--bot-trace", str(tmp_path / "tr"), "-f", "json", "-q")
+    assert res.returncode == 0, res.stderr
+    s = json.loads(res.stdout)
+    assert [g["reason"] for g in s["forfeit_reasons"]] == ["replied with the id 99, which was never sent (the "
+                                                            "request's id is 3)"]
+    assert s["players"][0].get("stale_replies", 0) == 0  # nothing was taken for an earlier request's answer
+    trace = next((tmp_path / "tr").iterdir()).read_text().splitlines()
+    marked = [i for i, line in enumerate(trace) if " ! the line above echoes the id 99, which was never sent" in line]
+    assert marked and '"id": 99' in trace[marked[0] - 1] and " < " in trace[marked[0] - 1]
+    stale = write(tmp_path, "stale.py", script_bot("if n == 2: out(reply)"))
+    res = gin("match", "--bots", f"{stale},simple", "--hands", "1", "--seed", "1", "--workers", "1",
+              "--bot-trace", str(tmp_path / "tr2"), "-f", "json", "-q")
+    s = json.loads(res.stdout)
+    assert s["players"][0]["stale_replies"] == 1 and s["players"][0]["forfeits"] == 0
+    trace = next((tmp_path / "tr2").iterdir()).read_text()
+    assert re.search(r" ! the line above answers the earlier request 3: a stale reply, passed over", trace)

@@ -91,7 +91,8 @@ def test_a_bot_that_misses_its_start_up_limit_forfeits_then_the_match_stops(tmp_
     res = gin("match", "--bots", f"{exe(bot)},simple", "--hands", "6", "--workers", "1",
               "--start-time-limit", "0.5", "-q")
     assert res.returncode == 2 and "failed to start 3 times in a row" in res.stderr
-    assert "did not answer within 0.5 s" in res.stderr
+    assert "did not answer hello within 0.5 s (it read it but wrote nothing: still starting, or not flushing its " \
+           "output? gin bots check tells which)" in res.stderr
 
 
 @pytest.mark.parametrize("command,said", [
@@ -113,7 +114,7 @@ def test_a_bot_that_does_not_flush_gets_a_hint(tmp_path):
     bot = write(tmp_path, "unflushed.py", code)
     res = gin("match", "--bots", f"{exe(bot)},simple", "--hands", "3", "--workers", "1", "--start-time-limit",
               "0.5", "-q")
-    assert res.returncode == 2 and "does it flush its output after each line?" in res.stderr
+    assert res.returncode == 2 and "not flushing its output?" in res.stderr
 
 
 # -- clean processes ---------------------------------------------------------------------------------------

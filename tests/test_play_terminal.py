@@ -43,11 +43,13 @@ class Pane:
                               text=True, check=True).stdout
 
     def type(self, text: str) -> None:
-        """Type a line and wait (a little) for the screen to change."""
+        """Type a line and wait for the screen to change (on a busy machine, a
+        bot's turn and the redraw can take seconds: typing on before it shows
+        answers a screen that is gone)."""
         before = self.screen()
         subprocess.run([TMUX, "-L", self.socket, "send-keys", "-t", "play", "-l", text], check=True)
         subprocess.run([TMUX, "-L", self.socket, "send-keys", "-t", "play", "Enter"], check=True)
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             now = self.screen()
             if now != before and not now.rstrip().endswith("> " + text):

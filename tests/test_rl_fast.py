@@ -3,7 +3,8 @@ set in play the environments read masks and observations straight from the
 hand (no view, no move a legal id): step by step, what the seat's view gives
 through ``PlayerView.legal()`` and ``Encoder.observation``. The compiled
 module (``gincli/rl/_stdplay.c``) answers as the Python code does (its
-choices, masks and observations on hypothesis's hands), and the vector
+choices, masks and observations on hypothesis's hands; every build of it
+tests/test_accel.py makes, through held_to_the_python), and the vector
 environment's games, played by it or by the engine, are the AEC
 environment's, move for move, on random games, hypothesis's, forfeits and the
 move cap included."""
@@ -17,9 +18,9 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from unittest import mock
 
 import pytest
-from conftest import ROOT
 from hypothesis import example, given, settings, strategies as st
 
 pytest.importorskip("numpy")
@@ -214,34 +215,38 @@ def test_compiled_observations_are_the_layouts(hand, top, on_pile, took, mine, t
     assert out.tobytes() == expected.tobytes()
 
 
-def test_the_plain_c_bit_operations_answer_as_the_compilers_own(tmp_path):
-    """Built with GINCLI_PORTABLE_BITS (a compiler with neither GCC's builtins
-    nor MSVC's intrinsics), the module answers as the pure Python does."""
-    if _compiler() is None:
-        pytest.skip("no C compiler here")
-    import importlib.machinery
-    import importlib.util
-
-    target = tmp_path / ("_stdplay" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
-    cc = (sysconfig.get_config_var("CC") or "cc").split()
-    subprocess.run([*cc, "-O2", "-shared", "-fPIC", "-DGINCLI_PORTABLE_BITS", "-I", sysconfig.get_paths()["include"],
-                    str(ROOT / "gincli/rl/_stdplay.c"), "-o", str(target)], check=True, capture_output=True)
-    loader = importlib.machinery.ExtensionFileLoader("_stdplay", str(target))
-    spec = importlib.util.spec_from_file_location("_stdplay", str(target), loader=loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
+def held_to_the_python(module) -> None:
+    """A build of the compiled module (``module``; tests/test_accel.py builds it with
+    each compiler, with and without the plain C bit operations) answers as the
+    Python code does: its choices and masks in every phase, its observations, and
+    the games its ``Batch`` plays in a vector environment, move for move the
+    engine's in the AEC environment."""
     rng = random.Random(2028)
+    table = ActionTable()
+    out = np.empty(table.size, np.int8)
     for _ in range(2_000):
-        held = _cards(rng.getrandbits(52), 11)
-        for limit in (10, 0):
-            expected = standard_choices("discard", held, -1, limit, True, False, True, 20, STANDARD)
-            assert module.choices(2, held, -1, limit, True, False, True, 20) == expected
-        out = np.empty(OBSERVATION_SIZE, np.float32)
-        masks = [rng.getrandbits(52) for _ in range(5)]
+        held = _cards(rng.getrandbits(52), rng.choice((10, 11, 11)))
+        phase = rng.choice(("offer", "draw", "discard", "discard", "over"))
+        taken, limit = rng.randrange(-1, 52), rng.randrange(12)
+        table_state = (rng.random() < 0.5, rng.random() < 0.5, rng.random() < 0.5, rng.randrange(32))
+        expected = standard_choices(phase, held, taken, limit, *table_state, STANDARD)
+        got = module.choices(PHASE_INDEX[phase], held, taken, limit, *table_state)
+        assert got == expected, (phase, held, taken, limit, table_state)
+        module.mask(out, *got)
+        assert np.array_equal(out, table.mask_of_python(*expected))
+        obs = np.empty(OBSERVATION_SIZE, np.float32)
+        masks = [rng.getrandbits(52) for _ in range(4)]  # on the pile, taken, discarded by each seat
         top = rng.randrange(-1, 52)
-        module.observe(out, masks[0], top, *masks[1:], 1 << 7, 2, 5, 17)
-        assert out.tobytes() == encode_python(masks[0], top, *masks[1:], 1 << 7, 2, 5, 17).tobytes()
+        module.observe(obs, held, top, *masks, 1 << 7, PHASE_INDEX[phase], limit, 17)
+        assert obs.tobytes() == encode_python(held, top, *masks, 1 << 7, PHASE_INDEX[phase], limit, 17).tobytes()
+    from gincli.rl import compiled_game, vector
+
+    with mock.patch.object(compiled_game, "STDPLAY", module), mock.patch.object(vector, "STDPLAY", module):
+        venv = rl.vector_env(3, options={"big_gin_bonus": 31})  # its hands played by this build, whatever is installed
+        assert venv.compiled
+        stories = play_vector(venv, 40, 400, random_actions(rng, illegal=0.01))
+    for i, story in enumerate(stories):
+        replay_in_aec(story, 40 + i, options={"big_gin_bonus": 31})
 
 
 # -- the vector environment, game by game ------------------------------------------------------

@@ -15,6 +15,7 @@ from gincli.matches.stats import (
     Sprt,
     bradley_terry,
     constrained_mle,
+    duplicate_gain,
     elo_from_score,
     los,
     normalized_elo,
@@ -431,6 +432,28 @@ def test_normalised_elo_needs_variation():
     assert normalized_elo([]) == none and normalized_elo([1.0]) == none and normalized_elo([0.5] * 9) == none
 
 
+def test_what_duplicate_deals_gained_against_the_statistics_module():
+    """The correlation is Pearson's (statistics.correlation); the effective games are the pairs times a game's
+    variance over a pair mean's (statistics.variance, n - 1), which is 2 n / (1 + r) where both sessions vary
+    alike: pairs that split (a deal won by whoever held it) are worth more games than they hold, pairs that
+    repeat fewer."""
+    import statistics
+
+    pairs = [(1.0, 0.0)] * 6 + [(0.0, 1.0)] * 6 + [(1.0, 1.0)] * 3 + [(0.0, 0.0)] * 3 + [(0.5, 1.0), (1.0, 0.5)]
+    got = duplicate_gain(pairs)
+    firsts, seconds = [a for a, _ in pairs], [b for _, b in pairs]
+    r = statistics.correlation(firsts, seconds)
+    assert got["correlation"] == pytest.approx(r, rel=1e-12) and r < 0
+    want = len(pairs) * statistics.variance(firsts + seconds) / statistics.variance([(a + b) / 2 for a, b in pairs])
+    assert got["effective"] == pytest.approx(want, rel=1e-12)
+    assert got["effective"] == pytest.approx(2 * len(pairs) / (1 + r), rel=0.03)  # the sessions vary alike here
+    assert got["effective"] > 2 * len(pairs)
+    repeat = duplicate_gain([(1.0, 1.0)] * 5 + [(0.0, 0.0)] * 4 + [(1.0, 0.0)])
+    assert repeat["correlation"] > 0 and repeat["effective"] < 20
+    assert duplicate_gain([(1.0, 0.0)]) == {"correlation": None, "effective": None}
+    assert duplicate_gain([(1.0, 0.0), (1.0, 1.0)])["correlation"] is None  # the first sessions do not vary
+
+
 def test_the_counts_a_summary_shows():
     samples = [1.0, 1.0, 0.5, 0.0, 0.75, 1.0]
     assert wdl(samples) == {"wins": 3, "draws": 1, "losses": 1, "other": 1}
@@ -504,6 +527,31 @@ def test_bradley_terry_is_the_maximum_likelihood_of_three_players():
         var = sum(centre[i][p] * full[p][q] * centre[i][q] for p in range(3) for q in range(3))
         assert got[name].error == pytest.approx(Z95 * math.sqrt(var), rel=1e-3)
         assert got[name].high - got[name].low == pytest.approx(2 * got[name].error)
+
+
+def test_bradley_terry_counts_a_pairings_games_for_what_they_are_worth():
+    """Under duplicate deals a pairing's games are worth the effective games of its pairs: the ratings are the
+    same, the information of a pairing is that of its effective games (the log-likelihood's Hessian with each
+    pairing's games and points scaled to them, by finite differences), the intervals from its inverse."""
+    worth = {("b", "a"): 20.0, ("b", "c"): 4.0, ("a", "c"): 13.5}  # either order of a pairing's players
+    got = bradley_terry(THREE, effective=worth)
+    plain = bradley_terry(THREE)
+    want = brute_force_three(THREE_GAMES)
+    scale = {("a", "b"): 20.0 / 12, ("b", "c"): 4.0 / 10, ("a", "c"): 13.5 / 10}
+    scaled = [(a, b, n * scale[(a, b)], s * scale[(a, b)]) for a, b, n, s in THREE_GAMES]
+    cov = numeric_covariance(want, scaled, ["b", "c"])
+    full = [[0.0, 0.0, 0.0], [0.0, cov[0][0], cov[0][1]], [0.0, cov[1][0], cov[1][1]]]
+    centre = [[(1.0 if i == j else 0.0) - 1 / 3 for j in range(3)] for i in range(3)]
+    for i, name in enumerate("abc"):
+        assert got[name].elo == plain[name].elo
+        var = sum(centre[i][p] * full[p][q] * centre[i][q] for p in range(3) for q in range(3))
+        assert got[name].error == pytest.approx(Z95 * math.sqrt(var), rel=1e-3)
+    assert got["c"].error > plain["c"].error  # b-c's 10 games were worth 4
+    assert [round(got[n].error, 1) for n in "abc"] == [84.2, 103.1, 117.8]  # docs/statistics.md's example
+    # two players: the difference's error is that of the Elo of a score over the effective games
+    two = bradley_terry([("x", "y", 7, 3, 2)], effective={("x", "y"): 30.0})
+    p = 8 / 12
+    assert two["x"].error == pytest.approx(Z95 * 400 / math.log(10) / math.sqrt(30 * p * (1 - p)) / 2, rel=1e-9)
 
 
 def test_bradley_terry_anchored():

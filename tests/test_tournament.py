@@ -6,6 +6,7 @@ transcripts themselves and an independent fit."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import io
 import json
 import math
@@ -119,12 +120,21 @@ def test_a_known_field_rates_as_an_independent_fit_does(tmp_path):
         assert fit[name].elo == pytest.approx(expected[name], abs=0.5)
 
 
-def test_csv_gives_a_row_a_pairing_and_the_text_a_crosstable(four, tmp_path):
+def test_csv_gives_a_row_a_pairing_then_the_rating_list_and_the_text_a_crosstable(four, tmp_path):
     tmp, summary, _ = four
     res = gin(tmp, "tournament", "--bots", "expert,simple,random", "--games", "2", "--seed", "1", "-f", "csv", "-q")
-    rows = list(csv.DictReader(io.StringIO(res.stdout, newline="")))
+    pairings, ratings = res.stdout.split("\n\n")
+    rows = list(csv.DictReader(io.StringIO(pairings + "\n", newline="")))
     assert [r["pairing"] for r in rows] == ["expert v simple", "expert v random", "simple v random"]
     assert all(int(r["wins_1"]) + int(r["wins_2"]) + int(r["draws"]) == 2 for r in rows)
+    assert all(r["forfeits_1"] == r["time_outs_2"] == r["stale_replies_1"] == "0" for r in rows)
+    listed = list(csv.DictReader(io.StringIO(ratings, newline="")))
+    data = json.loads(gin(tmp, "tournament", "--bots", "expert,simple,random", "--games", "2", "--seed", "1", "-f",
+                          "json", "-q").stdout)
+    assert [(r["rank"], r["player"], r["games"], r["score"], r["rating"], r["rating_low"], r["rating_high"])
+            for r in listed] == [(str(p["rank"]), p["name"], str(p["games"]), str(p["score"]),
+                                  *("" if p[k] is None else str(p[k]) for k in ("rating", "rating_low", "rating_high")))
+                                 for p in data["players"]]
     text = gin(tmp, "tournament", "--bots", "expert,simple,random", "--games", "2", "--seed", "1", "-q").stdout
     assert "rank" in text and "crosstable" in text and "Bradley–Terry" in text
 
@@ -189,6 +199,99 @@ def test_duplicate_pairings_count_their_pairs(tmp_path):
     for p in json.loads(res.stdout)["pairings"]:
         pairs = p["pairs"]
         assert pairs["won_both"] + pairs["split"] + pairs["lost_both"] == 2
+
+
+def test_under_duplicate_the_intervals_come_from_the_pairs(tmp_path):
+    """A pairing's win rate and Elo are gin match's on the same deals; the ratings are the fit of every hand,
+    their intervals counting each pairing's hands as the independent hands its pairs are worth: n m (1 - m) /
+    var over its pair scores (read from the transcripts, the statistics module's variance)."""
+    import statistics
+
+    from gincli.matches.stats import bradley_terry
+
+    res = gin(tmp_path, "tournament", "--bots", "expert,simple,random", "--hands", "60", "--duplicate", "--seed", "3",
+              "--transcripts", "t.jsonl", "-f", "json", "-q")
+    assert res.returncode == 0, res.stderr
+    summary = json.loads(res.stdout)
+    alone = gin(tmp_path, "match", "--bots", "expert,simple", "--hands", "60", "--duplicate", "--seed", "3", "-f",
+                "json", "-q")
+    match = json.loads(alone.stdout)
+    first = summary["pairings"][0]
+    assert first["players"] == ["expert", "simple"]
+    assert first["win_rate"] == match["win_rate"] and first["elo"] == match["elo"]
+    docs = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    worth, totals = {}, []
+    for pr in summary["pairings"]:
+        a, b = pr["players"]
+        mine = [d for d in docs if d["match"]["pairing"] == summary["pairings"].index(pr)]
+        score = [1.0 if d["hands"][0]["result"]["winner"] == a else 0.5 if d["hands"][0]["result"]["winner"] is None
+                 else 0.0 for d in mine]
+        pairs = [(x + y) / 2 for x, y in zip(score[0::2], score[1::2], strict=True)]
+        m, var = statistics.mean(pairs), statistics.variance(pairs)
+        worth[(a, b)] = len(pairs) * m * (1 - m) / var if var > 0 and 0 < m < 1 else len(pairs)
+        totals.append((a, b, pr["wins"][a], pr["wins"][b], pr["draws"]))
+    fit = bradley_terry(totals, effective=worth)
+    plain = bradley_terry(totals)
+    for p in summary["players"]:
+        assert p["rating"] == pytest.approx(plain[p["name"]].elo, abs=0.051)
+        assert p["rating_low"] == pytest.approx(fit[p["name"]].low, abs=0.051)
+        assert p["rating_high"] == pytest.approx(fit[p["name"]].high, abs=0.051)
+    assert any(fit[n].error != pytest.approx(plain[n].error, abs=0.5) for n in fit)
+
+
+def test_a_tournament_says_what_its_bots_did(tmp_path):
+    """Forfeits, time-outs and stale replies per player and per pairing, in the JSON, the text, the CSV and gin
+    report's reading of the transcripts; each external bot as its handshake named it. Counted against the
+    transcripts' forfeits and the bot's own doings."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_match import script_bot
+
+    bot = tmp_path / "flaky.py"  # an extra (stale) reply at its 2nd decision, a hang at its 4th (then restarted)
+    bot.write_text(script_bot("if n == 2: out(reply)\nif n == 4: time.sleep(3)"))
+    args = ("tournament", "--bots", f"exec:{sys.executable} {bot},simple,random", "--hands", "6", "--seed", "2",
+            "--time-limit", "0.4", "--max-forfeits", "0", "--workers", "1", "-q")
+    res = gin(tmp_path, *args, "--transcripts", "t.jsonl", "-f", "json")
+    assert res.returncode == 0, res.stderr
+    s = json.loads(res.stdout)
+    docs = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    ext = next(p for p in s["players"] if p["name"] == "external")
+    assert ext["program"] == {"name": "test", "version": "1"}
+    forfeits = [h["forfeit"] for d in docs for h in d["hands"] if h.get("forfeit")]
+    assert forfeits and all(f["player"] == "external" for f in forfeits)
+    assert ext["forfeits"] == len(forfeits) and ext["time_outs"] == len(forfeits)  # each one a hang
+    assert all(f["reason"] == "did not answer within 0.4 s" for f in forfeits)
+    assert ext["stale_replies"] >= 1
+    for k, pr in enumerate(s["pairings"]):
+        mine = [h["forfeit"] for d in docs if d["match"]["pairing"] == k for h in d["hands"] if h.get("forfeit")]
+        a, b = pr["players"]
+        assert pr["forfeits"] == {a: sum(f["player"] == a for f in mine), b: sum(f["player"] == b for f in mine)}
+        assert pr["time_outs"] == pr["forfeits"]
+        assert pr["programs"] == ({"external": {"name": "test", "version": "1"}} if "external" in (a, b) else {})
+        assert sum(g["count"] for g in pr["forfeit_reasons"]) == len(mine)
+    assert sum(pr["stale_replies"]["external"] for pr in s["pairings"] if "external" in pr["players"]) \
+        == ext["stale_replies"]
+    text = gin(tmp_path, *args).stdout
+    assert "external (test 1)" in text and "external is test 1" in text and "time-outs" in text
+    assert "forfeits in external v simple: external" in text
+    rows = gin(tmp_path, *args, "-f", "csv").stdout.split("\n\n")[1]
+    listed = {r["player"]: r for r in csv.DictReader(io.StringIO(rows, newline=""))}
+    assert (listed["external"]["forfeits"], listed["external"]["time_outs"], listed["external"]["stale_replies"],
+            listed["external"]["program"]) == (str(ext["forfeits"]), str(ext["time_outs"]),
+                                               str(ext["stale_replies"]), "test")
+    again = json.loads(gin(tmp_path, "report", "t.jsonl", "--output", "t.html", "-f", "json").stdout)
+    for key in ("forfeits", "time_outs", "stale_replies", "program"):
+        assert next(p for p in again["players"] if p["name"] == "external")[key] == ext[key]
+    if importlib.util.find_spec("plotly") is not None:  # the report page holds the same rating list
+        page = (tmp_path / "t.html").read_text()
+        assert "time-outs" in page and "stale replies" in page and "external is test 1" in page
+
+
+def test_no_rating_is_minus_zero():
+    from gincli.cli.summary import net_text, rating_text
+
+    assert rating_text({"rating": -0.4, "rating_low": -200.4, "rating_high": 199.6, "score": 0.5}) \
+        == "+0 (-200 to +200)"
+    assert net_text({"mean": -0.3, "low": -40.2, "high": 0.4}) == "+0 (-40 to +0)"
 
 
 @pytest.mark.parametrize("args, said", [

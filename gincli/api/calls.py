@@ -347,7 +347,8 @@ def play_match(bots: Sequence[BotLike], *, games: int | None = None, hands: int 
     ``sprt="elo0,elo1"`` stops once the test decides; ``bot_log`` and
     ``bot_trace`` name folders for external bots' stderr and exchanges, and
     ``max_forfeits`` hands forfeited in a row by one bot stop the match
-    (:class:`~gincli.base.errors.UsageError`; 0: never), as on the command line.
+    (:class:`~gincli.base.errors.UsageError`, its ``summary`` what was played;
+    0: never), as on the command line.
 
     ``bots``: two (or as many as the scoring system seats), each a bot's name
     (``"expert"``, ``"master:samples=40"``), ``"exec:COMMAND"``, a named bot
@@ -405,6 +406,9 @@ def _play(bots: Sequence[BotLike], opts: MatchOptions, keep: bool, timed: float 
         if run.interrupted:
             raise KeyboardInterrupt
         summary = loads(dumps(run.summary()))
+        if run.halted is not None:  # a bot stopped it: the error carries what was played
+            run.halted.summary = summary
+            raise run.halted
     return summary, sink.lines if sink is not None else []
 
 

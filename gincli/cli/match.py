@@ -185,6 +185,8 @@ def match(
                 _summary_to_stderr(summary, format)
         elif format == "json":
             write_json(summary)
+        elif run.halted is not None:  # a bot stopped the match: what was played, then why, on stderr
+            _summary_to_stderr(summary, format)
         else:
             show(render_summary(summary))
     except MachineError:  # the machine stopped the match (a full disk): what was played, on stderr, then why
@@ -211,6 +213,8 @@ def match(
 
         assert isinstance(tally, History)
         write_page(report, tally, summary, "match", quiet, force, registry)
+    if run.halted is not None:  # why it stopped, last (exit 2)
+        raise run.halted
     if run.interrupted:  # said under -q too: the answer to the Ctrl-C, and how to go on
         say(f"gin match: interrupted after {tally.sessions} of {spec.count} sessions"
             + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""))
@@ -313,7 +317,7 @@ def check(
             advance(len(checks))
     failed = [c for c in checks if not c.passed]
     data = {"bot": bot, "command": list(spec.argv), "protocol": "gincli-bot/2", "passed": not failed,
-            "checks": [dict(c.to_dict(), number=i + 1) for i, c in enumerate(checks)],
+            "checks": [c.to_dict() for c in checks],
             "summary": {"checks": len(checks), "passed": len(checks) - len(failed), "failed": len(failed)},
             "seconds": round(time.perf_counter() - started, 2)}
     if format == "json":

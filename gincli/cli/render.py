@@ -223,6 +223,13 @@ def rendered(renderable: Any, console: Any = None, soft_wrap: bool = False) -> s
     return "".join(line.rstrip() + "\n" for line in capture.get().splitlines())
 
 
+def signed(value: float, digits: int = 0) -> str:
+    """A number with its sign, to ``digits`` decimals: ``+12``, ``-3.5``;
+    one that rounds to zero is ``+0`` (``+0.0``), never ``-0``."""
+    text = f"{value:+.{digits}f}"
+    return "+" + text[1:] if text[0] == "-" and not float(text) else text
+
+
 def cut(text: str, limit: int) -> str:
     """``text`` at most ``limit`` characters long, an ellipsis where it was cut."""
     return text if len(text) <= limit else text[:max(0, limit - 1)] + "…"

@@ -35,6 +35,7 @@ from .render import (
     safe,
     say,
     show,
+    signed,
     stderr_console,
     stdin_notice,
     write_data,
@@ -303,8 +304,8 @@ def rating_chart(summary: dict[str, Any]) -> dict[str, Any]:
             arrow(y, edge, axis)
         dots["x"].append(r)
         dots["y"].append(y)
-        dots["text"].append(f"{_text(p['name'])}: {r:+.0f} (95%: {'−∞' if low is None else f'{low:+.0f}'} to "
-                            f"{'+∞' if high is None else f'{high:+.0f}'})")
+        dots["text"].append(f"{_text(p['name'])}: {signed(r)} (95%: {'−∞' if low is None else signed(low)} to "
+                            f"{'+∞' if high is None else signed(high)})")
     traces: list[dict[str, Any]] = [
         {"type": "scatter", "mode": "lines", "name": "95% interval", "x": lines["x"], "y": lines["y"],
          "line": {"color": COLOURS[0], "width": 3}, "hoverinfo": "skip", "connectgaps": False},
@@ -427,7 +428,7 @@ def report(
         if format == "json":
             write_json(summary)
         elif format == "csv":
-            write_data(rows.header(rows.PAIRING) + rows.lines(rows.pairing_row(p) for p in summary["pairings"]))
+            write_data(rows.tournament_tables(summary))
         else:
             show(render_tournament(summary))
         write_tournament_page(output, summary, quiet, force, "report", registry)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..hand.engine import MAX_HAND_MOVES
 from ..rulebook.rules import format_value
-from .render import bot_label, cut, plural, safe
+from .render import bot_label, cut, plural, safe, signed
 
 
 def capped_note(s: dict[str, Any]) -> str:
@@ -62,10 +62,10 @@ def render_summary(s: dict[str, Any]) -> Any:
         pp = s["points_per_hand"]
         if pp["diff"] is not None:
             them = next(p["name"] for p in s["players"] if p["name"] != pp["player"])
-            interval = (f"95% interval {pp['low']:+.2f} to {pp['high']:+.2f}" if pp["low"] is not None
+            interval = (f"95% interval {signed(pp['low'], 2)} to {signed(pp['high'], 2)}" if pp["low"] is not None
                         else "no interval from one sample")
             each = "a hand" if not s["duplicate"] else "a hand (duplicate pairs)"
-            lines.append(f"{pp['player']} nets {pp['diff']:+.2f} points {each} against {them} ({interval}, "
+            lines.append(f"{pp['player']} nets {signed(pp['diff'], 2)} points {each} against {them} ({interval}, "
                          f"{plural(pp['samples'], 'sample')})")
     if "win_rate" in s and not s["win_rate"]["samples"]:
         lines.append(f"no {unit} finished: no win rate yet")
@@ -85,20 +85,23 @@ def render_summary(s: dict[str, Any]) -> Any:
                 counts += (f"; pairs: {pr['won_both']:,} won both, {pr['split']:,} split, {pr['lost_both']:,} lost both"
                            + (f", {pr['other']:,} other" if pr["other"] else ""))
             lines.append(f"{r['player']}'s {r['unit']}s: {counts} · LOS {s['los']:.1%}")
+            pr = s.get("pairs") or {}
+            if pr.get("effective") is not None and pr.get("correlation") is not None:
+                played = r["wins"] + r["draws"] + r["losses"]
+                lines.append(f"the pairs' two sessions correlate {signed(pr['correlation'], 3)}: the {played:,} "
+                             f"{r['unit']}s are worth {pr['effective']:,.1f} independent ones")
         nelo = s.get("normalized_elo") or {}
         if nelo.get("nelo") is not None:
-            lines.append(f"normalised Elo {nelo['nelo']:+.1f} ± {nelo['error']:.1f} (95%: {nelo['low']:+.1f} to "
-                         f"{nelo['high']:+.1f})")
+            lines.append(f"normalised Elo {signed(nelo['nelo'], 1)} ± {nelo['error']:.1f} "
+                         f"(95%: {signed(nelo['low'], 1)} to {signed(nelo['high'], 1)})")
     if "sprt" in s:
         sp = s["sprt"]
         verdict = {"H1": "H1 accepted", "H0": "H0 accepted", "continue": "undecided"}[sp["result"]]
         lines.append(f"SPRT [{sp['elo0']:g}, {sp['elo1']:g}], alpha {sp['alpha']:g}, beta {sp['beta']:g}: "
                      f"LLR {sp['llr']:.2f} (bounds {sp['lower']:.2f}, {sp['upper']:.2f}): {verdict}")
     for p in s["players"]:
-        program = p.get("program")
-        if program:
-            lines.append(f"{p['name']} is {program['name'] or 'a program'} {program['version']}".rstrip()
-                         + f" ({p['bot']})")
+        if p.get("program"):
+            lines.append(program_text(p))
         if p.get("stale_replies"):
             lines.append(f"{p['name']} sent {p['stale_replies']} stale repl{'y' if p['stale_replies'] == 1 else 'ies'}"
                          " (answers to an earlier request: passed over)")
@@ -121,24 +124,30 @@ def render_summary(s: dict[str, Any]) -> Any:
     return Group(table, *(Text(safe(line, markup=False)) for line in lines))
 
 
+def program_text(p: dict[str, Any]) -> str:
+    """An external bot as its handshake named it: ``external is example 2.0 (exec:python3 examples/bot.py)``."""
+    program = p["program"]
+    return f"{p['name']} is {program['name'] or 'a program'} {program['version']}".rstrip() + f" ({p['bot']})"
+
+
 def elo_text(elo: dict[str, Any], who: str, unit: str) -> str:
     """The Elo line for people; an unbounded end (a score of 0% or 100%) as ∞."""
-    low = "-∞" if elo["low"] is None else f"{elo['low']:+.1f}"
-    high = "+∞" if elo["high"] is None else f"{elo['high']:+.1f}"
+    low = "-∞" if elo["low"] is None else signed(elo["low"], 1)
+    high = "+∞" if elo["high"] is None else signed(elo["high"], 1)
     if elo["diff"] is None:
         won = elo["high"] is None
         return (f"Elo difference {'+∞' if won else '-∞'}: {who} {'won' if won else 'lost'} every {unit} "
                 f"(95% interval {low} to {high})")
     error = f" ± {elo['error']:.1f}" if elo["error"] is not None else ""
-    return f"Elo difference {elo['diff']:+.1f}{error} (95%: {low} to {high})"
+    return f"Elo difference {signed(elo['diff'], 1)}{error} (95%: {low} to {high})"
 
 
 def net_text(net: dict[str, Any]) -> str:
     if net["mean"] is None:
         return "—"
     if net["low"] is None:
-        return f"{net['mean']:+.0f} (unbounded)"
-    return f"{net['mean']:+.0f} ({net['low']:+.0f} to {net['high']:+.0f})"
+        return f"{signed(net['mean'])} (unbounded)"
+    return f"{signed(net['mean'])} ({signed(net['low'])} to {signed(net['high'])})"
 
 
 def provenance(s: dict[str, Any]) -> str:
@@ -173,9 +182,9 @@ def rating_text(p: dict[str, Any]) -> str:
         return "— (played only unrated players)"
     if p["rating"] is None:
         return "—"
-    low = "-∞" if p["rating_low"] is None else f"{p['rating_low']:+.0f}"
-    high = "+∞" if p["rating_high"] is None else f"{p['rating_high']:+.0f}"
-    return f"{p['rating']:+.0f} ({low} to {high})"
+    low = "-∞" if p["rating_low"] is None else signed(p["rating_low"])
+    high = "+∞" if p["rating_high"] is None else signed(p["rating_high"])
+    return f"{signed(p['rating'])} ({low} to {high})"
 
 
 def render_tournament(s: dict[str, Any]) -> Any:
@@ -193,13 +202,18 @@ def render_tournament(s: dict[str, Any]) -> Any:
     ratings = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     columns: tuple[tuple[str, JustifyMethod], ...] = (("rank", "right"), ("player", "left"), (f"{unit}s", "right"),
                                                      ("score", "right"), ("rating (95%)", "right"))
-    for col, justify in columns:
+    # what the bots did, where any did it: hands forfeited (for not answering in time), stale replies
+    faults = [(key, head) for key, head in (("forfeits", "forfeits"), ("time_outs", "time-outs"),
+                                             ("stale_replies", "stale replies"))
+              if any(p.get(key) for p in s["players"])]
+    for col, justify in columns + tuple((head, "right") for _, head in faults):
         ratings.add_column(col, justify=justify, no_wrap=True)
     for p in s["players"]:
-        bot = bot_label(p["bot"], 16)
+        program = p.get("program")
+        bot = cut(f"{program['name']} {program['version']}".strip(), 16) if program else bot_label(p["bot"], 16)
         who = f"[bold]{safe(cut(p['name'], 20))}[/]" + (f" [dim]({safe(bot)})[/]" if bot != p["name"] else "")
         ratings.add_row(str(p["rank"]), who, str(p["games"]), "—" if p["score"] is None else f"{p['score']:.1%}",
-                        rating_text(p))
+                        rating_text(p), *(f"{p.get(key, 0):,}" for key, _ in faults))
     order = [p["name"] for p in s["players"]]
     cross = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     cross.add_column("", no_wrap=True)
@@ -224,11 +238,24 @@ def render_tournament(s: dict[str, Any]) -> Any:
         cross.add_row(*line)
     notes = [f"ratings: the maximum-likelihood Bradley–Terry fit of every {unit}, "
              + (f"{s['anchor']['name']} held at {s['anchor']['rating']:+g}" if s["anchor"] else "mean 0")
-             + "; 95% intervals"]
+             + ("; 95% intervals from the duplicate pairs" if s["duplicate"] else "; 95% intervals")]
     for pr in s["pairings"]:
         if pr.get("sprt") and pr["sprt"]["result"] != "continue":
             a, b = pr["players"]
             notes.append(f"SPRT {a} v {b}: {pr['sprt']['result']} accepted after {plural(pr['sessions'], 'session')}")
+    for p in s["players"]:
+        if p.get("program"):
+            notes.append(program_text(p))
+    for pr in s["pairings"]:  # each player's forfeits in a pairing, and the first reason
+        for name in pr["players"]:
+            groups = [g for g in pr.get("forfeit_reasons", ()) if g["player"] == name]
+            if not groups:
+                continue
+            g = groups[0]
+            more = len(groups) - 1
+            notes.append(f"forfeits in {' v '.join(pr['players'])}: {name} {pr['forfeits'][name]:,}, the first in "
+                         f"session {g['first_session_index'] + 1} hand {g['first_hand_index'] + 1}: {g['reason']}"
+                         + (f" ({plural(more, 'other reason')}: --format json lists them)" if more else ""))
     notes.append(provenance(s))
     heading = "crosstable: the row's wins-losses (-draws) against the column, and its score"
     return Group(Text(title), ratings, Text(heading), cross, *(Text(safe(n, markup=False)) for n in notes))

@@ -144,7 +144,9 @@ def tournament(
         if format == "json":
             write_json(summary)
         elif format == "csv":
-            write_data(rows.header(rows.PAIRING) + rows.lines(rows.pairing_row(p) for p in summary["pairings"]))
+            write_data(rows.tournament_tables(summary))
+        elif run.halted is not None:  # a bot stopped the tournament: what was played, then why, on stderr
+            show(render_tournament(summary), _stderr())
         else:
             show(render_tournament(summary))
     except MachineError:  # what was played, on stderr, in the format asked for
@@ -168,6 +170,8 @@ def tournament(
         from .report import write_tournament_page
 
         write_tournament_page(report, summary, quiet, force, registry=registry)
+    if run.halted is not None:  # why it stopped, last (exit 2)
+        raise run.halted
     if run.interrupted:  # said under -q too: the answer to the Ctrl-C, and how to go on
         say("gin tournament: interrupted"
             + (f"; finish with --transcripts {safe(transcripts, markup=False)} --resume" if transcripts else ""))

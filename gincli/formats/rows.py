@@ -10,7 +10,9 @@ a negative zero as ``0.0``, as in JSON. One layout per kind of row:
 - :data:`HAND`: a scored hand (``gin score``);
 - :data:`TRANSCRIPT`: a replayed transcript (``gin validate``);
 - :data:`SESSION`: a session of a match (``gin match``, ``gin report``);
-- :data:`PAIRING`: a pairing of a tournament (``gin tournament``).
+- :data:`PAIRING`: a pairing of a tournament (``gin tournament``);
+- :data:`RATING`: a player of a tournament's rating list, the table after
+  the pairings' (:func:`tournament_tables`).
 
 Players take numbered columns (``player_1``, ``score_1``, ... up to four), so
 that two-, three- and four-player rows line up. ``winner`` is a name: with
@@ -42,7 +44,12 @@ SESSION = ("session", "seed", *(f"{k}_{i}" for i in range(1, SEATS + 1) for k in
 
 
 PAIRING = ("pairing", "player_1", "bot_1", "player_2", "bot_2", "unit", "games", "wins_1", "wins_2", "draws",
-           "score_1", "points_1", "points_2", "won_both", "split", "lost_both", "sprt_llr", "sprt_result")
+           "score_1", "points_1", "points_2", "won_both", "split", "lost_both", "sprt_llr", "sprt_result",
+           "elo_1", "elo_low_1", "elo_high_1", "forfeits_1", "forfeits_2", "time_outs_1", "time_outs_2",
+           "stale_replies_1", "stale_replies_2", "program_1", "version_1", "program_2", "version_2")
+
+RATING = ("rank", "player", "bot", "program", "version", "games", "score", "points", "rating", "rating_low",
+          "rating_high", "unbounded", "forfeits", "time_outs", "stale_replies")
 
 
 def lines(rows: Iterable[Sequence[Any]]) -> str:
@@ -178,6 +185,26 @@ def pairing_row(p: Mapping[str, Any]) -> list[Any]:
     a, b = p["players"]
     pairs = p.get("pairs") or {}
     sprt = p.get("sprt") or {}
+    elo = p.get("elo") or {}
+    programs = p.get("programs") or {}
     return [f"{a} v {b}", a, p["bots"][0], b, p["bots"][1], p["unit"], p["games"], p["wins"][a], p["wins"][b],
             p["draws"], p["score"], p["points"][a], p["points"][b], pairs.get("won_both"), pairs.get("split"),
-            pairs.get("lost_both"), sprt.get("llr"), sprt.get("result")]
+            pairs.get("lost_both"), sprt.get("llr"), sprt.get("result"), elo.get("diff"), elo.get("low"),
+            elo.get("high"), *(p.get(what, {}).get(n) for what in ("forfeits", "time_outs", "stale_replies")
+                               for n in (a, b)),
+            *(programs.get(n, {}).get(k) for n in (a, b) for k in ("name", "version"))]
+
+
+def rating_row(p: Mapping[str, Any]) -> list[Any]:
+    """A player of ``gin tournament --format json``'s rating list as a :data:`RATING` row."""
+    program = p.get("program") or {}
+    return [p["rank"], p["name"], p["bot"], program.get("name"), program.get("version"), p["games"], p["score"],
+            p["points"], p["rating"], p["rating_low"], p["rating_high"], p.get("unbounded"), p.get("forfeits"),
+            p.get("time_outs"), p.get("stale_replies")]
+
+
+def tournament_tables(summary: Mapping[str, Any]) -> str:
+    """A tournament for a spreadsheet: its pairings (:data:`PAIRING`), an empty
+    line, then its rating list (:data:`RATING`), best first."""
+    return (header(PAIRING) + lines(pairing_row(p) for p in summary["pairings"]) + "\r\n"
+            + header(RATING) + lines(rating_row(p) for p in summary["players"]))

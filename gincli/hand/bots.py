@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..base.errors import shorten
+from ..base.errors import UsageError, shorten
 from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import Option
 from .moves import Move
@@ -26,6 +26,33 @@ class BotError(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+
+
+class StoppedByBot(UsageError):
+    """A bot stopped the run: it forfeited hand after hand, or cannot start
+    (exit 2). ``summary``: what was played, where the face hands it on (the
+    Python API's ``play_match`` and ``play_tournament``)."""
+
+    summary: dict[str, Any] | None = None
+
+
+#: How the reason of every time-out begins: the bot did not answer within its limit.
+TIME_OUT = "did not answer"
+
+
+class TimeOut(BotError):
+    """A bot that did not answer ``what`` (a decision, a handshake) within
+    ``limit`` seconds; ``silent``: it wrote nothing at all since it started."""
+
+    def __init__(self, limit: float, what: str = "", hint: str = "", *, silent: bool = False):
+        super().__init__(f"{TIME_OUT}{' ' + what if what else ''} within {limit:g} s{hint}")
+        self.limit = limit
+        self.silent = silent
+
+
+def timed_out(reason: str) -> bool:
+    """Whether a forfeit's reason is a time-out (:class:`TimeOut`)."""
+    return reason.startswith(TIME_OUT + " ")
 
 
 def failure(exc: BaseException) -> str:

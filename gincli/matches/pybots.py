@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..base.errors import quote
-from ..hand.bots import Bot, BotError, failure
+from ..hand.bots import Bot, BotError, TimeOut, failure
 from ..hand.moves import Move
 from ..hand.view import PlayerView
 from ..rulebook.rng import SplitMix64
@@ -121,7 +121,7 @@ class BotThread:
             busy = not call.started
             call.job = None
             hint = " (it was still busy with an earlier call past its time)" if busy else ""
-            raise BotError(f"did not answer within {self.limit:g} s{hint}")
+            raise TimeOut(self.limit, hint=hint)
         if call.error is not None:
             raise call.error
         return call.value

@@ -7,7 +7,9 @@ Session ``i`` is dealt from its own seed, derived from the match seed alone
 seed and its seat. So a session's play depends only on the match seed and
 ``i``, never on which worker played it or when: the transcripts and the
 summary are the same whatever ``--workers`` is. With ``duplicate``, sessions
-``2k`` and ``2k+1`` share deal ``k`` with the bots' seats swapped.
+``2k`` and ``2k+1`` share seed ``k`` with the bots' seats swapped, and every
+hand is dealt as the session's first dealer would deal it: hand for hand, each
+player holds in one session the cards the other held in the other.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..base.contract import PluginFault
-from ..base.errors import GinError, UsageError, clip, debug_enabled
+from ..base.errors import GinError, clip, debug_enabled
 from ..base.jsonio import dumps
 from ..formats.records import RuleSource
-from ..hand.bots import Bot, failure
+from ..hand.bots import Bot, StoppedByBot, failure, timed_out
 from ..hand.engine import Hand
 from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
 from ..rulebook.rules import Rules
@@ -30,14 +32,14 @@ from ..rulebook.variant import Variant
 from ..sessions.systems import ScoringSystem
 from ..sessions.table import play_session
 from .external import configure, identities, is_external
-from .external.protocol import START_FAILURES, speaks, start_failure
-from .stats import Z95, Estimate, Running, Sprt, los, normalized_elo, pair_counts, wdl
+from .external.protocol import START_FAILURES, speaks, start_failure, stderr_quoted
+from .stats import Z95, Estimate, Running, Sprt, duplicate_gain, los, normalized_elo, pair_counts, rounded, wdl
 
 #: Hands a player may forfeit in a row before the match stops (--max-forfeits).
 DEFAULT_MAX_FORFEITS = 10
 
 
-class ForfeitStop(UsageError):
+class ForfeitStop(StoppedByBot):
     """A bot forfeited ``--max-forfeits`` hands in a row: the match stops (exit 2)."""
 
 
@@ -139,7 +141,8 @@ class SessionOutcome:
         named = doc.get("programs")
         if not isinstance(named, dict):
             named = {}
-        programs = {p: {"name": str(i.get("name", ""))[:80], "version": str(i.get("version", ""))[:40]}
+        programs = {p: {"name": str(i.get("name", ""))[:80], "version": str(i.get("version", ""))[:40],
+                        "stale_replies": stale if type(stale := i.get("stale_replies", 0)) is int and stale > 0 else 0}
                     for p, i in named.items() if isinstance(p, str) and isinstance(i, dict)}
         return cls(index, hands, session_winner(result), line, forfeits, doc.get("capped") is True,
                    dict(result.get("scores", {})) if "winner" in result else {}, session_winners(result),
@@ -236,7 +239,7 @@ def play_match_session(spec: MatchSpec, index: int, registry: MatchSource, recor
     options = registry.transcript_options(variant, rules) if record else None
     plugins = registry.transcript_plugins(variant, system, rules, options) if options is not None else None
     rec = play_session(seats, variant, rules, system, choose, seed, id=spec.session_id(index), options=options,
-                       plugins=plugins, max_hands=spec.max_hands, record=record,
+                       plugins=plugins, max_hands=spec.max_hands, record=record, duplicate=spec.duplicate,
                        on_hand=on_hand if notify else None)
     for bot in bots.values():
         told(bot, "close", bot.close, at=f" (at the end of session {spec.session_id(index)})")
@@ -248,11 +251,15 @@ def play_match_session(spec: MatchSpec, index: int, registry: MatchSource, recor
         hands.append((r.outcome, r.winner, r.points, f["player"] if f else None, pair))
         if f:
             forfeits.append((f["player"], f["reason"], hi))
+            bot = bots.get(f["player"])
+            if bot is not None and speaks(bot):  # its last words, for a stop to quote (--max-forfeits)
+                programs[f["player"]]["stderr_tail"] = bot.program.stderr_tail()
     line = None
     if record:
         rec.transcript["match"] = spec.match_field()
-        named = {p: {"name": i.get("name", ""), "version": i.get("version", "")} for p, i in programs.items()
-                 if i.get("name") or i.get("version")}
+        named = {p: {"name": i.get("name", ""), "version": i.get("version", ""),
+                     **({"stale_replies": i["stale_replies"]} if i.get("stale_replies") else {})}
+                 for p, i in programs.items() if i.get("name") or i.get("version") or i.get("stale_replies")}
         if named:  # each external bot as its handshake named it: results are traceable
             rec.transcript["programs"] = named
         line = dumps(rec.transcript)
@@ -291,6 +298,7 @@ class Tally:
                    "big_gins": 0, "undercuts": 0, "knocks": 0, "forfeits": 0}
             for name, bot in zip(spec.names, spec.bots, strict=True)}
         self.nets: dict[str, list[float]] = {name: [] for name in spec.names}  # net result of each settled session
+        self.settled: list[int] = []  # the index of each settled session, in the order of ``nets``
         self.hands = 0
         self.games = 0
         self.dead = 0
@@ -299,6 +307,9 @@ class Tally:
         self.sums = Running()  # the samples' sums, for the SPRT's check after every session in constant time
         self.units = Running()  # two players: the first player's score each game (or hand), duplicate or not
         self._pair: list[float] = []
+        self._session: list[float] = []  # under --duplicate: the first player's score in the pair's first session
+        #: Under --duplicate: the first player's score in each session of each pair (a session's mean with hands).
+        self.pair_scores: list[tuple[float, float]] = []
         #: Two players, ``--hands``: the first player's points less the other's, a hand (or a duplicate pair's mean).
         self.margins: list[float] = []
         self._pair_margin: list[float] = []
@@ -307,6 +318,8 @@ class Tally:
         self.unfinished = 0  # sessions left before they were settled (a gin play session quit): no game
         self._failed: dict[str, int] = {}  # sessions in a row in which an external bot failed to start
         self._stderr: dict[str, list[str]] = {}  # the last lines a failing start wrote, by player, in this run
+        #: The last lines an external bot wrote on its standard error by its last forfeit, by player, in this run.
+        self._last_words: dict[str, list[str]] = {}
         #: Hands each player forfeited in a row: how many, and the last three (session, hand, reason).
         self._forfeits: dict[str, list[Any]] = {}
         self.stalled = 0  # hands stopped at the engine's move cap
@@ -373,6 +386,8 @@ class Tally:
             failed = identity.get("failed_starts", 0)
             run = failed if identity.get("answered") else self._failed.get(name, 0) + failed
             self._failed[name] = run
+            if "stderr_tail" in identity:
+                self._last_words[name] = identity["stderr_tail"]
             if identity.get("stderr"):
                 self._stderr[name] = identity["stderr"]
             elif not run:
@@ -386,6 +401,8 @@ class Tally:
                 if identity.get("name") or identity.get("version"):
                     p["program"] = {"name": identity.get("name", ""), "version": identity.get("version", "")}
                 p["stale_replies"] = p.get("stale_replies", 0) + identity.get("stale_replies", 0)
+        if out.scores:
+            self.settled.append(out.index)
         for name, net in out.scores.items():
             if name in self.nets:
                 self.nets[name].append(net)
@@ -405,6 +422,11 @@ class Tally:
         if self.spec.duplicate:
             self._pair.extend(unit_scores)
             self._pair_margin.extend(margins)
+            if out.index % 2 == 0:
+                self._session = unit_scores
+            elif self._session and unit_scores:
+                mine, theirs = self._session, unit_scores
+                self.pair_scores.append((sum(mine) / len(mine), sum(theirs) / len(theirs)))
             if out.index % 2 == 1:
                 self.samples.append(sum(self._pair) / len(self._pair) if self._pair else 0.5)
                 self.sums.add(self.samples[-1])
@@ -432,17 +454,35 @@ class Tally:
                 for index, hand, reason in latest:
                     said.setdefault(clip(reason, 200), []).append(f"{self.spec.session_name(index)} hand {hand + 1}")
                 last = "; ".join(f"{', '.join(where)}: {reason}" for reason, where in said.items())
+                words = stderr_quoted(self._last_words[name]) if name in self._last_words else ""
                 raise ForfeitStop(f"{name} ({bot}) forfeited {count} hands in a row, so the match stops "
-                                  f"(--max-forfeits {limit}); the last {len(latest)}: {last}")
+                                  f"(--max-forfeits {limit}); the last {len(latest)}: {last}{words}")
 
     def _nets(self, name: str) -> list[float]:
         """Each settled session's net result for ``name``: its score less the
         other's with two players; with more, the system's settlement (already a
-        net: the players' results sum to 0)."""
+        net: the players' results sum to 0). Under ``--duplicate``, each pair's
+        mean over its settled sessions: the pairs are the independent unit."""
         if not self.two_players:
             return self.nets[name]
         other = next(n for n in self.spec.names if n != name)
-        return [mine - theirs for mine, theirs in zip(self.nets[name], self.nets[other], strict=True)]
+        nets = [mine - theirs for mine, theirs in zip(self.nets[name], self.nets[other], strict=True)]
+        if not self.spec.duplicate:
+            return nets
+        pairs: dict[int, list[float]] = {}
+        for index, net in zip(self.settled, nets, strict=True):
+            pairs.setdefault(index // 2, []).append(net)
+        return [sum(pair) / len(pair) for pair in pairs.values()]
+
+    def forfeit_groups(self) -> list[dict[str, Any]]:
+        """Every group of forfeits (``player``, ``reason``, ``count``, where the
+        first was), in the order they began."""
+        return [dict(g) for g in sorted(self.reasons.values(),
+                                        key=lambda g: (g["first_session_index"], g["first_hand_index"]))]
+
+    def time_outs(self, name: str) -> int:
+        """The hands ``name`` forfeited for not answering in time."""
+        return sum(g["count"] for (player, reason), g in self.reasons.items() if player == name and timed_out(reason))
 
     def decided(self) -> bool:
         """Whether the SPRT has decided: asked after every session, so in
@@ -482,8 +522,11 @@ class Tally:
                               "draws": results["draws"], "losses": results["losses"]}
             if spec.duplicate:
                 pairs = pair_counts(self.samples)
+                gain = duplicate_gain(self.pair_scores)
                 out["pairs"] = {"player": first, "won_both": pairs["won_both"], "split": pairs["split"],
-                                "lost_both": pairs["lost_both"], "other": pairs["other"]}
+                                "lost_both": pairs["lost_both"], "other": pairs["other"],
+                                "correlation": rounded(gain["correlation"], 3),
+                                "effective": rounded(gain["effective"], 1)}
                 ahead = sum(k for x, k in self.sums.counts.items() if x > 0.5)
                 behind = sum(k for x, k in self.sums.counts.items() if x < 0.5)
                 out["los"] = round(los(ahead, behind), 4)
@@ -503,8 +546,7 @@ class Tally:
         from ..base.version import __version__
 
         out.update({
-            "forfeit_reasons": sorted(self.reasons.values(),
-                                      key=lambda g: (g["first_session_index"], g["first_hand_index"])),
+            "forfeit_reasons": self.forfeit_groups(),
             "seed": spec.seed, "variant": self.variant, "scoring": spec.scoring, "options": spec.options,
             "rules": dict(self.rules) if self.rules is not None else None,
             "duplicate": spec.duplicate, "bots": list(spec.bots),

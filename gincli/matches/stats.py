@@ -63,11 +63,16 @@ class Estimate:
     def wilson(cls, n: int, mean: float, var: float) -> Estimate:
         """The estimate of :meth:`of` from ``n`` samples' mean and variance (``n >= 1``)."""
         binomial = mean * (1 - mean)
-        n_eff = n * binomial / var if var > 0 and binomial > 0 else float(n)
+        n_eff = effective_size(n, mean, var)
         z2 = Z95 * Z95
         centre = (mean + z2 / (2 * n_eff)) / (1 + z2 / n_eff)
         half = Z95 * math.sqrt(binomial / n_eff + z2 / (4 * n_eff * n_eff)) / (1 + z2 / n_eff)
         return cls(n, mean, max(0.0, centre - half), min(1.0, centre + half), var)
+
+    @property
+    def effective(self) -> float:
+        """The effective sample size the interval is drawn on (:func:`effective_size`)."""
+        return effective_size(self.n, self.mean, self.variance)
 
     def elo(self) -> dict[str, float | None]:
         """Elo difference with its 95% interval and error bar (half its width).
@@ -77,6 +82,20 @@ class Estimate:
         d, lo, hi = _elo_or_none(self.mean), _elo_or_none(self.low), _elo_or_none(self.high)
         error = round((hi - lo) / 2, 1) + 0.0 if hi is not None and lo is not None else None
         return {"diff": d, "low": lo, "high": hi, "error": error}
+
+
+def rounded(value: float | None, digits: int = 1) -> float | None:
+    """``value`` to ``digits`` decimals, never -0.0 (JSON and the text say 0); None stays None."""
+    return None if value is None else round(value, digits) + 0.0
+
+
+def effective_size(n: int, mean: float, var: float) -> float:
+    """How many independent games (wins and losses) ``n`` samples of this
+    mean and variance are worth: ``n * mean (1 - mean) / var``, ``n`` where
+    either is 0. Draws and duplicate pairs vary less than a game: they are
+    worth more; pairs whose two games go the same way, less."""
+    binomial = mean * (1 - mean)
+    return n * binomial / var if var > 0 and binomial > 0 else float(n)
 
 
 def _elo_or_none(score: float) -> float | None:
@@ -404,6 +423,34 @@ def pair_counts(samples: Samples) -> dict[str, int]:
     return {"won_both": c["wins"], "split": c["draws"], "lost_both": c["losses"], "other": c["other"]}
 
 
+def duplicate_gain(pairs: Sequence[tuple[float, float]]) -> dict[str, float | None]:
+    """What duplicate deals gained, from the first player's score in each
+    session of each pair: the ``correlation`` of the two sessions' scores
+    (Pearson's, over the pairs) and the ``effective`` number of games (or
+    hands) the pairs are worth, ``pairs * var_unit / var_pair`` (``var_unit``
+    the variance of a session's score, ``var_pair`` of a pair's mean, both
+    divided by ``n - 1``): the number of independent games whose mean would
+    vary as little, ``2 pairs / (1 + correlation)`` where both sessions vary
+    alike. Either is ``None`` below two pairs or where what it divides by is 0."""
+    n = len(pairs)
+    none: dict[str, float | None] = {"correlation": None, "effective": None}
+    if n < 2:
+        return none
+    firsts = [a for a, _ in pairs]
+    seconds = [b for _, b in pairs]
+    m1, m2 = sum(firsts) / n, sum(seconds) / n
+    cov = sum((a - m1) * (b - m2) for a, b in pairs)
+    v1 = sum((a - m1) ** 2 for a in firsts)
+    v2 = sum((b - m2) ** 2 for b in seconds)
+    units = firsts + seconds
+    mean = sum(units) / (2 * n)
+    var_unit = sum((x - mean) ** 2 for x in units) / (2 * n - 1)
+    means = [(a + b) / 2 for a, b in pairs]
+    var_pair = sum((x - mean) ** 2 for x in means) / (n - 1)
+    return {"correlation": cov / math.sqrt(v1 * v2) if v1 > 0 and v2 > 0 else None,
+            "effective": n * var_unit / var_pair if var_pair > 0 else None}
+
+
 def pentanomial(samples: Samples) -> list[int]:
     """The counts of pair scores 0, 1/4, 1/2, 3/4, 1, in fishtest's order (LL,
     LD, WL + DD, WD, WW); ``ValueError`` for any other score."""
@@ -534,13 +581,15 @@ def _reach(k: int, edges: list[list[int]]) -> list[set[int]]:
     return out
 
 
-def _fit(members: list[int], pairs: dict[tuple[int, int], list[float]],
-         fixed: int) -> tuple[list[float], list[list[float]]]:
+def _fit(members: list[int], pairs: dict[tuple[int, int], list[float]], fixed: int,
+         worth: Mapping[tuple[int, int], float]) -> tuple[list[float], list[list[float]]]:
     """The maximum-likelihood strengths (natural units) of ``members``, the
     ``fixed``-th of them at 0, from their games among themselves, and the
-    Fisher information there (a weighted Laplacian). Newton's method with a
-    step halved until the likelihood rises: the log-likelihood is concave and,
-    the members being strongly connected, has one maximum."""
+    Fisher information there (a weighted Laplacian), each pairing's games
+    counted as ``worth`` of them (where given: what its games are worth in
+    independent ones). Newton's method with a step halved until the
+    likelihood rises: the log-likelihood is concave and, the members being
+    strongly connected, has one maximum."""
     k = len(members)
     local = {p: i for i, p in enumerate(members)}
     games = [(local[i], local[j], n, s) for (i, j), (n, s) in pairs.items() if i in local and j in local and n > 0]
@@ -549,7 +598,8 @@ def _fit(members: list[int], pairs: dict[tuple[int, int], list[float]],
         return sum(s * _log_sigmoid(theta[i] - theta[j]) + (n - s) * _log_sigmoid(theta[j] - theta[i])
                    for i, j, n, s in games)
 
-    def info(theta: list[float]) -> tuple[list[float], list[list[float]]]:
+    def info(theta: list[float], counted: Mapping[tuple[int, int], float] | None = None
+             ) -> tuple[list[float], list[list[float]]]:
         grad = [0.0] * k
         lap = [[0.0] * k for _ in range(k)]
         for i, j, n, s in games:
@@ -557,7 +607,7 @@ def _fit(members: list[int], pairs: dict[tuple[int, int], list[float]],
             g = s - n * p
             grad[i] += g
             grad[j] -= g
-            w = n * p * (1.0 - p)
+            w = (counted or {}).get((members[i], members[j]), n) * p * (1.0 - p)
             lap[i][i] += w
             lap[j][j] += w
             lap[i][j] -= w
@@ -584,11 +634,11 @@ def _fit(members: list[int], pairs: dict[tuple[int, int], list[float]],
         theta, current = trial, value
         if max(abs(t * d) for d in step) < 1e-12:
             break
-    return theta, info(theta)[1]
+    return theta, info(theta, worth)[1]
 
 
-def bradley_terry(results: Iterable[Sequence[Any]], *, anchor: str | None = None,
-                  anchor_elo: float = 0.0) -> dict[str, Rating]:
+def bradley_terry(results: Iterable[Sequence[Any]], *, anchor: str | None = None, anchor_elo: float = 0.0,
+                  effective: Mapping[tuple[str, str], float] | None = None) -> dict[str, Rating]:
     """Each player's maximum-likelihood Bradley-Terry rating (logistic Elo,
     400 log10 scale: a player ``D`` stronger scores ``1 / (1 + 10**(-D/400))``
     on average) with its 95% interval, from ``results``: ``(a, b, score_of_a)``
@@ -600,7 +650,12 @@ def bradley_terry(results: Iterable[Sequence[Any]], *, anchor: str | None = None
     player is fixed at ``anchor_elo`` (its interval then has width 0, the
     others' are relative to it). The intervals are ``elo +- 1.96 sd``, with
     ``sd`` from the inverse of the Fisher information at the maximum (its
-    pseudo-inverse, for the mean-0 constraint).
+    pseudo-inverse, for the mean-0 constraint). Each game counts as an
+    independent one, unless ``effective`` says what a pairing's games are
+    worth, ``{(a, b): games}``: under duplicate deals the pairs, not the
+    games, are independent, and a pairing's games are worth the effective
+    number of games of its pair scores (:func:`effective_size`, as a match's
+    interval counts them). The ratings themselves do not change.
 
     Where a set of players scored all it could against the others (or nothing),
     the likelihood grows without bound as the gap widens: such players are
@@ -650,7 +705,13 @@ def bradley_terry(results: Iterable[Sequence[Any]], *, anchor: str | None = None
             out[name] = Rating(name, None, None, None, None, bound, games[i], points[i])
         return out
     fixed = rated.index(names.index(anchor)) if anchor is not None else 0
-    theta, lap = _fit(rated, pairs, fixed)
+    where = {name: i for i, name in enumerate(names)}
+    worth = {}
+    for (one, other), value in (effective or {}).items():
+        if one in where and other in where and one != other:
+            i, j = where[one], where[other]
+            worth[(i, j) if i < j else (j, i)] = float(value)
+    theta, lap = _fit(rated, pairs, fixed, worth)
     m = len(rated)
     if anchor is not None:
         free = [r for r in range(m) if r != fixed]

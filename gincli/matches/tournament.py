@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .runner import DEFAULT_MAX_FORFEITS, MatchSpec, Tally
+from .stats import Estimate, bradley_terry, duplicate_gain, rounded
 
 
 @dataclass
@@ -77,8 +78,21 @@ class PairingResult:
     wins: dict[str, int]  # each player's games (or hands) won
     draws: int  # games with no single winner, dead hands
     points: dict[str, int]
-    pairs: dict[str, int] | None = None  # under --duplicate: the first player's pairs won both, split, lost both
+    pairs: dict[str, Any] | None = None  # under --duplicate: the first player's pairs won both, split, lost both
     sprt: dict[str, Any] | None = None
+    #: The first player's score with its interval, and its Elo, as ``gin match`` gives them (from pairs under
+    #: --duplicate); None before a game (or hand) is finished.
+    win_rate: dict[str, Any] | None = None
+    elo: dict[str, Any] | None = None
+    #: Under --duplicate: the independent games (or hands) the pairing's pairs are worth (the win rate's n_eff).
+    effective: float | None = None
+    #: What each player's bot did: hands forfeited, of which for not answering in time, stale replies sent;
+    #: the external programs as their handshakes named them; the forfeits grouped by player and reason.
+    forfeits: dict[str, int] = field(default_factory=dict)
+    time_outs: dict[str, int] = field(default_factory=dict)
+    stale_replies: dict[str, int] = field(default_factory=dict)
+    programs: dict[str, dict[str, str]] = field(default_factory=dict)
+    forfeit_reasons: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def games(self) -> int:
@@ -95,23 +109,42 @@ class PairingResult:
         wins = {n: tally.players[n][key] for n in (a, b)}
         played = tally.games if spec.unit == "games" else tally.hands
         pairs = None
+        est = Estimate.of(tally.samples)
         if spec.duplicate:
+            gain = duplicate_gain(tally.pair_scores)
             pairs = {"won_both": sum(1 for x in tally.samples if x == 1.0),
                      "split": sum(1 for x in tally.samples if 0.0 < x < 1.0),
-                     "lost_both": sum(1 for x in tally.samples if x == 0.0)}
+                     "lost_both": sum(1 for x in tally.samples if x == 0.0),
+                     "correlation": rounded(gain["correlation"], 3), "effective": rounded(gain["effective"], 1)}
+        win_rate = elo = None
+        if est.n:
+            win_rate = {"player": a, "value": round(est.mean, 4), "low": round(est.low, 4),
+                        "high": round(est.high, 4), "samples": est.n, "confidence": 0.95}
+            elo = dict(est.elo(), player=a)
+        players = {n: tally.players[n] for n in (a, b)}
         return cls((a, b), (spec.bots[0], spec.bots[1]), tally.sessions, spec.unit, wins,
-                   max(0, played - sum(wins.values())), {n: tally.players[n]["points"] for n in (a, b)}, pairs,
-                   tally.sprt.status(tally.samples) if tally.sprt is not None else None)
+                   max(0, played - sum(wins.values())), {n: p["points"] for n, p in players.items()}, pairs,
+                   tally.sprt.status(tally.samples) if tally.sprt is not None else None, win_rate, elo,
+                   est.effective if spec.duplicate and est.n else None,
+                   {n: p["forfeits"] for n, p in players.items()}, {n: tally.time_outs(n) for n in players},
+                   {n: p.get("stale_replies", 0) for n, p in players.items()},
+                   {n: dict(p["program"]) for n, p in players.items() if p.get("program")}, tally.forfeit_groups())
 
     def to_dict(self) -> dict[str, Any]:
         a, b = self.players
         out: dict[str, Any] = {"players": [a, b], "bots": list(self.bots), "sessions": self.sessions,
                                "unit": self.unit[:-1], "games": self.games, "wins": dict(self.wins),
                                "draws": self.draws, "score": round(self.score(a), 4), "points": dict(self.points)}
+        if self.win_rate is not None:
+            out["win_rate"] = dict(self.win_rate)
+            out["elo"] = dict(self.elo or {})
         if self.pairs is not None:
             out["pairs"] = dict(self.pairs)
         if self.sprt is not None:
             out["sprt"] = self.sprt
+        out.update({"forfeits": dict(self.forfeits), "time_outs": dict(self.time_outs),
+                    "stale_replies": dict(self.stale_replies), "programs": dict(self.programs),
+                    "forfeit_reasons": list(self.forfeit_reasons)})
         return out
 
 
@@ -119,15 +152,16 @@ def tournament_summary(tour: TournamentSpec, header: dict[str, Any], matches: li
                        anchor: str | None, anchor_elo: float) -> dict[str, Any]:
     """``gin tournament --format json``: the players (best first) and every pairing."""
     from ..base.version import __version__
-    from .stats import bradley_terry
 
     results = [PairingResult.of(m, t) for m, t in zip(matches, tallies, strict=True)]
     games = [(r.players[0], r.players[1], r.wins[r.players[0]], r.wins[r.players[1]], r.draws) for r in results]
     played_any = [g for g in games if sum(g[2:]) > 0]
+    # under --duplicate the pairs are the independent unit: each pairing's games count for what its pairs are worth
+    worth = {r.players: r.effective for r in results if r.effective is not None} if tour.duplicate else None
     try:
-        fit = bradley_terry(played_any, anchor=anchor, anchor_elo=anchor_elo) if played_any else {}
+        fit = bradley_terry(played_any, anchor=anchor, anchor_elo=anchor_elo, effective=worth) if played_any else {}
     except ValueError:  # the anchor played no game (a tournament stopped before its pairings)
-        fit = bradley_terry(played_any) if played_any else {}
+        fit = bradley_terry(played_any, effective=worth) if played_any else {}
     players = []
     for i, name in enumerate(tour.names):
         played = [r for r in results if name in r.players]
@@ -136,10 +170,15 @@ def tournament_summary(tour: TournamentSpec, header: dict[str, Any], matches: li
         r = fit.get(name)
         entry: dict[str, Any] = {"name": name, "bot": tour.bots[i], "games": n,
                                  "score": round(score / n, 4) if n else None, "points": score,
-                                 "rating": _round(r.elo if r else None), "rating_low": _round(r.low if r else None),
-                                 "rating_high": _round(r.high if r else None)}
+                                 "rating": rounded(r.elo if r else None), "rating_low": rounded(r.low if r else None),
+                                 "rating_high": rounded(r.high if r else None)}
         if r is not None and r.elo is None:
             entry["unbounded"] = "above" if r.bound == math.inf else "below" if r.bound == -math.inf else "unknown"
+        for what in ("forfeits", "time_outs", "stale_replies"):
+            entry[what] = sum(getattr(pairing, what)[name] for pairing in played)
+        program = next((pairing.programs[name] for pairing in reversed(played) if name in pairing.programs), None)
+        if program is not None:  # as its handshake named it (the last pairing's, if it changed)
+            entry["program"] = program
         players.append(entry)
     players.sort(key=_rank_key)
     for rank, p in enumerate(players, 1):
@@ -150,10 +189,6 @@ def tournament_summary(tour: TournamentSpec, header: dict[str, Any], matches: li
             "variant": header["variant"], "scoring": header["scoring"], "options": tour.options,
             "rules": header["options"],
             "anchor": {"name": anchor, "rating": anchor_elo} if anchor else None, **_provenance(__version__)}
-
-
-def _round(x: float | None) -> float | None:
-    return None if x is None else round(x, 1) + 0.0
 
 
 def _provenance(version: str) -> dict[str, Any]:

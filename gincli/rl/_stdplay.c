@@ -12,27 +12,21 @@
  *                   told, not scored: gincli's scoring (rulebook/scoring.py) scores it.
  *
  * tests/test_rl_fast.py holds this module to the Python code, step by step on random
- * games and on hypothesis's. The Python code is the reference and the fallback:
- * GINCLI_PURE=1, or no compiler at install, and this module is not used.
+ * games and on hypothesis's; tests/test_accel.py builds it with each compiler present
+ * (standard C, every warning an error), and holds each build to the same. The Python
+ * code is the reference and the fallback: GINCLI_PURE=1, or no compiler at install,
+ * and this module is not used.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
 
-typedef uint64_t mask_t;
+/* The bit operations, the card values and the standard melds' least deadwood
+ * (deadwood), with the mask they work on: the rule book's, shared with gin score's
+ * accelerator and generated from the rule book's Python (its tables). */
+#include "../rulebook/_melds.h"
 
-#if !defined(GINCLI_PORTABLE_BITS) && (defined(__GNUC__) || defined(__clang__))
-static int ctz64(mask_t v) { return __builtin_ctzll(v); }
-#elif !defined(GINCLI_PORTABLE_BITS) && defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
-#include <intrin.h>
-static int ctz64(mask_t v) { unsigned long i; _BitScanForward64(&i, v); return (int)i; }
-#else
-static int ctz64(mask_t v) { int n = 0; while (!(v & 1)) { v >>= 1; n++; } return n; }
-#endif
-
-#define SUIT 0x1FFFull
-#define ALL52 ((1ull << 52) - 1)
 #define BIT(c) (1ull << (c))
 
 /* observe.py's layout (docs/rl.md): seven planes of 52 cards, then the phase, the knock limit, the stock. */
@@ -54,48 +48,6 @@ enum { STOCK = 0, TAKE = 1, PASS = 2, DISCARD_ID = 3, KNOCK_ID = 55, GIN_ID = 10
 /* How a hand of a Batch ended (0: it goes on). */
 enum { GOES_ON = 0, KNOCKED = 1, WALLED = 2, FORFEITED = 3, STALLED = 4 };
 
-/* -- the standard melds' least deadwood (rulebook/melds.py's deadwood) ------------------- */
-
-static int run_deadwood[8192];
-static int card_value[52];
-
-static void make_tables(void) {
-    static int value_sum[8192];
-    for (int c = 0; c < 52; c++) card_value[c] = c % 13 < 9 ? c % 13 + 1 : 10;
-    for (int m = 1; m < 8192; m++) {
-        int low = m & -m;
-        value_sum[m] = value_sum[m ^ low] + card_value[ctz64((mask_t)low)];
-    }
-    for (int m = 0; m < 8192; m++) {
-        int w = m & (m >> 1) & (m >> 2);
-        run_deadwood[m] = value_sum[m & ~((w | (w << 1) | (w << 2)) & 0x1FFF)];
-    }
-}
-
-static int with_sets(mask_t a, mask_t b, mask_t c, mask_t d, mask_t t) {
-    if (!t) return run_deadwood[a] + run_deadwood[b] + run_deadwood[c] + run_deadwood[d];
-    mask_t r = t & (~t + 1);
-    t ^= r;
-    int best = with_sets(a, b, c, d, t);
-    mask_t keep = ~r;
-    int v = with_sets(a & keep, b & keep, c & keep, d & keep, t);
-    if (v < best) best = v;
-    if (a & b & c & d & r) {
-        int vs[4] = {with_sets(a, b & keep, c & keep, d & keep, t), with_sets(a & keep, b, c & keep, d & keep, t),
-                     with_sets(a & keep, b & keep, c, d & keep, t), with_sets(a & keep, b & keep, c & keep, d, t)};
-        for (int i = 0; i < 4; i++)
-            if (vs[i] < best) best = vs[i];
-    }
-    return best;
-}
-
-static int deadwood(mask_t mask) {
-    mask_t a = mask & SUIT, b = (mask >> 13) & SUIT, c = (mask >> 26) & SUIT, d = mask >> 39;
-    mask_t t = (a & b & (c | d)) | (c & d & (a | b));
-    if (t) return with_sets(a, b, c, d, t);
-    return run_deadwood[a] + run_deadwood[b] + run_deadwood[c] + run_deadwood[d];
-}
-
 /* -- what the three faces share ----------------------------------------------------------- */
 
 /* standard_choices: the MAY_* bits, and the cards to discard and to knock with. */
@@ -109,7 +61,7 @@ static int choices_of(int phase, mask_t held, int taken, long limit, int big_gin
     mask_t k = 0;
     for (mask_t rest = may; rest; rest &= rest - 1) {
         int c = ctz64(rest);
-        if (whole - card_value[c] <= limit && deadwood(held & ~BIT(c)) <= limit) k |= BIT(c);
+        if (whole - CARD_VALUE[c] <= limit && deadwood(held & ~BIT(c)) <= limit) k |= BIT(c);
     }
     *discards = may;
     *knocks = k;
@@ -165,6 +117,7 @@ static int as_long(PyObject *obj, long *out) {
 
 /* choices(phase, held, taken, knock_limit, big_gin, must_draw_stock, pile, stock_count) */
 static PyObject *choices(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     long phase, taken, limit, big_gin, must_draw, pile, stock_count;
     mask_t held, discards, knocks;
     if (nargs != 8) {
@@ -182,6 +135,7 @@ static PyObject *choices(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 /* mask(out, flags, discards, knocks): the action mask of choices' answer, into `out` (int8, every id of the table). */
 static PyObject *mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     long flags;
     mask_t discards, knocks;
     Py_buffer out;
@@ -198,6 +152,7 @@ static PyObject *mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
 
 /* observe(out, hand, top, on_pile, took, mine, theirs, passed, phase, knock_limit, stock_count), into `out` (float32). */
 static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     mask_t m[6];
     long top, phase, limit, stock_count;
     Py_buffer out;
@@ -574,7 +529,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_stdplay",
                                     methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__stdplay(void) {
-    make_tables();
     if (PyType_Ready(&BatchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;

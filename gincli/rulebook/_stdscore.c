@@ -10,59 +10,18 @@
  * the reference and the fallback: GINCLI_PURE=1, or no compiler at install,
  * and this module is not used. The tables and constants (card names, the
  * written order, each suit's runs and deadwood) are not kept here: they are
- * generated from the Python definition into _stdscore_tables.h.
+ * generated from the Python definition into _stdscore_tables.h; the bit
+ * operations and the least deadwood are _melds.h's, which gincli/rl/_stdplay.c
+ * stands on too.
  *
  * Plain C99 for GCC, Clang and MSVC alike: no compiler's extensions outside
- * the bit operations below, no arrays sized at run time.
+ * _melds.h's bit operations, no arrays sized at run time.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
-/* A hand: bit suit * 13 + rank (C99's unsigned long long: 64 bits everywhere). */
-typedef unsigned long long mask_t;
-
-#include "_stdscore_tables.h"
-
-/* The three bit operations, by the compiler's own instructions where it has
- * them (MSVC, and Clang presenting itself as MSVC: its intrinsics for 64 bits;
- * GCC and Clang: __builtin_*), else in plain C (MSVC's popcount instruction
- * needs a CPU that has it: plain C there too). GINCLI_PORTABLE_BITS forces the
- * plain C (tests/test_accel.py builds it so and holds it to the same answers).
- * Every caller passes a non-zero mask to ctz64 and clz64. */
-#if defined(GINCLI_PORTABLE_BITS)
-#define BITS_PLAIN
-#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
-#define BITS_MSVC
-#elif defined(__GNUC__) || defined(__clang__)
-#define BITS_GCC
-#else
-#define BITS_PLAIN
-#endif
-
-#if defined(BITS_GCC)
-static int ctz64(mask_t v) { return __builtin_ctzll(v); }
-static int clz64(mask_t v) { return __builtin_clzll(v); }
-static int popcount64(mask_t v) { return __builtin_popcountll(v); }
-#else
-static int popcount64(mask_t v) {
-    v = v - ((v >> 1) & 0x5555555555555555ull);
-    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
-    return (int)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
-}
-#endif
-#if defined(BITS_MSVC)
-#include <intrin.h>
-static int ctz64(mask_t v) { unsigned long i; _BitScanForward64(&i, v); return (int)i; }
-static int clz64(mask_t v) { unsigned long i; _BitScanReverse64(&i, v); return 63 - (int)i; }
-#elif defined(BITS_PLAIN)
-static int ctz64(mask_t v) { return popcount64((v & (0 - v)) - 1); }
-static int clz64(mask_t v) {
-    int n = 0;
-    while (!(v & (1ull << 63))) { v <<= 1; n++; }
-    return n;
-}
-#endif
+#include "_melds.h"
 
 #define MAX_CARDS 11   /* a hand this solver takes: ten cards, eleven for big gin */
 #define MAX_SETS 4
@@ -82,46 +41,6 @@ typedef struct {
     int n;
     mask_t sets[MAX_SETS];
 } Choice;
-
-static inline int rd4(mask_t m) {
-    return RUN_DEADWOOD[m & SUIT] + RUN_DEADWOOD[(m >> 13) & SUIT] + RUN_DEADWOOD[(m >> 26) & SUIT]
-           + RUN_DEADWOOD[m >> 39];
-}
-
-static inline mask_t ranks_in_sets(mask_t mask) {
-    mask_t a = mask & SUIT, b = (mask >> 13) & SUIT, c = (mask >> 26) & SUIT, d = mask >> 39;
-    return (a & b & (c | d)) | (c & d & (a | b));
-}
-
-/* melds.py's deadwood and _with_sets. */
-static int with_sets(mask_t a, mask_t b, mask_t c, mask_t d, mask_t t) {
-    if (!t) return RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[d];
-    mask_t r = t & (~t + 1);
-    t ^= r;
-    int best = with_sets(a, b, c, d, t);
-    mask_t keep = ~r;
-    int v = with_sets(a & keep, b & keep, c & keep, d & keep, t);
-    if (v < best) best = v;
-    if (a & b & c & d & r) {
-        /* a set of three, the fourth card free for a run */
-        v = with_sets(a, b & keep, c & keep, d & keep, t);
-        if (v < best) best = v;
-        v = with_sets(a & keep, b, c & keep, d & keep, t);
-        if (v < best) best = v;
-        v = with_sets(a & keep, b & keep, c, d & keep, t);
-        if (v < best) best = v;
-        v = with_sets(a & keep, b & keep, c & keep, d, t);
-        if (v < best) best = v;
-    }
-    return best;
-}
-
-static int deadwood(mask_t mask) {
-    mask_t a = mask & SUIT, b = (mask >> 13) & SUIT, c = (mask >> 26) & SUIT, d = mask >> 39;
-    mask_t t = (a & b & (c | d)) | (c & d & (a | b));
-    if (t) return with_sets(a, b, c, d, t);
-    return RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[d];
-}
 
 /* melds.py's _choices: every choice of sets worth trying, the empty one first. */
 static int choices_of(mask_t mask, mask_t t, Choice *out) {

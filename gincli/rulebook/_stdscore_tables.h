@@ -18,6 +18,11 @@ static const char CARD_NAME[52][3] = {
     "Ad", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d", "Td", "Jd", "Qd", "Kd",
     "Ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "Tc", "Jc", "Qc", "Kc"};
 
+/* Each card's value in deadwood (cards.py's CARD_VALUES). */
+static const unsigned char CARD_VALUE[52] = {
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10};
+
 /* Each card's place in the order cards are written, by rank then suit
  * (cards.py's RANK_ORDER); and the cards in that order. */
 static const unsigned char WRITTEN_PLACE[52] = {

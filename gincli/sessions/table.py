@@ -1,7 +1,8 @@
 """Playing whole sessions: hand after hand until the scoring system settles.
 
 A :class:`Table` holds one session being played: it deals every hand from one
-seeded generator (a cut for the first deal unless the dealer is given), takes
+seeded generator (a cut for the first deal unless the dealer is given; hand
+``k``'s deck is the generator's ``k``-th shuffle after the cut), takes
 each finished hand into the scoring system's session, picks the next dealer by
 the ``next_dealer`` rule (the same dealer after a dead hand), and writes the
 transcript so far (FORMATS.md), which ``gin validate`` accepts at any point.
@@ -51,10 +52,18 @@ class Table:
     every hand. :meth:`deal` deals the next hand; the caller plays it to its
     end through the hand engine, then :meth:`end_hand` enters it. ``record``
     keeps each finished hand's transcript form (off for matches that keep none).
+
+    ``duplicate`` (two players): every hand's cards go to the players as the
+    session's first dealer would deal them, whoever deals it, so that the two
+    sessions of a duplicate pair (the same seed, the players' seats and so
+    their cut cards swapped) give each player, hand for hand, the cards the
+    other held. Where the other player deals, the deck is written with its
+    first twenty cards swapped two by two, so that dealing it as RULES.md
+    says gives those hands, with the same upcard and stock.
     """
 
     def __init__(self, players: Sequence[str], variant: Variant, rules: Rules, system: ScoringSystem,
-                 seed: int, *, dealer: str | None = None, record: bool = True):
+                 seed: int, *, dealer: str | None = None, record: bool = True, duplicate: bool = False):
         self.players = tuple(players)
         self.variant = variant
         self.rules = rules
@@ -70,6 +79,10 @@ class Table:
             if len(self.players) != 2:
                 raise ValueError("only a two-player session may be given its first dealer; the others cut")
             self.seating = Seating((self.players[0], self.players[1]), dealer)
+        if duplicate and len(self.players) != 2:
+            raise ValueError("only a two-player session is dealt in duplicate")
+        #: Under ``duplicate``: the session's first dealer, as whom every hand is dealt.
+        self.deals_as = self.seating.dealer if duplicate else None
         self.record = record
         self.hands: list[dict[str, Any]] = []  # the finished hands, as transcript hands
         self.results: list[HandResult] = []
@@ -90,9 +103,11 @@ class Table:
 
     def deal(self) -> Hand:
         """Deal the next hand to the two players the session seats (from the
-        session's own generator)."""
-        hand = Hand(self.seating.players, self.seating.dealer, self.variant, self.rules,
-                    deck=shuffled_deck(self.rng))
+        session's own generator; under ``duplicate``, as the first dealer would)."""
+        deck = shuffled_deck(self.rng)
+        if self.deals_as is not None and self.seating.dealer != self.deals_as:
+            deck[0:20:2], deck[1:20:2] = deck[1:20:2], deck[0:20:2]  # the first dealer's cards to the first dealer
+        hand = Hand(self.seating.players, self.seating.dealer, self.variant, self.rules, deck=deck)
         hand.number = len(self.results)
         hand.scores = self.session.scores_so_far()
         self.hand = hand
@@ -225,16 +240,17 @@ def play_hand(hand: Hand, choose: Chooser) -> HandResult:
 def play_session(players: Sequence[str], variant: Variant, rules: Rules, system: ScoringSystem,
                  choose: Chooser, seed: int, *, dealer: str | None = None, id: Any = None,
                  options: dict[str, Any] | None = None, plugins: dict[str, Any] | None = None,
-                 max_hands: int = 10_000, record: bool = True,
+                 max_hands: int = 10_000, record: bool = True, duplicate: bool = False,
                  on_hand: Callable[[Hand, HandResult, Any], None] | None = None) -> SessionRecord:
     """Play one session to its end (``hand`` scoring: one hand), or until
     ``max_hands`` hands are played: the record is then ``capped`` (and so is
     the transcript, gincli's field ``"capped": true``). With ``record=False`` no
-    transcript is built (faster, for matches that keep none).
+    transcript is built (faster, for matches that keep none). ``duplicate``:
+    each hand dealt as the first dealer would deal it (:class:`Table`).
     ``on_hand(hand, result, session)`` is called after each hand."""
     at = "the start"  # where a plugin's fault stops it, for the sentence that says so
     try:
-        table = Table(players, variant, rules, system, seed, dealer=dealer, record=record)
+        table = Table(players, variant, rules, system, seed, dealer=dealer, record=record, duplicate=duplicate)
         while not table.finished:
             if len(table.results) >= max_hands:
                 table.capped = True

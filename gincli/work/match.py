@@ -22,9 +22,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..base.arguments import FLAGS, Spelling
-from ..base.errors import GinError, MachineError, UsageError
+from ..base.errors import GinError, MachineError
 from ..base.pool import chunked
 from ..formats.store import TranscriptLog, TranscriptSink, recorded_seed
+from ..hand.bots import StoppedByBot
 from ..matches.backends import BackendRun, MatchWork
 from ..matches.resume import read_back
 from ..matches.runner import MatchSpec, SessionOutcome, Tally
@@ -95,10 +96,13 @@ class MatchRun:
         self.done = sum(t.sessions for t in self.tallies)
         self.hands_before = sum(t.hands for t in self.tallies)
         #: How the run ended (once played): a write the machine refused, the
-        #: backend's word on stopping, Ctrl-C, the seconds it took.
+        #: backend's word on stopping, Ctrl-C, a bot that stopped it (its
+        #: forfeits in a row, its failed starts: the sentence saying so, and how
+        #: to go on), the seconds it took.
         self.refused: GinError | None = None
         self.stopped: str | None = None
         self.interrupted = False
+        self.halted: StoppedByBot | None = None
         self.elapsed = 0.0
 
     @property
@@ -124,16 +128,17 @@ class MatchRun:
         """Play every session not played yet, in order: ``advance(n)`` after
         each chunk (``n`` sessions done of :attr:`total`), ``each(outcome)``
         for each session as it is counted. A bot that stops the run (its
-        forfeits in a row, its failed starts) is a :class:`UsageError` saying
-        where the sessions played are and how to go on; Ctrl-C ends the run
-        (:attr:`interrupted`), what was played kept. Either way the transcripts
-        are closed and the bots and the backend stopped."""
+        forfeits in a row, its failed starts) ends it too (:attr:`halted`: the
+        sentence, saying where the sessions played are and how to go on), and
+        Ctrl-C (:attr:`interrupted`), what was played kept; the face writes
+        the summary, then says why. Either way the transcripts are closed and
+        the bots and the backend stopped."""
         gc.freeze()
         started = time.perf_counter()
         try:
             self.refused = self._play(advance, each)
-        except UsageError as exc:
-            raise self._stop_sentence(exc) from None
+        except StoppedByBot as exc:
+            self.halted = self._stop_sentence(exc)
         except KeyboardInterrupt:
             self.interrupted = True
         finally:
@@ -197,15 +202,12 @@ class MatchRun:
                     break
         return None
 
-    def _stop_sentence(self, exc: UsageError) -> UsageError:
+    def _stop_sentence(self, exc: StoppedByBot) -> StoppedByBot:
         """A run stopped by a bot (its forfeits in a row, its failed starts):
         the same sentence, saying where the sessions played so far are kept
         and how to go on once the bot is fixed."""
-        from ..matches.external import BotStartFailure
-        from ..matches.runner import ForfeitStop
-
         path = self.options.transcripts
-        if not isinstance(exc, (ForfeitStop, BotStartFailure)) or not path or path == "-":
+        if not path or path == "-":
             return exc
         what = "tournament" if self.tournament else "match"
         if self.say.flags:
@@ -219,5 +221,9 @@ class MatchRun:
         tournament's crosstable and rating list, of every session counted."""
         plan = self.plan
         if not isinstance(plan, TournamentPlan):
-            return self.tallies[0].summary()
-        return tournament_summary(plan.tour, plan.header, plan.matches, self.tallies, *plan.anchor)
+            summary = self.tallies[0].summary()
+        else:
+            summary = tournament_summary(plan.tour, plan.header, plan.matches, self.tallies, *plan.anchor)
+        if self.halted is not None:  # what stopped it, for a program reading the summary
+            summary["stopped"] = self.halted.message
+        return summary

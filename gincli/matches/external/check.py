@@ -15,6 +15,7 @@ check is the same on every run.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -22,13 +23,13 @@ from typing import Any
 
 from ...base.errors import clip, quote
 from ...base.jsonio import loads
-from ...hand.bots import BotError
+from ...hand.bots import BotError, TimeOut
 from ...hand.engine import Hand, shuffled_deck
 from ...hand.moves import IllegalMove, Move
 from ...rulebook.cards import CARD_NAMES
 from ...rulebook.rng import SplitMix64
 from .process import EXIT_GRACE, Program, encode
-from .protocol import PROTOCOL, ExternalSpec, inexact_integer, legal_json, view_to_json
+from .protocol import PROTOCOL, ExternalSpec, inexact_integer, legal_json, view_to_json, wrong_id
 
 #: The seat the checked bot plays, and its opponent.
 BOT, OPPONENT = "bot", "opponent"
@@ -44,6 +45,7 @@ class Check:
 
     name: str
     situation: str
+    number: int = 0  # its place among the checks, from 1
     passed: bool = True
     exchange: list[tuple[str, str]] = field(default_factory=list)  # (">" sent, "<" read, "!" gincli's note, line)
     problem: str = ""
@@ -53,7 +55,8 @@ class Check:
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "situation": self.situation, "passed": self.passed,
                 "exchange": [{"direction": d, "line": line} for d, line in self.exchange],
-                "problem": self.problem or None, "fix": self.fix or None, "seconds": round(self.seconds, 3)}
+                "problem": self.problem or None, "fix": self.fix or None, "seconds": round(self.seconds, 3),
+                "number": self.number}
 
 
 class Failed(Exception):
@@ -77,10 +80,15 @@ class Checker:
         self.spec = spec
         self.time_limit = spec.time_limit or time_limit
         self.start_time_limit = spec.start_time_limit or start_time_limit
+        # where each limit is set, for the fix that raises it
+        self.limits = {"decide": "the bots file's time_limit" if spec.time_limit else "--time-limit",
+                       "hello": "the bots file's start_time_limit" if spec.start_time_limit else "--start-time-limit"}
         self.program = Program(spec.argv, cwd=spec.cwd, env=dict(spec.env), label=spec.label)
         self.check: Check | None = None
-        self.rid = 0
         self.seeds = SplitMix64(0x5EED)
+        #: Why the program could not be started and greeted, once it could not (the check it failed in): the
+        #: checks after it fail at once, rather than each waiting out the start-up limit again.
+        self.unstartable: str | None = None
 
     # -- lines ------------------------------------------------------------------------------
 
@@ -100,18 +108,19 @@ class Checker:
     def request(self, message: dict[str, Any], limit: float) -> dict[str, Any]:
         """Send a request with a new id; the reply echoing it."""
         assert self.check is not None
-        self.rid += 1
-        rid = self.rid
+        self.program.request_id += 1  # the program keeps the ids it was sent, as a match's does
+        rid = self.program.request_id
         self.send({**message, "id": rid})
+        sent = time.monotonic()
         while True:
             try:
-                raw = self.program.line(limit)
+                raw = self.program.line(limit, keep=True)
+            except TimeOut as exc:
+                raise self.late(exc, message["type"], rid, sent) from None
             except BotError as exc:
-                self.check.exchange.extend(("!", f"standard error: {line}") for line in self.program.stderr_tail())
-                silent = "wrote nothing" in exc.reason
-                raise Failed(f"it {exc.reason}", FLUSH if silent or "within" in exc.reason else
-                             "answer every request; a bot that crashes shows why on its standard error "
-                             "(gin match --bot-log DIR keeps it)") from None
+                self.stderr_lines()
+                raise Failed(f"it {exc.reason}", "answer every request; a bot that crashes shows why on its standard "
+                             "error (gin match --bot-log DIR keeps it)") from None
             text = raw.decode("utf-8", errors="replace")
             self.check.exchange.append(("<", text))
             if not text.strip():
@@ -132,22 +141,113 @@ class Checker:
                              f"(here \"id\": {rid})")
             if reply["id"] != rid:
                 self.program.kill()
-                raise Failed(f"its reply echoes the id {quote(reply['id'])}, not this request's {rid}: a stale or "
-                             "extra reply", "answer each request once, echoing its own id; never answer hand_over, "
-                             "bye or a message you do not know")
+                if self.program.sent_earlier(reply["id"]):
+                    raise Failed(f"its reply echoes the id {reply['id']} of an earlier request, not this request's "
+                                 f"{rid}: a stale or extra reply (a match passes it over and waits on)",
+                                 "answer each request once, echoing its own id; never answer hand_over, bye or a "
+                                 "message you do not know")
+                raise Failed(f"it {wrong_id(reply['id'], rid)}: a protocol error (a match forfeits the hand)",
+                             f"answer only requests, echoing the id as it came, a number (here \"id\": {rid}); "
+                             "never answer hand_over, bye or a message you do not know")
             return reply
+
+    def late(self, exc: TimeOut, what: str, rid: int, sent: float) -> Failed:
+        """Why the program did not answer ``what`` (``hello``, ``decide``) within
+        its limit, found out: its input is closed, and it is given a little more
+        time (the start-up limit again for a ``hello``; 2 s for a decision). An
+        answer that comes at once when its input ends was held in an unflushed
+        buffer; one that comes later, or to a request it had not even read yet,
+        is a slow start (or decision); none at all, a silent program."""
+        program = self.program
+        unread = program.unread()  # what of the request it had not read yet
+        program.close_input()
+        limit, option = (self.start_time_limit, self.limits["hello"]) if what == "hello" else \
+            (self.time_limit, self.limits["decide"])
+        self.note(f"no answer within {limit:g} s ({option}): gincli closes its input and waits a little longer, "
+                  "to see why")
+        closed = time.monotonic()
+        wait = limit if what == "hello" else EXIT_GRACE
+        ended = ""  # what ended its output, if it ended
+        answered = None
+        while answered is None and not ended:
+            left = closed + wait - time.monotonic()
+            if left <= 0:
+                break
+            try:
+                raw = program.line(left, keep=True)
+            except TimeOut:
+                break
+            except BotError as err:
+                ended = err.reason
+                break
+            assert self.check is not None
+            self.check.exchange.append(("<", raw.decode("utf-8", errors="replace")))
+            try:
+                reply = loads(raw.decode("utf-8"))
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(reply, dict) and reply.get("id") == rid:
+                answered = time.monotonic()
+        program.kill()
+        self.stderr_lines()
+        request = "its hello" if what == "hello" else "the request"
+        waited = f"{limit + wait:g} s (its limit of {limit:g} s, {option}, and {wait:g} s more with its input closed)"
+        if answered is not None and answered - closed < 0.5 and not unread:
+            return Failed(f"it answered {request} only when its input was closed, {answered - sent:.1f} s after it "
+                          "was sent: it holds its replies in a buffer until it exits", FLUSH)
+        if answered is not None:
+            took = answered - sent
+            return Failed(f"it answered {request} after {took:.1f} s, past its limit of {limit:g} s ({option})"
+                          + (": it starts slower than that" if what == "hello" else ""),
+                          f"give it the time it needs ({option} {math.ceil(2 * took)}), or make it answer sooner")
+        if exc.silent and unread:
+            return Failed(f"it had not read {request} after {waited}: it starts slower than that, or it does not "
+                          "read standard input",
+                          f"if it needs longer to start (loading a model, a virtual machine), raise {option}; "
+                          "else read the requests from standard input, a line each")
+        ended = f"; it exited as its input ended ({ended})" if ended else ""
+        if exc.silent:
+            read = "it read its hello and " if unread == 0 else "it "
+            return Failed(f"{read}wrote nothing on standard output in {waited}{ended}: it never answered",
+                          "answer every request with one line on standard output (not a file, not standard "
+                          "error), flushed at once; its standard error, if it wrote any, is above")
+        return Failed(f"it did not answer {request} in {waited}{ended}",
+                      f"answer each request within {option}, once, echoing its id")
+
+    def stderr_lines(self) -> None:
+        """The last lines of its standard error, into the check's exchange."""
+        assert self.check is not None
+        self.check.exchange.extend(("!", f"standard error: {line}") for line in self.program.stderr_tail())
 
     # -- the handshake ----------------------------------------------------------------------
 
     def hello(self, rules: Any, seed: int | None = None) -> dict[str, Any]:
-        """Greet the program (starting it if it is not running): ``ready`` checked."""
+        """Greet the program (starting it if it is not running): ``ready``
+        checked. A program that cannot be started and greeted fails every
+        check after at once (:attr:`unstartable`)."""
+        if self.unstartable is not None:
+            raise Failed(f"not run: the bot could not start ({self.unstartable})", "fix its start first")
         if not self.program.alive():
             self.note(f"gincli starts `{self.spec.label}`")
             try:
                 self.program.start()
             except BotError as exc:
-                raise Failed(f"it cannot be started: it {exc.reason}", "check the command (and its cwd); "
-                             "gin bots check runs it as gin match does") from None
+                raise self.cannot_start(Failed(f"it cannot be started: it {exc.reason}", "check the command (and "
+                                               "its cwd); gin bots check runs it as gin match does")) from None
+            try:
+                return self.greet(rules, seed)
+            except Failed as exc:
+                raise self.cannot_start(exc) from None
+        return self.greet(rules, seed)
+
+    def cannot_start(self, exc: Failed) -> Failed:
+        """``exc``, a start that failed: the checks after this one fail at once."""
+        assert self.check is not None
+        self.unstartable = f"check {self.check.number}, {self.check.name}"
+        return exc
+
+    def greet(self, rules: Any, seed: int | None) -> dict[str, Any]:
+        """``hello``, answered by ``ready``, to the running program."""
         seed = self.seeds.next64() >> 11 if seed is None else seed
         message = {"type": "hello", "protocol": PROTOCOL, "seat": BOT, "opponent": OPPONENT,
                    "players": [BOT, OPPONENT], "options": dict(rules), "seed": seed,
@@ -280,10 +380,12 @@ def run_checks(spec: ExternalSpec, variant: Any, rules_for: Callable[[dict[str, 
 
 def _checks(c: Checker, variant: Any, rules_for: Callable[[dict[str, Any]], Any]) -> Iterator[Check]:
     standard = rules_for({})
-    state: dict[str, Any] = {"greeted": None}  # the rules the running program was last greeted with
+    # the rules the running program was last greeted with; how many checks have run
+    state: dict[str, Any] = {"greeted": None, "number": 0}
 
     def run(name: str, situation: str, body: Callable[[], None]) -> Check:
-        check = c.check = Check(name, situation)
+        check = c.check = Check(name, situation, state["number"] + 1)
+        state["number"] += 1
         started = time.monotonic()
         try:
             body()

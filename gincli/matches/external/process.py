@@ -25,6 +25,7 @@ import os
 import select
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -34,7 +35,7 @@ from typing import IO, Any
 from ...base.errors import MachineError, os_reason
 from ...base.jsonio import unsigned_zeros
 from ...base.processes import die_with_parent, prctl
-from ...hand.bots import BotError
+from ...hand.bots import BotError, TimeOut
 
 #: The longest reply line a bot may send.
 MAX_REPLY = 1 << 20
@@ -401,6 +402,7 @@ class Program:
         self.starts = 0
         # What the protocol keeps of the program across sessions:
         self.request_id = 0  # the id of the last request
+        self.first_id = 1  # the first id sent to the running process (the ids it may echo: first_id to request_id)
         self.stale = 0  # replies passed over: they echoed an earlier request's id
         self.failed_starts = 0  # starts in a row that did not reach a first answer
         self.identity: dict[str, Any] = {}  # the name and version its handshake gave
@@ -455,6 +457,7 @@ class Program:
             raise BotError(f"could not read the standard error of `{self.label}`: {exc}") from None
         self.buffer = LineBuffer()
         self.wrote = False
+        self.first_id = self.request_id + 1
         self.starts += 1
         self.selector = None
         self.stdin_fd = -1
@@ -555,19 +558,21 @@ class Program:
             self.kill()
             raise BotError(f"exited (status {code})" if code is not None else "closed its input") from None
 
-    def line(self, limit: float) -> bytes:
+    def line(self, limit: float, keep: bool = False) -> bytes:
         """The next line the program writes, within ``limit`` seconds; the end of
-        its output is a crash at once (it is killed)."""
+        its output is a crash at once (it is killed), and so is a time-out
+        (:class:`~gincli.hand.bots.TimeOut`), unless ``keep``: the program is
+        then left running, for the caller to see what it does next."""
         assert self.proc is not None and self.proc.stdout is not None
         line = self.buffer.line()
         if line is None:
-            line = self._read(limit)
+            line = self._read(limit, keep)
         self.check_files()
         if self.trace is not None:
             self._traced(b"<", line)
         return line
 
-    def _read(self, limit: float) -> bytes:
+    def _read(self, limit: float, keep: bool) -> bytes:
         assert self.proc is not None and self.proc.stdout is not None
         line = None
         fd = self.proc.stdout.fileno()
@@ -581,10 +586,9 @@ class Program:
             # in whole milliseconds, rounded up: never a busy wait, never a moment early
             if left <= 0 or not poll(int(-(-left * 1000 // 1))):
                 silent = not self.wrote
-                self.kill()
-                hint = (" (it wrote nothing at all since it started: does it flush its output after each "
-                        "line?)" if silent else "")
-                raise BotError(f"did not answer within {limit:g} s{hint}")
+                if not keep:
+                    self.kill()
+                raise TimeOut(limit, silent=silent)
             chunk = os.read(fd, 65536)
             if not chunk:
                 code = self.exit_status()
@@ -598,6 +602,36 @@ class Program:
                 self.kill()
                 raise BotError(str(exc)) from None
         return line
+
+    def sent_earlier(self, rid: Any) -> bool:
+        """Whether ``rid`` is the id of a request this process was sent before the last one."""
+        return type(rid) is int and self.first_id <= rid < self.request_id
+
+    def unread(self) -> int | None:
+        """How many bytes sent to the program it has not read yet (what waits in
+        its input pipe), where the system says (Linux); None elsewhere."""
+        if self.proc is None or self.proc.stdin is None or not sys.platform.startswith("linux"):
+            return None
+        import array
+        import fcntl
+        import termios
+
+        count = array.array("i", [0])
+        try:
+            fcntl.ioctl(self.proc.stdin.fileno(), termios.FIONREAD, count, True)
+        except (OSError, ValueError):
+            return None
+        return count[0]
+
+    def close_input(self) -> None:
+        """Close the program's input: it reads the end of it (and a program that
+        holds its replies in a buffer writes them as it exits)."""
+        if self.proc is not None and self.proc.stdin is not None:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            self.stdin_fd = -1
 
     def exit_status(self, wait: float = 0.2) -> int | None:
         """Its exit status, waiting a little for it to exit; None if it runs on."""

@@ -6,11 +6,12 @@ starts with a handshake: ``hello`` (its seat, the players, the rules, a seed,
 its parameters), answered by ``ready`` (its name and version) within its own
 start-up limit, so starting never eats a decision's time. Then a ``decide``
 for each decision, answered within the decision's limit by one JSON object on
-one line. Blank lines are passed over; a reply with another request's id is
+one line. Blank lines are passed over; a reply with an earlier request's id is
 stale and discarded (counted); anything else (a line that is not JSON, not an
-object, no id) is a protocol error. Every failure (a protocol error, an
-illegal move, a crash, a hang) costs the hand it happened in: the seat forfeits
-it and the program is started again, with a new handshake, for the next.
+object, no id, an id never sent) is a protocol error. Every failure (a
+protocol error, an illegal move, a crash, a hang) costs the hand it happened
+in: the seat forfeits it and the program is started again, with a new
+handshake, for the next.
 A program that cannot start, or dies before it answers anything, several times
 in a row stops the match with the last lines of its standard error.
 """
@@ -26,7 +27,7 @@ from typing import Any, Protocol, TypeGuard
 
 from ...base.errors import UsageError, clip, quote
 from ...base.jsonio import loads
-from ...hand.bots import Bot, BotError
+from ...hand.bots import Bot, BotError, StoppedByBot, TimeOut
 from ...hand.moves import IllegalMove, Move
 from ...hand.view import PlayerView
 from ...rulebook.cards import CARD_NAMES, cards_of
@@ -98,7 +99,7 @@ def legal_json(legal: list[Move]) -> list[dict[str, Any]]:
     return out
 
 
-class BotStartFailure(UsageError):
+class BotStartFailure(StoppedByBot):
     """An external bot that cannot be made to play: the match stops (exit 2)."""
 
 
@@ -179,7 +180,14 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
             rid = message["id"] = program.request_id  # each message is built for this request alone
             program.send(message)
             while True:
-                raw = program.line(limit)
+                try:
+                    raw = program.line(limit, keep=message["type"] == "hello")
+                except TimeOut as exc:
+                    if message["type"] != "hello":
+                        raise
+                    hint = start_hint(exc, program.unread())  # asked before the kill: what it had read
+                    program.kill()
+                    raise TimeOut(exc.limit, "hello", hint, silent=exc.silent) from None
                 if not raw.strip():
                     continue  # a blank line says nothing
                 try:
@@ -196,6 +204,12 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
                     program.kill()
                     raise BotError(f"replied without the request's \"id\" ({rid}): {quote(reply)}")
                 if reply["id"] != rid:
+                    if not program.sent_earlier(reply["id"]):
+                        program.note(f"the line above echoes the id {quote(reply['id'])}, which was never sent")
+                        program.kill()
+                        raise BotError(wrong_id(reply["id"], rid))
+                    program.note(f"the line above answers the earlier request {reply['id']}: a stale reply, "
+                                 "passed over")
                     program.stale += 1  # an extra or late reply: passed over
                     self.stale += 1
                     continue
@@ -280,6 +294,26 @@ def external_bot(spec: ExternalSpec, settings: Settings | None = None) -> type[B
     return ExternalBot
 
 
+def start_hint(exc: TimeOut, unread: int | None) -> str:
+    """Why a program may not have answered its hello in time, from what it did:
+    nothing read yet is a start slower than the limit; read but nothing
+    written, a slow start or replies it does not flush (``gin bots check``
+    waits to tell them apart; a match does not)."""
+    if not exc.silent:
+        return ""
+    if unread:
+        return " (it had not read it yet: if it starts slower than that, raise --start-time-limit)"
+    said = "it read it but wrote nothing" if unread == 0 else "it wrote nothing since it started"
+    return f" ({said}: still starting, or not flushing its output? gin bots check tells which)"
+
+
+def wrong_id(echoed: Any, rid: int) -> str:
+    """The reason of a reply whose id no request had (not a stale one: that id was never sent)."""
+    if str(echoed) == str(rid):  # the id as a string, say
+        return f"replied with the id {quote(echoed)}, not the number {rid} it was sent (echo the id as it came)"
+    return f"replied with the id {quote(echoed)}, which was never sent (the request's id is {rid})"
+
+
 #: The largest integer every JSON parser reads exactly (a double's 53 bits).
 MAX_EXACT = 2**53 - 1
 
@@ -306,14 +340,21 @@ def inexact_integer(value: Any, where: str = "") -> str:
 def start_failure(label: str, times: int, reason: str, stderr: list[str]) -> BotStartFailure:
     """The sentence that stops a match whose bot cannot start: why, and the last
     lines of its standard error."""
-    lines = []
-    for line in stderr:  # a line each start wrote again is quoted once
+    return BotStartFailure(f"the bot {label} failed to start {times} times in a row (last: {reason})"
+                           f"{stderr_quoted(stderr)}")
+
+
+def stderr_quoted(stderr: list[str]) -> str:
+    """The last lines of a bot's standard error, for a sentence that stops a
+    match: each line once, where it was last written (a line each start wrote
+    again), cut to 200 characters."""
+    lines: list[str] = []
+    for line in reversed(stderr):
         line = clip(line, 200)
         if line not in lines:
-            lines.append(line)
-    said = ("; its standard error ends: " + " | ".join(lines) if lines
+            lines.insert(0, line)
+    return ("; its standard error ends: " + " | ".join(lines) if lines
             else "; it wrote nothing on its standard error")
-    return BotStartFailure(f"the bot {label} failed to start {times} times in a row (last: {reason}){said}")
 
 
 def _file_name(seat: str) -> str:
