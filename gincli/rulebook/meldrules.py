@@ -148,6 +148,7 @@ class HandSearch:
     CACHE = 1 << 16
 
     def __init__(self, melds: Sequence[int], values: Sequence[int]):
+        self.melds = tuple(melds)
         self.values = tuple(values)
         self._low: list[list[int]] = [[] for _ in range(52)]  # the melds by their lowest card
         for m in melds:
@@ -169,10 +170,9 @@ class HandSearch:
             self._new[hand] = found
         return found
 
-    def solve(self, hand: int) -> int:
-        """The least deadwood of ``hand``, searched (not cached)."""
-        values = self.values
-        held: dict[int, list[int]] = {}  # per card, the melds of the hand it is the lowest card of
+    def held(self, hand: int) -> dict[int, list[int]]:
+        """The melds ``hand`` holds, by their lowest card (cards that are the lowest of none left out)."""
+        held: dict[int, list[int]] = {}
         low = self._low
         rest = hand
         while rest:
@@ -182,6 +182,12 @@ class HandSearch:
             mine = [m for m in low[c] if not m & ~hand]
             if mine:
                 held[c] = mine
+        return held
+
+    def solve(self, hand: int) -> int:
+        """The least deadwood of ``hand``, searched (not cached)."""
+        values = self.values
+        held = self.held(hand)
         memo = {0: 0}
 
         def least(left: int) -> int:
@@ -225,11 +231,10 @@ _Search = _compiled_search()
 ACCELERATED = _Search is not None
 
 
-def hand_search(melds: Sequence[int], values: Sequence[int]) -> HandSearch | Search:
-    """The search of some melds: the compiled one where it is built (a hand it
-    cannot take goes to the Python's), else :class:`HandSearch`."""
-    python = HandSearch(melds, values)
-    return python if _Search is None else _Search(melds, values, python.solve)
+def compiled(python: HandSearch) -> HandSearch | Search:
+    """The compiled twin of the search ``python`` where it is built (a hand it
+    cannot take goes to ``python.solve``), else ``python`` itself."""
+    return python if _Search is None else _Search(python.melds, python.values, python.solve)
 
 
 class MeldSolver:
@@ -260,12 +265,13 @@ class MeldSolver:
         self.layoff_on_gin = layoff_on_gin
         self.words = words
         self._melds = frozenset(melds)
-        self._containing: list[tuple[int, ...]] = [tuple(m for m in melds if m >> c & 1) for c in range(52)]
         self._suit_values = [self._value_table(values[s * 13:s * 13 + 13]) for s in range(4)]
         self._dw: dict[int, int] = {0: 0}
         self._arr: dict[int, list[Arrangement]] = {}
         self._grows: dict[int, int] = {}  # meld -> the cards of the melds it is part of (what may be laid onto it)
-        search = hand_search(melds, values)
+        python = HandSearch(melds, values)
+        self._held = python.held
+        search = compiled(python)
         self.deadwood = search.deadwood
         self.forms_meld = search.forms_meld
         self._structured = all(_one_rank(m) or _one_suit(m) for m in melds)
@@ -394,7 +400,7 @@ class MeldSolver:
                 self._arr.clear()
             target = self.deadwood(mask)
             out: list[tuple[int, ...]] = []
-            self._collect(mask, target, (), out)
+            self._collect(mask, target, (), out, self._held(mask))
             melded_sets = sorted(set(tuple(sorted(ms)) for ms in out), key=lambda ms: (len(ms), ms))
             found = []
             for ms in melded_sets:
@@ -405,8 +411,10 @@ class MeldSolver:
             self._arr[mask] = found
         return list(found)
 
-    def _collect(self, mask: int, budget: int, chosen: tuple[int, ...], out: list[tuple[int, ...]]) -> None:
-        """Every way of melding ``mask`` that leaves ``budget`` deadwood (the minimum), into ``out``."""
+    def _collect(self, mask: int, budget: int, chosen: tuple[int, ...], out: list[tuple[int, ...]],
+                 held: dict[int, list[int]]) -> None:
+        """Every way of melding ``mask`` that leaves ``budget`` deadwood (the
+        minimum), into ``out``; ``held``: the melds of the whole hand by their lowest card."""
         if not mask:
             out.append(chosen)
             return
@@ -414,10 +422,10 @@ class MeldSolver:
         card = low.bit_length() - 1
         value = self.values[card]
         if value <= budget and self.deadwood(mask ^ low) + value == budget:
-            self._collect(mask ^ low, budget - value, chosen, out)
-        for m in self._containing[card]:
+            self._collect(mask ^ low, budget - value, chosen, out, held)
+        for m in held.get(card, ()):  # a meld of what is left holding its lowest card has it as its own lowest
             if not m & ~mask and self.deadwood(mask & ~m) == budget:
-                self._collect(mask & ~m, budget, chosen + (m,), out)
+                self._collect(mask & ~m, budget, chosen + (m,), out, held)
 
     def best_arrangement(self, mask: int) -> Arrangement:
         """One arrangement of minimum deadwood: the first of :meth:`min_arrangements`."""
