@@ -132,7 +132,12 @@ def test_the_search_is_the_brute_force_least_deadwood(rules):
             if not hand >> card & 1:
                 makes = any(m <= as_set(hand) | {card} and card in m for m in book.melds)
                 assert search.forms_meld(hand, card) == makes
-    assert HandSearch(sorted(melds), values).solve(hand) == want
+    python = HandSearch(sorted(melds), values)
+    assert python.solve(hand) == want
+    for card in as_set(hand):  # within the hand last searched from: its melds and memo, shared
+        assert python.solve(hand & ~(1 << card)) == book.least(as_set(hand) - {card})
+    wider = hand | 1 << min(set(range(52)) - as_set(hand))  # not within it: searched from anew
+    assert python.solve(wider) == book.least(as_set(wider)) and python.solve(hand) == want
 
 
 @settings(max_examples=200, deadline=None)

@@ -157,6 +157,9 @@ class HandSearch:
         self._with = [tuple(m & ~(1 << c) for m in melds if m >> c & 1) for c in range(52)]
         self._new: dict[int, int] = {0: 0}
         self._old: dict[int, int] = {}
+        self._base = 0  # the hand last searched from, its search and memo
+        self._memo: dict[int, int] = {}
+        self._least = self._search(0)
 
     def deadwood(self, hand: int) -> int:
         """The least deadwood of ``hand`` (a card mask of any size)."""
@@ -185,26 +188,47 @@ class HandSearch:
         return held
 
     def solve(self, hand: int) -> int:
-        """The least deadwood of ``hand``, searched (not cached)."""
+        """The least deadwood of ``hand``, searched (not cached). A hand within
+        the last one searched from is searched over that one's melds and memo:
+        the hands a discard leaves share them."""
+        if hand & ~self._base or len(self._memo) > self.CACHE:
+            self._base = hand
+            self._least = self._search(hand)
+        return self._least(hand)
+
+    def _search(self, base: int) -> Callable[[int], int]:
+        """The least deadwood of cards within ``base``: its lowest card in no meld,
+        or in each meld of ``base`` of it still held; memoised on the cards left."""
         values = self.values
-        held = self.held(hand)
-        memo = {0: 0}
+        held = self.held(base)
+        lows = sum(1 << c for c in held)  # the cards some meld is lowest in
+        memo = self._memo = {0: 0}
 
         def least(left: int) -> int:
             found = memo.get(left)
             if found is None:
                 bit = left & -left
-                c = bit.bit_length() - 1
-                found = values[c] + least(left ^ bit)  # its lowest card in no meld
-                for m in held.get(c, ()):
-                    if found and not m & ~left:
-                        v = least(left & ~m)
-                        if v < found:
-                            found = v
-                memo[left] = found
+                dead = 0
+                while not bit & lows:  # the lowest card left, the lowest of no meld: in none now
+                    dead += values[bit.bit_length() - 1]
+                    left ^= bit
+                    if not left:
+                        return dead
+                    bit = left & -left
+                found = memo.get(left)
+                if found is None:
+                    c = bit.bit_length() - 1
+                    found = values[c] + least(left ^ bit)  # its lowest card in no meld
+                    for m in held[c]:
+                        if found and not m & ~left:
+                            v = least(left & ~m)
+                            if v < found:
+                                found = v
+                    memo[left] = found
+                found += dead
             return found
 
-        return least(hand)
+        return least
 
     def forms_meld(self, hand: int, card: int) -> bool:
         """Whether ``card`` makes a meld with cards of ``hand``."""
