@@ -2,16 +2,21 @@
 of ``gin score``'s hot path (gincli/rulebook/_stdscore.c) and of the learning
 environments' play under the rule book's rules (gincli/rl/_stdplay.c), both on
 the rule book's one header of the standard melds (gincli/rulebook/_melds.h, with
-its tables in _stdscore_tables.h, generated from the rule book's Python).
+its tables in _stdscore_tables.h, generated from the rule book's Python); and of
+a plugin's meld rules, any melds (gincli/rulebook/_meldsearch.c). All three
+stand on one header of the bit operations (gincli/rulebook/_bits.h).
 Optional: where they cannot be compiled (no C compiler), the install goes on
 without them and gincli runs the same pure-Python code, with the same output."""
 
 from setuptools import Extension, setup
 
-#: The headers both modules include: a change to either rebuilds both, and the sdist carries them.
-MELDS = ["gincli/rulebook/_melds.h", "gincli/rulebook/_stdscore_tables.h"]
+#: The headers the modules include: a change to one rebuilds those that include it, and the sdist carries them.
+BITS = ["gincli/rulebook/_bits.h"]
+MELDS = [*BITS, "gincli/rulebook/_melds.h", "gincli/rulebook/_stdscore_tables.h"]
 
 setup(ext_modules=[Extension("gincli.rulebook._stdscore", ["gincli/rulebook/_stdscore.c"], optional=True,
                              depends=MELDS, extra_compile_args=["-O2"]),
                    Extension("gincli.rl._stdplay", ["gincli/rl/_stdplay.c"], optional=True, depends=MELDS,
-                             extra_compile_args=["-O2"])])
+                             extra_compile_args=["-O2"]),
+                   Extension("gincli.rulebook._meldsearch", ["gincli/rulebook/_meldsearch.c"], optional=True,
+                             depends=BITS, extra_compile_args=["-O2"])])

@@ -21,7 +21,8 @@ import bench_score
 import bench_solver
 import bench_startup
 import bench_validate
-from common import peer_python, table
+import meld_rules
+from common import gin_command, peer_python, table
 
 
 def main() -> None:
@@ -40,6 +41,9 @@ def main() -> None:
     print(table(bench_bots.speed(200 if args.quick else 2_000, 1 if args.quick else 3), bench_bots.HEADER))
     print()
     print(table(bench_startup.main(3 if args.quick else 20), bench_startup.HEADER))
+    print()
+    hands = {"simple": 300 if args.quick else 2_000, "expert": 10 if args.quick else 40}
+    print(table(meld_rules.measure(gin_command(), hands, 1 if args.quick else 3, 1), meld_rules.HEADER))
     if not args.quick:
         print()
         print(table(bench_score.memory(1_000_000), bench_score.MEMORY_HEADER))

@@ -5,8 +5,11 @@ answers, text for text; and ``gin score`` writing the same bytes with it and
 without it (``GINCLI_PURE=1``). tests/test_score_fast.py runs its hot-path tests
 under both too. Its tables are the ones the Python writes; it and the learning
 environments' compiled play (``gincli/rl/_stdplay.c``), both on the one header
-of the standard melds (``_melds.h``), build warning-free with each compiler here
-(GCC, Clang), each build answering as the Python does, and read as MSVC reads them."""
+of the standard melds (``_melds.h``), and the search of a plugin's meld rules
+(``gincli/rulebook/_meldsearch.c``; tests/test_meld_search.py holds it to a brute
+force), all on the one header of the bit operations (``_bits.h``), build
+warning-free with each compiler here (GCC, Clang), each build answering as the
+Python does, and read as MSVC reads them."""
 
 from __future__ import annotations
 
@@ -27,13 +30,18 @@ import reference as ref
 from conftest import ROOT
 from hypothesis import example, given, settings, strategies as st
 
-from gincli.rulebook import scoring
+from gincli.rulebook import meldrules, scoring
 from gincli.rulebook.cards import card_str
 
 try:
     from gincli.rulebook._stdscore import plain as compiled
 except ImportError:  # not built: test_the_accelerator_is_built_where_a_compiler_is says whether it should be
     compiled = None
+
+try:
+    from gincli.rulebook._meldsearch import Search as compiled_search
+except ImportError:
+    compiled_search = None
 
 needs_compiled = pytest.mark.skipif(compiled is None, reason="the accelerator is not built here")
 
@@ -50,21 +58,23 @@ def test_the_accelerator_is_built_where_a_compiler_is():
         assert compiled is None or (os.environ.get("GINCLI_PURE", "") in ("", "0")) == scoring.ACCELERATED
         return
     assert compiled is not None, "a C compiler is here, but gincli.rulebook._stdscore was not built"
-    assert (os.environ.get("GINCLI_PURE", "") in ("", "0")) == scoring.ACCELERATED
+    assert compiled_search is not None, "a C compiler is here, but gincli.rulebook._meldsearch was not built"
+    assert (os.environ.get("GINCLI_PURE", "") in ("", "0")) == scoring.ACCELERATED == meldrules.ACCELERATED
 
 
 def test_gincli_pure_turns_the_accelerator_off(tmp_path):
     """(In a folder of its own: from a checkout, ``python -c`` would import the
     checkout's gincli, which an install from it does not build in place.)"""
-    code = "from gincli.rulebook import scoring; print(scoring.ACCELERATED, scoring._plain is scoring.plain_pieces)"
+    code = ("from gincli.rulebook import meldrules, scoring; "
+            "print(scoring.ACCELERATED, scoring._plain is scoring.plain_pieces, meldrules.ACCELERATED)")
     env = dict(os.environ, GINCLI_PURE="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
                          cwd=tmp_path).stdout
-    assert out.split() == ["False", "True"]
+    assert out.split() == ["False", "True", "False"]
     env["GINCLI_PURE"] = "0"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
                          cwd=tmp_path).stdout
-    assert out.split() == [str(compiled is not None), str(compiled is None)]
+    assert out.split() == [str(compiled is not None), str(compiled is None), str(compiled_search is not None)]
 
 
 def deal_knock(rng: random.Random) -> tuple[int, int]:
@@ -226,9 +236,14 @@ def test_the_tables_header_is_what_the_python_definition_writes():
 STRICT = ["-std=c11", "-pedantic", "-Wall", "-Wextra", "-Wvla", "-Werror"]
 
 
-#: The compiled modules, each by its source: both stand on the rule book's one
-#: header of the standard melds (gincli/rulebook/_melds.h).
-SOURCES = {"_stdscore": ROOT / "gincli/rulebook/_stdscore.c", "_stdplay": ROOT / "gincli/rl/_stdplay.c"}
+#: The compiled modules, each by its source: the first two stand on the rule
+#: book's one header of the standard melds (gincli/rulebook/_melds.h), all on
+#: that of the bit operations (gincli/rulebook/_bits.h).
+SOURCES = {"_stdscore": ROOT / "gincli/rulebook/_stdscore.c", "_stdplay": ROOT / "gincli/rl/_stdplay.c",
+           "_meldsearch": ROOT / "gincli/rulebook/_meldsearch.c"}
+#: The headers each includes.
+HEADERS = {"_stdscore": {"_bits.h", "_melds.h", "_stdscore_tables.h"},
+           "_stdplay": {"_bits.h", "_melds.h", "_stdscore_tables.h"}, "_meldsearch": {"_bits.h"}}
 
 
 def build(cc: str, name: str, folder: Path, *flags: str) -> ModuleType:
@@ -267,8 +282,27 @@ def plays_as_the_python(module: ModuleType) -> None:
     held_to_the_python(module)
 
 
-@pytest.mark.parametrize("name, held", [("_stdscore", scores_as_the_python), ("_stdplay", plays_as_the_python)],
-                         ids=["_stdscore", "_stdplay"])
+def searches_as_the_python(module: ModuleType) -> None:
+    """A build of _meldsearch answers as the Python search does on a few
+    thousand hands, under the rule book's melds and under any three cards of
+    consecutive ranks melding (suits mixed)."""
+    mixed = [1 << (a * 13 + r) | 1 << (b * 13 + r + 1) | 1 << (c * 13 + r + 2)
+             for r in range(11) for a in range(4) for b in range(4) for c in range(4)]
+    rng = random.Random(2028)
+    for melds in (meldrules.standard_melds(), meldrules.standard_melds() + mixed):
+        values = [rng.randrange(12) for _ in range(52)]
+        python = meldrules.HandSearch(melds, values)
+        search = module.Search(melds, values, python.solve)
+        for _ in range(2_000):
+            hand = sum(1 << c for c in rng.sample(range(52), rng.choice((10, 11))))
+            assert search.deadwood(hand) == python.solve(hand), hand
+            card = rng.randrange(52)
+            assert search.forms_meld(hand, card) == python.forms_meld(hand, card)
+
+
+@pytest.mark.parametrize("name, held", [("_stdscore", scores_as_the_python), ("_stdplay", plays_as_the_python),
+                                        ("_meldsearch", searches_as_the_python)],
+                         ids=["_stdscore", "_stdplay", "_meldsearch"])
 @pytest.mark.parametrize("bits", ["the compiler's own bit operations", "GINCLI_PORTABLE_BITS"])
 @pytest.mark.parametrize("cc", ["gcc", "clang"])
 def test_each_module_builds_with_each_compiler_and_answers_as_the_python_does(cc, bits, name, held, tmp_path):
@@ -309,7 +343,7 @@ def test_each_module_reads_as_msvc_reads_it(name, tmp_path):
     # Clang knows GCC's builtins under any target, MSVC does not: none may be left in what MSVC would compile.
     lines = preprocessed([*msvc, "-E", source])
     ours = [line for file, line in lines if Path(file).resolve().is_relative_to(ROOT / "gincli")]
-    assert {Path(file).name for file, _ in lines} >= {Path(source).name, "_melds.h", "_stdscore_tables.h"}
+    assert {Path(file).name for file, _ in lines} >= {Path(source).name, *HEADERS[name]}
     assert ours and not [line for line in ours if "__builtin_" in line or "__attribute__" in line]
 
 

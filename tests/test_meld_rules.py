@@ -23,7 +23,7 @@ from gincli.base.errors import RecordError
 from gincli.formats.records import HandScorer
 from gincli.rulebook import layoffs, melds
 from gincli.rulebook.cards import CARD_NAMES, CARD_VALUES, cards_of, mask_of
-from gincli.rulebook.meldrules import STANDARD, STANDARD_WORDS, MeldSolver, standard_melds
+from gincli.rulebook.meldrules import STANDARD, STANDARD_WORDS, HandSearch, MeldSolver, standard_melds
 
 CORNER = MeldSolver("corner", tuple(sorted(set(standard_melds(corner=True)))),
                     tuple(15 if c % 13 == 0 else v for c, v in enumerate(CARD_VALUES)), True, "corner")
@@ -242,14 +242,14 @@ def test_the_solver_built_from_the_rule_books_melds_is_the_standard_solver(deck,
 
 
 def test_the_search_and_the_suit_tables_agree():
-    """The solver's two ways (the tables of one-suit melds, and the search over
-    every meld, used when a meld is neither of one rank nor one suit)."""
-    searching = MeldSolver("s", CORNER.meld_masks, CORNER.values, True, "corner")
-    searching._structured = False
+    """The solver's ways: the search over the melds a hand holds (compiled where
+    it is built, and in Python), and the tables of one-suit melds (what it uses
+    for sets and runs without the compiled search)."""
+    python = HandSearch(CORNER.meld_masks, CORNER.values)
     rng = random.Random(5)
     for _ in range(3000):
         h = mask_of(rng.sample(range(52), rng.choice((10, 11))))
-        assert searching.deadwood(h) == CORNER.deadwood(h)
+        assert CORNER.deadwood(h) == CORNER._by_suits(h) == python.solve(h)
 
 
 def test_meld_rules_that_are_not_sets_and_runs_are_solved_by_search():

@@ -5,7 +5,8 @@ them through the ``gincli_register_meld_rules`` hook with a :class:`MeldRules`.
 A plugin's :class:`MeldRules` gives *data*: every meld of the deck (card
 masks), each card's deadwood value, and whether layoffs onto gin are allowed,
 for the rules in force. gincli checks that data where it crosses and builds a
-:class:`MeldSolver` from it: the exact minimum deadwood and every arrangement
+:class:`MeldSolver` from it: the exact minimum deadwood (a search over the
+melds a hand holds, :class:`HandSearch`, compiled where it can be) and every arrangement
 of it, layoffs (a card may be laid off onto a meld when the two make a meld;
 a meld grows card by card), and whether a card makes a meld with a hand. One
 solver serves the scorer, the hand engine, ``legal()``, the bots and ``gin
@@ -16,13 +17,16 @@ which :data:`STANDARD` presents through the same methods.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..base.errors import RecordError
 from . import layoffs as _layoffs, melds as _melds
 from .cards import CARD_VALUES, card_str, cards_of
 from .melds import Arrangement
+
+if TYPE_CHECKING:
+    from ._meldsearch import Search
 
 #: The rules a meld rules' methods are asked with (a :class:`gincli.Rules`; not
 #: imported here: the rules module builds on this one).
@@ -132,18 +136,150 @@ class MeldRules:
         return frozenset(masks), tuple(values), on_gin, words
 
 
+class HandSearch:
+    """The least deadwood of a hand under any melds, exact: the melds the hand
+    holds (found through the melds by their lowest card), then a search over
+    what is left, its lowest card in no meld or in each meld of it still held,
+    memoised on the cards left. Answers are cached, the last :attr:`CACHE`
+    hands or more (two generations: memory stays bounded). The pure-Python
+    twin of the compiled ``_meldsearch.Search`` (the same answers)."""
+
+    #: Hands a generation of the cache holds.
+    CACHE = 1 << 16
+
+    def __init__(self, melds: Sequence[int], values: Sequence[int]):
+        self.melds = tuple(melds)
+        self.values = tuple(values)
+        self._low: list[list[int]] = [[] for _ in range(52)]  # the melds by their lowest card
+        for m in melds:
+            self._low[(m & -m).bit_length() - 1].append(m)
+        # each card's melds, the card taken out: what must be held beside it
+        self._with = [tuple(m & ~(1 << c) for m in melds if m >> c & 1) for c in range(52)]
+        self._new: dict[int, int] = {0: 0}
+        self._old: dict[int, int] = {}
+        self._base = 0  # the hand last searched from, its search and memo
+        self._memo: dict[int, int] = {}
+        self._least = self._search(0)
+
+    def deadwood(self, hand: int) -> int:
+        """The least deadwood of ``hand`` (a card mask of any size)."""
+        found = self._new.get(hand)
+        if found is None:
+            found = self._old.get(hand)
+            if found is None:
+                found = self.solve(hand)
+            if len(self._new) >= self.CACHE:  # a new generation; the last stays until the next
+                self._old, self._new = self._new, {}
+            self._new[hand] = found
+        return found
+
+    def held(self, hand: int) -> dict[int, list[int]]:
+        """The melds ``hand`` holds, by their lowest card (cards that are the lowest of none left out)."""
+        held: dict[int, list[int]] = {}
+        low = self._low
+        rest = hand
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            c = bit.bit_length() - 1
+            mine = [m for m in low[c] if not m & ~hand]
+            if mine:
+                held[c] = mine
+        return held
+
+    def solve(self, hand: int) -> int:
+        """The least deadwood of ``hand``, searched (not cached). A hand within
+        the last one searched from is searched over that one's melds and memo:
+        the hands a discard leaves share them."""
+        if hand & ~self._base or len(self._memo) > self.CACHE:
+            self._base = hand
+            self._least = self._search(hand)
+        return self._least(hand)
+
+    def _search(self, base: int) -> Callable[[int], int]:
+        """The least deadwood of cards within ``base``: its lowest card in no meld,
+        or in each meld of ``base`` of it still held; memoised on the cards left."""
+        values = self.values
+        held = self.held(base)
+        lows = sum(1 << c for c in held)  # the cards some meld is lowest in
+        memo = self._memo = {0: 0}
+
+        def least(left: int) -> int:
+            found = memo.get(left)
+            if found is None:
+                bit = left & -left
+                dead = 0
+                while not bit & lows:  # the lowest card left, the lowest of no meld: in none now
+                    dead += values[bit.bit_length() - 1]
+                    left ^= bit
+                    if not left:
+                        return dead
+                    bit = left & -left
+                found = memo.get(left)
+                if found is None:
+                    c = bit.bit_length() - 1
+                    found = values[c] + least(left ^ bit)  # its lowest card in no meld
+                    for m in held[c]:
+                        if found and not m & ~left:
+                            v = least(left & ~m)
+                            if v < found:
+                                found = v
+                    memo[left] = found
+                found += dead
+            return found
+
+        return least
+
+    def forms_meld(self, hand: int, card: int) -> bool:
+        """Whether ``card`` makes a meld with cards of ``hand``."""
+        return any(not m & ~hand for m in self._with[card])
+
+
+def _compiled_search() -> type[Search] | None:
+    """The compiled :class:`HandSearch` (``gincli.rulebook._meldsearch``, built by
+    ``pip install`` where a C compiler is), or None: not built, or
+    ``GINCLI_PURE=1`` in the environment (the pure-Python search, the same answers)."""
+    import os
+
+    if os.environ.get("GINCLI_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from ._meldsearch import Search
+    except ImportError:
+        return None
+    return Search
+
+
+_Search = _compiled_search()
+#: Whether a plugin's meld rules are searched compiled.
+ACCELERATED = _Search is not None
+
+
+def compiled(python: HandSearch) -> HandSearch | Search:
+    """The compiled twin of the search ``python`` where it is built (a hand it
+    cannot take goes to ``python.solve``), else ``python`` itself."""
+    return python if _Search is None else _Search(python.melds, python.values, python.solve)
+
+
 class MeldSolver:
     """The meld rules in force, solved: what the scorer, the engine, the views
     and the bots ask (``rules.melds``). Built from a :class:`MeldRules`'s data;
-    exact. When every meld is of one rank or of one suit (sets and runs, round
-    the corner or not), a hand's deadwood is that of each suit's cards (a table
-    per suit, filled as it is asked) once each way of taking the melds of one
-    rank is tried, as the standard solver does; else a search over the melds
-    the hand holds, memoised."""
+    exact, for any melds. A hand's least deadwood (:attr:`deadwood`) and
+    whether a card melds with it (:attr:`forms_meld`) are a :class:`HandSearch`'s,
+    compiled where it is built (``_meldsearch.c``); without it, when every meld
+    is of one rank or of one suit (sets and runs, round the corner or not), a
+    hand's deadwood is that of each suit's cards (a table per suit, filled as it
+    is asked) once each way of taking the melds of one rank is tried, as the
+    standard solver does."""
 
     standard = False
     #: A memo past this many hands starts again (memory stays bounded).
     MEMO = 1 << 17
+
+    #: The least deadwood of a hand (a card mask of any size).
+    deadwood: Callable[[int], int]
+    #: Whether ``card`` makes a meld with cards of ``hand``: ``forms_meld(hand, card)``.
+    forms_meld: Callable[[int, int], bool]
 
     def __init__(self, name: str, melds: tuple[int, ...], values: tuple[int, ...], layoff_on_gin: bool,
                  words: str):
@@ -153,13 +289,19 @@ class MeldSolver:
         self.layoff_on_gin = layoff_on_gin
         self.words = words
         self._melds = frozenset(melds)
-        self._containing: list[tuple[int, ...]] = [tuple(m for m in melds if m >> c & 1) for c in range(52)]
         self._suit_values = [self._value_table(values[s * 13:s * 13 + 13]) for s in range(4)]
         self._dw: dict[int, int] = {0: 0}
         self._arr: dict[int, list[Arrangement]] = {}
         self._grows: dict[int, int] = {}  # meld -> the cards of the melds it is part of (what may be laid onto it)
+        python = HandSearch(melds, values)
+        self._held = python.held
+        search = compiled(python)
+        self.deadwood = search.deadwood
+        self.forms_meld = search.forms_meld
         self._structured = all(_one_rank(m) or _one_suit(m) for m in melds)
         if self._structured:
+            if not ACCELERATED:  # the suit tables, faster than the search in Python
+                self.deadwood = self._by_suits
             # per suit, per lowest rank: the one-suit melds (13-bit masks); each suit's deadwood by its cards
             self._suit_melds: list[list[list[int]]] = [[[] for _ in range(13)] for _ in range(4)]
             # per rank, per pattern of suits held (4 bits): each way of taking melds of that rank (suits taken)
@@ -204,45 +346,36 @@ class MeldSolver:
     def is_meld(self, mask: int) -> bool:
         return mask in self._melds
 
-    def deadwood(self, mask: int) -> int:
-        """Minimum deadwood of a hand (a card mask of any size)."""
-        if self._structured:
-            a = mask & 0x1FFF
-            b = mask >> 13 & 0x1FFF
-            c = mask >> 26 & 0x1FFF
-            d = mask >> 39
-            k = self._rank_min
-            if k == 3:
-                t = (a & b & (c | d)) | (c & d & (a | b))
-            elif k == 2:
-                t = (a & (b | c | d)) | (b & (c | d)) | (c & d)
-            elif k == 4:
-                t = a & b & c & d
-            elif k == 1:
-                t = a | b | c | d
-            else:
-                t = 0
-            if not t:
-                m0, m1, m2, m3 = self._suit_memo
-                v0, v1, v2, v3 = m0.get(a), m1.get(b), m2.get(c), m3.get(d)
-                if v0 is None or v1 is None or v2 is None or v3 is None:
-                    suit = self._suit
-                    return suit(0, a) + suit(1, b) + suit(2, c) + suit(3, d)
-                return v0 + v1 + v2 + v3
-            memo = self._dw
-            found = memo.get(mask)
-            if found is None:
-                if len(memo) > self.MEMO:
-                    memo.clear()
-                found = memo[mask] = self._ranks(a, b, c, d, t)
-            return found
+    def _by_suits(self, mask: int) -> int:
+        """The least deadwood of a hand when every meld is of one rank or of one suit."""
+        a = mask & 0x1FFF
+        b = mask >> 13 & 0x1FFF
+        c = mask >> 26 & 0x1FFF
+        d = mask >> 39
+        k = self._rank_min
+        if k == 3:
+            t = (a & b & (c | d)) | (c & d & (a | b))
+        elif k == 2:
+            t = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+        elif k == 4:
+            t = a & b & c & d
+        elif k == 1:
+            t = a | b | c | d
+        else:
+            t = 0
+        if not t:
+            m0, m1, m2, m3 = self._suit_memo
+            v0, v1, v2, v3 = m0.get(a), m1.get(b), m2.get(c), m3.get(d)
+            if v0 is None or v1 is None or v2 is None or v3 is None:
+                suit = self._suit
+                return suit(0, a) + suit(1, b) + suit(2, c) + suit(3, d)
+            return v0 + v1 + v2 + v3
         memo = self._dw
         found = memo.get(mask)
         if found is None:
             if len(memo) > self.MEMO:
                 memo.clear()
-                memo[0] = 0
-            found = self._solve(mask)
+            found = memo[mask] = self._ranks(a, b, c, d, t)
         return found
 
     def _suit(self, s: int, bits: int) -> int:
@@ -279,22 +412,6 @@ class MeldSolver:
                 best = v
         return best
 
-    def _solve(self, mask: int) -> int:
-        memo = self._dw
-        found = memo.get(mask)
-        if found is not None:
-            return found
-        low = mask & -mask
-        card = low.bit_length() - 1
-        best = self.values[card] + self._solve(mask ^ low)  # its lowest card in no meld
-        for m in self._containing[card]:
-            if not m & ~mask:
-                v = self._solve(mask & ~m)
-                if v < best:
-                    best = v
-        memo[mask] = best
-        return best
-
     def deadwoods(self, masks: Iterable[int]) -> list[int]:
         return [self.deadwood(m) for m in masks]
 
@@ -307,7 +424,7 @@ class MeldSolver:
                 self._arr.clear()
             target = self.deadwood(mask)
             out: list[tuple[int, ...]] = []
-            self._collect(mask, target, (), out)
+            self._collect(mask, target, (), out, self._held(mask))
             melded_sets = sorted(set(tuple(sorted(ms)) for ms in out), key=lambda ms: (len(ms), ms))
             found = []
             for ms in melded_sets:
@@ -318,8 +435,10 @@ class MeldSolver:
             self._arr[mask] = found
         return list(found)
 
-    def _collect(self, mask: int, budget: int, chosen: tuple[int, ...], out: list[tuple[int, ...]]) -> None:
-        """Every way of melding ``mask`` that leaves ``budget`` deadwood (the minimum), into ``out``."""
+    def _collect(self, mask: int, budget: int, chosen: tuple[int, ...], out: list[tuple[int, ...]],
+                 held: dict[int, list[int]]) -> None:
+        """Every way of melding ``mask`` that leaves ``budget`` deadwood (the
+        minimum), into ``out``; ``held``: the melds of the whole hand by their lowest card."""
         if not mask:
             out.append(chosen)
             return
@@ -327,19 +446,14 @@ class MeldSolver:
         card = low.bit_length() - 1
         value = self.values[card]
         if value <= budget and self.deadwood(mask ^ low) + value == budget:
-            self._collect(mask ^ low, budget - value, chosen, out)
-        for m in self._containing[card]:
+            self._collect(mask ^ low, budget - value, chosen, out, held)
+        for m in held.get(card, ()):  # a meld of what is left holding its lowest card has it as its own lowest
             if not m & ~mask and self.deadwood(mask & ~m) == budget:
-                self._collect(mask & ~m, budget, chosen + (m,), out)
+                self._collect(mask & ~m, budget, chosen + (m,), out, held)
 
     def best_arrangement(self, mask: int) -> Arrangement:
         """One arrangement of minimum deadwood: the first of :meth:`min_arrangements`."""
         return self.min_arrangements(mask)[0]
-
-    def forms_meld(self, hand: int, card: int) -> bool:
-        """Whether ``card`` makes a meld with cards of ``hand``."""
-        have = hand | 1 << card
-        return any(not m & ~have for m in self._containing[card])
 
     # -- layoffs --------------------------------------------------------------------
 
