@@ -131,7 +131,7 @@ def test_plugin_examples_in_the_docs_are_the_files_the_examples_run():
 
 
 def test_every_rule_id_is_documented():
-    from gincli.replay.validate import RULES
+    from gincli.formats.rule_ids import RULES
 
     text = (DOCS / "validate.md").read_text()
     for rule, meaning in RULES.items():
@@ -140,7 +140,7 @@ def test_every_rule_id_is_documented():
 
 def test_every_raised_rule_id_is_known():
     """Every rule id the code can raise is in the documented list."""
-    from gincli.replay.validate import RULES
+    from gincli.formats.rule_ids import RULES
 
     found = set()
     for path in (ROOT / "gincli").rglob("*.py"):

@@ -214,7 +214,8 @@ def test_a_bot_that_cannot_start_stops_the_match_whatever_the_workers(tmp_path, 
                           "1", "--workers", workers, "-q"], capture_output=True, text=True, timeout=120,
                          cwd=tmp_path)
     assert res.returncode == 2, res.stderr
-    [line] = res.stderr.splitlines()
+    *summary, line = res.stderr.splitlines()  # what was played, for people, then the stop
+    assert any("forfeit" in s for s in summary) and line.startswith("gin: error: ")
     assert "failed to start 3 times in a row" in line
     assert line.count("CUDA not found") == 1  # a line each start wrote again, quoted once
 

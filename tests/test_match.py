@@ -34,7 +34,8 @@ def test_a_view_holds_only_what_the_seat_may_know(registry):
     names = {f.name for f in dataclasses.fields(PlayerView)}
     assert names == {"me", "opponent", "dealer", "phase", "hand", "upcard", "discard_pile", "stock_count",
                      "passes", "my_took", "opponent_took", "my_discards", "opponent_discards", "taken",
-                     "must_draw_stock", "knock_limit", "big_gin", "rules", "scores", "hand_number", "extensions"}
+                     "must_draw_stock", "knock_limit", "big_gin", "rules", "scores", "hand_number", "extensions",
+                     "refusal"}
     v = registry.variant("standard")
     h = Hand(("ann", "bob"), "ann", v, registry.rules(v, registry.scoring("game"), {}),
              deck=shuffled_deck(SplitMix64(1)))

@@ -73,7 +73,7 @@ def gin(*args: str, tmp_path: Path, plugins: dict[str, str] | None = None, input
      @hookimpl
      def gincli_register_moves(register):
          register(Steal())
-     """, "the move set steal adds the action \"draw\", which is the rule book's"),
+     """, "the move set steal was left out: its action \"draw\" is the rule book's"),
 ])
 def test_a_registration_breach_is_one_warning_naming_the_plugin_and_the_rest_loads(tmp_path, code, said):
     res = gin("variants", "--format", "json", tmp_path=tmp_path, plugins={"bad": code})

@@ -27,8 +27,9 @@ import pluggy
 from ..base.config import config_dir
 from ..base.contract import PluginFault, plugin_of
 from ..base.errors import ConfigError, GinError, quote
+from ..formats.rule_ids import RULES
 from ..hand.bots import Bot
-from ..hand.moves import ACTIONS
+from ..hand.moves import ACTIONS, TABLE_ACTIONS
 from ..hand.moveset import MoveSet
 from ..matches.backends import MatchBackend, check_backend
 from ..rulebook.meldrules import MeldRules
@@ -106,6 +107,13 @@ def option_problem(opt: Option) -> str | None:
     except (ValueError, TypeError):
         return f"its default {quote(opt.default)} is not {opt.allowed()}"
     return None
+
+
+def _rule_books(opt: Option) -> bool:
+    """Whether ``opt`` is an option of the rule book declared again, of the same kind
+    (and choices): the same option, with a default of its own."""
+    book = next((o for o in PLAY_OPTIONS if o.name == opt.name), None)
+    return book is not None and (book.kind, book.choices, book.most) == (opt.kind, opt.choices, opt.most)
 
 
 class Catalogue:
@@ -222,6 +230,7 @@ class _Registrar:
             self._call_hook(hook, functools.partial(self._registrar, kind, types))
             if kind == "bot":  # commands after the things they may use
                 self._call_hook("gincli_register_commands", self._command_registrar)
+        self._settle_names()
         self._settle_keys()
         self._check_meld_data()
         self._add_user_variants()  # files never take a name in use: they come after every plugin
@@ -367,7 +376,7 @@ class _Registrar:
         if kind == "move set":
             self._check_moveset(item)
         elif kind == "meld rules":
-            self._check_options(f"the meld rules {item.name}", item.options)
+            check_option_list(f"the meld rules {item.name}", item.options)
         elif kind == "match backend":
             check_backend(item)
         elif kind == "bot":
@@ -447,11 +456,9 @@ class _Registrar:
                 self.catalogue._left_out[name] = f"{sentence}, and with them the option {quote(name)}"
 
     def _check_moveset(self, ms: MoveSet) -> None:
-        """A move set's actions and options may not take those of the rule book or
-        of another move set."""
-        taken = {a: "the rule book" for a in ACTIONS}
-        for other in self.catalogue.movesets.values():
-            taken.update(dict.fromkeys(other.actions, f"the move set {other.name}"))
+        """A move set's names: its actions, outcomes and record fields tuples of
+        names, its rule ids a mapping to text, its options sound. Whether another
+        has those names is settled once every plugin has registered (:meth:`_settle_names`)."""
         for attr in ("actions", "outcomes", "record_fields"):
             names = getattr(ms, attr, None)
             if not isinstance(names, tuple) or not all(isinstance(a, str) and a.strip() for a in names):
@@ -461,22 +468,78 @@ class _Registrar:
                 or not all(isinstance(k, str) and k and isinstance(v, str) for k, v in rule_ids.items())):
             raise TypeError(f"the move set {ms.name}'s rule_ids must map rule ids to what each means (text), not "
                             f"{quote(repr(rule_ids))}")
-        for action in ms.actions:
-            if action in taken:
-                raise TypeError(f"the move set {ms.name} adds the action {quote(action)}, which is {taken[action]}'s")
-        self._check_options(f"the move set {ms.name}", ms.options)
+        check_option_list(f"the move set {ms.name}", ms.options)
 
-    def _check_options(self, what: str, added: Any) -> None:
-        """The options a move set or meld rules add to every variant may not take
-        those of the rule book, of a move set or of meld rules."""
-        options = {o.name: "the rule book" for o in PLAY_OPTIONS}
-        for kind, table in (("move set", self.catalogue.movesets), ("meld rules", self.catalogue.meld_rules)):
-            for other in table.values():
-                options.update(dict.fromkeys((o.name for o in other.options), f"the {kind} {other.name}"))
-        check_option_list(what, added)
-        for opt in added:
-            if opt.name in options:
-                raise TypeError(f"{what} adds the option {quote(opt.name)}, which is {options[opt.name]}'s")
+    def _settle_names(self) -> None:
+        """Options, actions and rule ids are each one set of names for all of gincli:
+        the rule book's and gincli's first, then the built-in plugins', then the other
+        plugins' in order of precedence. An item that takes a name one before it has
+        is left out, one sentence naming it, the name and whose it is, so that what
+        came first (a built-in above all) keeps working. An option of a move set or
+        meld rules is every variant's, so no other option may share it; a scoring
+        system's and a variant's own options are in play together, so neither may share
+        the other's, while two scoring systems (or two variants), never in play at
+        once, may. A scoring system may declare an option of the rule book again,
+        of the same kind, to give it another default under that system (as eaai
+        does): that is the rule book's option, not another."""
+        kept = self.catalogue
+        builtin = {info.name for info in kept.plugins if info.builtin}
+        rank = {info.name: i for i, info in enumerate(kept.plugins)}
+        items: list[tuple[bool, int, str, Any, str]] = []
+        for kind, table in (("variant", kept.variants), ("scoring system", kept.scoring_systems),
+                            ("move set", kept.movesets), ("meld rules", kept.meld_rules)):
+            for name, item in table.items():
+                plugin = kept.owner.get((kind, name), "?")
+                items.append((plugin not in builtin, rank.get(plugin, 0), kind, item, plugin))
+        items.sort(key=lambda entry: entry[:2])  # stable: a plugin's items in the order of the hooks
+        every = {o.name: "the rule book's" for o in PLAY_OPTIONS}  # options every variant has
+        own: dict[str, dict[str, str]] = {"variant": {}, "scoring system": {}}  # options of one item in play
+        actions = {a: "the rule book's" for a in ACTIONS + TABLE_ACTIONS}
+        rule_ids = dict.fromkeys(RULES, "gincli's")
+        for _, _, kind, item, plugin in items:
+            whose = f"the {kind} {item.name}'s" + ("" if plugin in builtin else f" (plugin \"{plugin}\")")
+            if kind in own:
+                declared = item.extra_options if kind == "variant" else item.options
+                options = [o.name for o in declared if not (kind == "scoring system" and _rule_books(o))]
+                other = own["scoring system" if kind == "variant" else "variant"]
+                taken = {**other, **every}
+            else:
+                options = [o.name for o in item.options]
+                taken = {**own["variant"], **own["scoring system"], **every}
+            clash = next((("option", n, taken[n]) for n in options if n in taken), None)
+            if kind == "move set":
+                clash = (clash or next((("action", a, actions[a]) for a in item.actions if a in actions), None)
+                         or next((("rule id", r, rule_ids[r]) for r in item.rule_ids if r in rule_ids), None))
+            if clash is not None:
+                self._leave_out_clash(kind, item, plugin, *clash)
+                continue
+            if kind in own:
+                for n in options:
+                    own[kind].setdefault(n, whose)
+            else:
+                every.update(dict.fromkeys(options, whose))
+            if kind == "move set":
+                actions.update(dict.fromkeys(item.actions, whose))
+                rule_ids.update(dict.fromkeys(item.rule_ids, whose))
+
+    def _leave_out_clash(self, kind: str, item: Any, plugin: str, what: str, name: str, whose: str) -> None:
+        """Leave out an item whose option, action or rule id another has: a warning now,
+        and the sentence again, a plugin's fault (exit 4), when it is asked for."""
+        kept = self.catalogue
+        sentence = (f"plugin \"{plugin}\": the {kind} {item.name} was left out: its {what} {quote(name)} is "
+                    f"{whose}, and {'an' if what[0] in 'ao' else 'a'} {what} is one name for all of gincli "
+                    "(give it a name of its own, such as one that starts with the plugin's name: docs/plugins.md, "
+                    "\"Naming things\")")
+        tables: dict[str, dict[str, Any]] = {"variant": kept.variants, "scoring system": kept.scoring_systems,
+                                             "move set": kept.movesets, "meld rules": kept.meld_rules}
+        del tables[kind][item.name]
+        kept.owner.pop((kind, item.name), None)
+        self.problems.append(sentence)
+        self._leave_out_options(item, sentence)
+        if kind == "variant":
+            kept._refused[item.name] = PluginFault(sentence)
+        else:
+            kept._refused_items[(kind, item.name)] = PluginFault(sentence)
 
     def _check_keys(self, plugin: str, ms: MoveSet) -> None:
         """A move set's ``keys`` (short commands in ``gin play``): each an action of its own
