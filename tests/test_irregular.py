@@ -266,3 +266,28 @@ def test_the_end_of_hand_rule_matches_a_brute_force_reference():
         outcomes.add((outcome, len(knocker) - 10, len(defender) - 10))
     assert {o for o, _, _ in outcomes} == {"knock", "undercut", "gin", "irregular"}
     assert {(o, d) for o, _, d in outcomes if o in ("gin", "undercut")} >= {("gin", -1), ("undercut", -1)}
+
+
+def test_gin_play_records_a_table_s_game_with_its_irregularities(tmp_path):
+    """gin play --record: a scorer enters each deal, both players' moves and the
+    irregularities with their remedies; the transcript validates as it was played."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    lines = ["2s 7s 5h Kh 3d 6d 7d 8d Td 5c Qs", " ".join(BOB), "9d", "irregular ann 11", "remedy continue",
+             "remedy redeal",  # refused (a redeal is forced before the first draw), then chosen
+             " ".join(ANN), "As Ad Ac 2h 3h 4h 7c 8c 9c 5s", "9d", "d", "k Kh", "illegal", "remedy accept", "",
+             "q"]
+    gin = Path(sys.executable).parent / "gin"
+    out = subprocess.run([str(gin), "play", "--record", "ann,bob", "--dealer", "bob", "--transcript", "t.json"],
+                         input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "the rules allow only redeal there, not continue" in out.stdout
+    assert "bob undercuts and wins 42" in out.stdout
+    import json
+
+    report = gincli.validate(json.loads((tmp_path / "t.json").read_text()))
+    assert report["valid"], report["errors"]
+    assert [(h["outcome"], h["winner"], h["points"]) for h in report["hands"]] == [("redeal", None, 0),
+                                                                                  ("undercut", "bob", 42)]
