@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..rulebook.cards import by_rank, cards_of
+from ..rulebook.irregular import IRREGULAR, VOID
 from ..rulebook.scoring import HandResult, meld_cards_in_order, meld_strs, sort_melds
 from .render import cards_markup, safe
 
@@ -29,6 +30,8 @@ def headline(result: HandResult, markup: bool = True) -> str:
         "dead": "dead hand: nobody scores",
         "gin_tied": f"{name(result.knocker.name if result.knocker else None)}'s gin is tied: nobody scores",
         "forfeit": f"{name((result.forfeit or {}).get('player'))} forfeits: {w} wins {p}",
+        VOID: "redeal: the hand is void",
+        IRREGULAR: "irregular hand: nobody scores",
     }.get(result.outcome, f"{name(result.outcome).replace('_', ' ')}: {w} wins {p}")
 
 
@@ -43,9 +46,26 @@ def explain(result: HandResult, multiplied_because: str | None = None, movesets:
             text = ms.explain(result)
             if text:
                 return name(text)
-    k, d = result.knocker, result.defender
     if result.outcome == "dead":
         return "nobody knocked before the wall: nobody scores, and the same dealer deals again"
+    if result.outcome == VOID:
+        return "a wrong number of cards found at the table: the hand is void, and the same dealer deals again"
+    counts = (result.fields or {}).get("irregular_hands") or {}
+    if result.outcome == IRREGULAR:
+        many = " and ".join(f"{name(p)} holds {n} cards" for p, n in counts.items() if n > 10)
+        return (f"{many}, and a player holding too many cards may not win the hand: nobody scores it, and the "
+                "same dealer deals again")
+    short = [f"{name(p)} holds {n} cards" for p, n in counts.items() if n < 10]
+    if short:  # the end-of-hand rule, then the arithmetic on the counts it makes
+        return (f"{' and '.join(short)}: the count takes the penalty for each missing card (irregular_hand_penalty), "
+                "and a player short of cards gets no gin or undercut bonus; "
+                + _arithmetic(result, multiplied_because, name))
+    return _arithmetic(result, multiplied_because, name)
+
+
+def _arithmetic(result: HandResult, multiplied_because: str | None, name: Any) -> str:
+    """Where a hand's points come from, the spreads' counts and the bonuses."""
+    k, d = result.knocker, result.defender
     if result.outcome == "gin_tied" and d is not None:
         return (f"{name(d.name)} laid off onto the gin and has no deadwood left (layoff_on_gin): the hand is "
                 "tied, nobody scores")

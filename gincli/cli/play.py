@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import shutil
 import sys
@@ -11,12 +10,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ..base.config import data_dir
-from ..base.errors import RecordError, UsageError, clip, plural
+from ..base.errors import UsageError, clip, plural
 from ..base.jsonio import dumps
 from ..formats.store import SavedTranscript
 from ..hand.bots import Bot, BotError
@@ -25,10 +24,9 @@ from ..hand.moves import IllegalMove, Move
 from ..hand.view import PlayerView
 from ..matches.external import BotStartFailure, ExternalSpec, configure, external_bot, is_external
 from ..matches.runner import DEFAULT_MAX_FORFEITS, ForfeitStop, timed_if_third_party
-from ..rulebook.cards import CARD_TABLE, card_str
-from ..rulebook.meldrules import STANDARD
+from ..rulebook.cards import card_str
 from ..rulebook.rng import SplitMix64
-from ..rulebook.scoring import HandResult, check_meld
+from ..rulebook.scoring import HandResult
 from ..sessions.systems import open_session
 from ..sessions.table import Table, take_turn
 from . import complete
@@ -51,7 +49,16 @@ from .options import (
     utf8_text,
     whole_numbers,
 )
-from .render import OutputFormat, card_markup, cut, data, player_label, rendered, safe, terminal_width, write_data
+from .prompt import Quit, Reject, Screen, describe, read_card, read_meld
+from .render import (
+    OutputFormat,
+    card_markup,
+    cut,
+    data,
+    player_label,
+    safe,
+    write_data,
+)
 
 if TYPE_CHECKING:
     from ..plugin.registry import Registry
@@ -137,43 +144,17 @@ class SavedGame:
 
 # -- what the player types ------------------------------------------------------------------
 
-class Reject(Exception):
-    """Input that is not a move now: one sentence, then the prompt again."""
-
-
 @dataclass
 class Command:
     kind: str  # move, help, hint, undo, quit
     move: Move | None = None
 
 
-_CARD = re.compile(r"(10|[2-9tjqka])\s*([shdc♠♥♦♣])", re.I)
 #: The bots whose move a hint gives, the strongest first (the first loaded).
 HINT_BOTS = ("master", "expert")
 
 _WORDS = {"?": "help", "help": "help", "h": "hint", "hint": "hint", "u": "undo", "undo": "undo",
           "q": "quit", "quit": "quit", "exit": "quit"}
-
-
-def read_card(token: str) -> int:
-    """A card as a person types it: ``7h``, ``7H``, ``10♥``, ``th``, ``T♥``."""
-    m = _CARD.fullmatch(token.strip())
-    if m is None:
-        raise Reject(f"\"{token}\" is not a card: cards are written like 7h, 10♥ or Qs")
-    rank = m.group(1).upper()
-    return CARD_TABLE[("T" if rank == "10" else rank) + m.group(2).lower()]
-
-
-def read_meld(token: str, me: str, view: PlayerView | None = None) -> int:
-    """A meld typed as its cards, joined or with - , + between them: ``7s7h7d``, ``4h-5h-6h``."""
-    text = re.sub(r"[-,+/]", "", token)
-    found = list(_CARD.finditer(text))
-    if not found or "".join(m.group(0) for m in found) != text:
-        raise Reject(f"\"{token}\" is not a meld: write its cards together, like 7s7h7d or 4h-5h-6h")
-    try:
-        return check_meld([read_card(m.group(0)) for m in found], me, view.melds if view is not None else STANDARD)
-    except RecordError as exc:
-        raise Reject(exc.message.replace(f"{me}'s meld", "the meld")) from None
 
 
 def parse_command(text: str, view: PlayerView, order: list[int]) -> Command:
@@ -364,30 +345,6 @@ def _forbidding(view: PlayerView, move: Move) -> list[str]:
 
 # -- telling what happened --------------------------------------------------------------------
 
-def describe(move: Move, me: str) -> str:
-    """A move in words, as the player ``me`` may know it (never a card drawn by
-    the opponent from the stock)."""
-    you = move.player == me
-    who = "you" if you else safe(move.player)
-    s = "" if you else "s"
-    if move.action == "pass":
-        return f"{who} pass{'es' if s else ''} on the upcard"
-    if move.action == "draw":
-        if move.source == "discard":
-            return f"{who} take{s} {card_markup(move.card)} from the discard pile" if move.card is not None \
-                else f"{who} take{s} the top of the discard pile"
-        return f"you draw {card_markup(move.card)} from the stock" if you and move.card is not None \
-            else f"{who} draw{s} from the stock"
-    if move.action == "discard":
-        assert move.card is not None, "a discard played names its card (Hand.apply refuses one that does not)"
-        return f"{who} discard{s} {card_markup(move.card)}"
-    if move.action == "knock":
-        return f"{who} knock{s}" if move.card is not None else f"{who} go{'es' if s else ''} big gin"
-    if move.action == "layoff":
-        return f"{who} spread{s}"
-    return f"{who} {safe(move.action)}{s}"  # a move set's move: "bob doubles", "you accept"
-
-
 def advice(move: Move, view: PlayerView) -> str:
     """A move suggested to the player, in words."""
     if move.action == "pass":
@@ -409,75 +366,6 @@ def advice(move: Move, view: PlayerView) -> str:
 
 # -- the screen ------------------------------------------------------------------------------
 
-class Screen:
-    """Where the game is shown and moves come from: a terminal (redrawn, in
-    colour) or a pipe (plain text, moves read line by line)."""
-
-    def __init__(self, out: IO[str], source: IO[str], interactive: bool):
-        from rich.console import Console
-
-        self.interactive = interactive
-        self.source = source
-        if interactive:
-            self.console = Console(file=out, highlight=False, force_terminal=True, emoji=False)
-            try:
-                import readline  # noqa: F401  (line editing and history at the prompt)
-            except ImportError:
-                pass
-        else:  # the table is drawn for 80 columns
-            self.console = Console(file=out, highlight=False, color_system=None, emoji=False, width=80)
-        #: Lines of text (:meth:`say`) are wrapped at spaces to a terminal's width, never inside a word;
-        #: in a file or a pipe they are never wrapped (a path stays whole, to copy; a line, to grep).
-        self.text_console: Any = None
-        columns = terminal_width(out) if not interactive else None
-        if columns:
-            self.text_console = Console(file=out, highlight=False, color_system=None, emoji=False, width=columns)
-
-    @property
-    def width(self) -> int:
-        return self.console.size.width
-
-    def rows(self, taken: int) -> int | None:
-        """How many entries of a score pad fit on a terminal whose other
-        content takes ``taken`` lines (no limit through a pipe)."""
-        return max(3, self.console.size.height - taken) if self.interactive else None
-
-    def show(self, renderable: Any, clear: bool = True, soft_wrap: bool = False) -> None:
-        if self.interactive:
-            if clear:
-                self.console.clear()
-            self.console.print(renderable, soft_wrap=soft_wrap)
-            return
-        self.console.file.write(rendered(renderable, self.console, soft_wrap))  # no padding at the ends of lines
-        self.console.file.flush()
-
-    def say(self, markup: str) -> None:
-        """A line of text: in a terminal, wrapped at spaces to its width (a
-        word, a path, is never cut, unless it is wider than the terminal);
-        in a file or a pipe, never wrapped."""
-        if self.interactive:
-            self.console.print(markup, soft_wrap=False)  # rich wraps at spaces, to the terminal's width
-        elif self.text_console is not None:
-            self.console.file.write(rendered(markup, self.text_console))
-            self.console.file.flush()
-        else:
-            self.show(markup, clear=False, soft_wrap=True)
-
-    def ask(self, prompt: str = "> ") -> str | None:
-        """A line of input; None at the end of input."""
-        if self.interactive:
-            try:
-                return self.console.input(prompt)
-            except EOFError:
-                return None
-        line = self.source.readline()
-        if not line:
-            return None
-        line = line.rstrip("\r\n")
-        self.console.print(f"{prompt}{line}", markup=False)
-        return line
-
-
 def fail(message: str) -> typer.Exit:
     """``gin: error: MESSAGE`` on stderr, as every command says it (on a
     terminal wrapped at spaces). Returns the exit (status 2) to raise."""
@@ -486,10 +374,6 @@ def fail(message: str) -> typer.Exit:
 
 
 # -- the game ---------------------------------------------------------------------------------
-
-class Quit(Exception):
-    pass
-
 
 class Game:
     """One session between the player at the screen and bots."""
@@ -841,6 +725,40 @@ def stopped(stop: UsageError, game: Game, path: Path, cwd: str | None, unknown_c
             f"{shlex.quote(str(path))}")
 
 
+def _record(registry: Registry, names: str, variant: str, scoring: str, option: list[str] | None,
+            dealer: str | None, transcript: str | None) -> None:
+    """``gin play --record A,B``: the scorer's session (:mod:`gincli.cli.record`)."""
+    from .record import Scorer
+
+    players = tuple(utf8_text(n, "--record").strip() for n in names.split(","))
+    if len(players) != 2 or not all(players) or players[0] == players[1]:
+        raise UsageError(f"--record takes the two players' names, as ann,bob, not \"{names}\"")
+    v, system = registry.variant(variant), registry.scoring(scoring)
+    check_seats(system, 2, "--record", "players")
+    try:
+        rules = registry.rules(v, system, overrides_from(option))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    check_dealer(dealer, players)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = Path(transcript) if transcript is not None else data_dir() / "games" / f"{stamp}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    file = SavedTranscript(path, False)
+    try:
+        screen = Screen(data(), sys.stdin, sys.stdin.isatty() and sys.stdout.isatty())
+        table = Table(players, v, rules, system, 0, dealer=dealer or players[0])
+        scorer = Scorer(table, screen, file, registry.transcript_options(v, rules))
+        try:
+            scorer.run()
+            screen.say(f"[bold]The {system.name} is over[/].")
+        except Quit:
+            screen.say(f"You left after {plural(len(table.results), 'hand')}.")
+        scorer.save()
+        screen.say(f"The transcript is in {safe(path)}; check it with: gin validate {safe(path)}")
+    finally:
+        file.close()
+
+
 def _here() -> str | None:
     try:
         return os.getcwd()
@@ -882,8 +800,19 @@ def play(
     format: Annotated[OutputFormat, typer.Option(
         "--format", "-f", help="text; json also writes a summary of the session on stdout (the table then "
                                "goes to stderr).")] = OutputFormat.text,
+    record: Annotated[str | None, typer.Option(
+        "--record", metavar="NAME,NAME",
+        help="Record a game played at another table between these two players, as its scorer: you enter each "
+             "deal, both players' moves, and the irregularities found with their remedies.")] = None,
 ) -> None:
     registry = bots_registry(ctx, bots_file)
+    if record is not None:
+        given = [f"--{n}" for n in ("bot", "name", "seed", "resume")
+                 if (ctx.get_parameter_source(n) or _NONE).name == "COMMANDLINE"]
+        if given:
+            raise UsageError(f"--record enters both players' moves: leave out {', '.join(given)}")
+        _record(registry, record, variant, scoring, option, dealer, transcript)
+        return
     saved = None
     if resume:
         if transcript is None:

@@ -56,7 +56,9 @@ def render_summary(s: dict[str, Any]) -> Any:
         ("games and hands are those won" + (" (played: hands played; a game is won by the best net result)"
                                             if many else "") + "; "
          f"{plural(s['hands'], 'hand')} played" + (f" in {plural(s['games'], 'session')}" if s["games"] else "")
-         + f", {s['dead_hands']:,} dead"),
+         + f", {s['dead_hands']:,} dead"
+         + (f", {s['irregular_hands']:,} irregular (won by nobody)" if s.get("irregular_hands") else "")
+         + (f"; {plural(s['redeals'], 'hand')} voided and dealt again" if s.get("redeals") else "")),
     ]
     if "points_per_hand" in s:  # a hand match: the points first, what it measures
         pp = s["points_per_hand"]

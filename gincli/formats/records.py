@@ -14,6 +14,7 @@ from ..base.contract import PluginFault, plugin_of
 from ..base.errors import GinError, RecordError, quote
 from ..base.jsonio import fast_loads, scan_object as _scan
 from ..rulebook.cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
+from ..rulebook.irregular import TableHand
 from ..rulebook.rules import Rules
 from ..rulebook.scoring import HandResult, Position, check_meld, score_plain, score_position
 from ..rulebook.variant import Variant
@@ -81,6 +82,28 @@ def parse_position(record: Mapping[str, Any]) -> Position:
                 if not masks[defender] >> c & 1:
                     raise RecordError(f"layoff {card_str(c)} is not in {defender}'s hand")
     return Position(players, masks, knocker, upcard, melds, layoffs)
+
+
+def irregular_counts(record: Mapping[str, Any], pos: Position, rules: Rules) -> TableHand | None:
+    """A record marked ``"irregular": true`` (FORMATS.md): each player whose number
+    of cards is wrong, with the number they should hold, for the end-of-hand rule
+    (the knocker's eleven cards are big gin where big gin is on and they all
+    meld); None for a record not so marked."""
+    mark = record.get("irregular")
+    if mark is None or mark is False:
+        return None
+    if mark is not True:
+        raise RecordError(f"\"irregular\" must be true or false, not {quote(mark)}")
+    right: dict[str, int] = {}
+    for name in pos.players:
+        held = pos.hands[name]
+        should = 10
+        if (name == pos.knocker and held.bit_count() == 11 and rules["big_gin_bonus"] != "off"
+                and rules.melds.deadwood(held) == 0):
+            should = 11
+        if held.bit_count() != should:
+            right[name] = should
+    return TableHand(right)
 
 
 def _slow_mask(name: str, cards: Any) -> int:
@@ -198,10 +221,11 @@ class HandScorer(Generic[System]):
         pos = parse_position(record)
         self._check_fields(record, rules)
         outcome = record.get("outcome")
+        table = irregular_counts(record, pos, rules)
         if not rules.movesets:
             if outcome is not None:
                 raise self._unclaimed(outcome, rules)
-            return score_position(pos, variant, rules, record.get("id"))
+            return score_position(pos, variant, rules, record.get("id"), table)
         states = {ms.name: ms.checked_from_record(record, pos, rules) for ms in rules.movesets}
         for ms in rules.movesets:  # a hand ended by a move set's move (a declined double)
             ended = ms.checked_score_record(states[ms.name], record, pos, variant, rules)
@@ -209,7 +233,7 @@ class HandScorer(Generic[System]):
                 return replace(ended, id=record.get("id")) if ended.id != record.get("id") else ended
         if outcome is not None:  # an outcome the cards never give, that no move set scored: never a dead hand
             raise self._unclaimed(outcome, rules)
-        result = score_position(pos, variant, rules, record.get("id"))
+        result = score_position(pos, variant, rules, record.get("id"), table)
         for ms in rules.movesets:
             result = ms.checked_finish(states[ms.name], result, rules)
         return result

@@ -29,6 +29,8 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..rulebook.irregular import IRREGULAR, VOID
+
 #: The most players a row has columns for.
 SEATS = 4
 
@@ -150,7 +152,7 @@ def session_row(session: str, seed: Any, players: Sequence[str], scores: Mapping
 def outcome_row(spec: Any, o: Any) -> list[Any]:
     """A played session (:class:`gincli.matches.runner.SessionOutcome` of the
     match ``spec``) as a :data:`SESSION` row."""
-    dead = sum(1 for hand in o.hands if hand[1] is None)
+    dead = sum(1 for hand in o.hands if hand[1] is None and hand[0] not in (VOID, IRREGULAR))
     winner = WINNERS_JOIN.join(o.winners) or o.winner  # with more players, the side's names
     if not winner and spec.unit == "hands" and o.hands:  # a hand settled alone: its winner
         winner = o.hands[-1][1]

@@ -64,4 +64,24 @@ RULES: dict[str, str] = {
                     "replayed; the message names it",
     "internal-error": "gincli failed where it did not foresee a failure: a bug in gincli (please report it); the "
                       "hands finished before it are kept",
+    # Irregularities at the table, and their remedies (RULES.md; FORMATS.md "Irregularities")
+    "irregular-hand-count": "an irregular-hand move whose number of cards is not what the player holds, or is the "
+                            "right number, or a count recorded twice",
+    "remedy-missing": "a move other than the remedy after an irregularity that needs one (a wrong number of cards "
+                      "found during play, an illegal knock found)",
+    "remedy-not-allowed": "a remedy the rules do not allow there (continue when a redeal is forced, accept after "
+                          "the opponent spread or for a spread that is not valid, ...), or with nothing to remedy",
+    "remedy-wrong-player": "a remedy chosen by the player whose choice it is not (the player with the right hand, "
+                           "the opponent of an illegal knock)",
+    "correction-expected": "an offender correcting a wrong number of cards who does not, on their turn, only draw "
+                           "(too few cards) or only discard (too many)",
+    "knock-banned": "a knock the rules forbid for now: after a correction, before the offender's next turn; after "
+                    "cards seen illegally, before the offender's next turn, unless with gin",
+    "seen-cards": "a seen move whose cards are not in the stock",
+    "seen-turn": "a seen move whose in_turn does not say whose turn it is, or cards seen after the knock",
+    "exposed-draw": "a draw of an exposed card that is not exposed, or that the player may not take now (the other "
+                    "player takes first, until drawing from the stock; the offender never, after seeing it out of "
+                    "turn)",
+    "knock-not-illegal": "an illegal-knock move after a legal knock, or where no knock awaits being found illegal, "
+                         "or naming another player than the knocker",
 }

@@ -27,8 +27,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base.contract import PluginFault, plugin_of
-from ..base.errors import GinError, RecordError, quote
+from ..base.errors import GinError, RecordError, plural, quote
 from ..rulebook.cards import CARD_NAMES, FULL_DECK_MASK, card_str, cards_of, cut_key
+from ..rulebook.irregular import (
+    ACCEPT,
+    CONTINUE,
+    COUNT_ONLY,
+    PICK_UP,
+    PLAY_EXPOSED,
+    REDEAL,
+    VOID,
+    Exposed,
+    TableHand,
+    illegal_knock_remedies,
+    under_top,
+    wrong_hand_remedies,
+)
 from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import OFF, Rules
 from ..rulebook.scoring import (
@@ -41,10 +55,12 @@ from ..rulebook.scoring import (
     score_position,
 )
 from ..rulebook.variant import Variant
-from .moves import ACTIONS, IllegalMove, Move
+from .faults import AtTable, Due, IllegalKnock, KnockBan
+from .moves import ACTIONS, TABLE_ACTIONS, IllegalMove, Move
 from .view import PlayerView
 
 _ACTIONS = frozenset(ACTIONS)  # the rule book's moves, to look one up
+_TABLE_ACTIONS = frozenset(TABLE_ACTIONS)
 
 OFFER, DRAW, DISCARD, SPREAD, OVER = "offer", "draw", "discard", "spread", "over"
 
@@ -145,7 +161,8 @@ class Hand:
             self.upcard = deal["upcard"]
             self.stock = None
         self.initial_hands = dict(self.hands)
-        self.stock_count = 31
+        #: 31, or what a deal found irregular at the table left (FORMATS.md: such a deal is given, not dealt)
+        self.stock_count = 51 - self.hands[first].bit_count() - self.hands[second].bit_count()
         held = self.hands[self.players[0]] | self.hands[self.players[1]]
         self.unseen = FULL_DECK_MASK & ~held & ~(1 << self.upcard)
         self.pile: list[int] = [self.upcard]  # the discard pile, top at the end
@@ -175,6 +192,8 @@ class Hand:
         self._restricting = tuple(ms for ms in self.movesets if ms.restricts)  # MoveSet.forbids
         self._listening = tuple(ms for ms in self.movesets if ms.listens)  # MoveSet.played
         self._checking = tuple(ms for ms in self.movesets if ms.checks)  # MoveSet.check
+        #: The irregularities found at the table and their remedies; None until the first is recorded.
+        self.table: AtTable | None = None
 
     # -- facts -----------------------------------------------------------------------
 
@@ -188,11 +207,15 @@ class Hand:
     @property
     def finishable(self) -> bool:
         """Whether the hand has ended, or needs only the defender's spread (which
-        gincli can choose)."""
-        return self.phase in (SPREAD, OVER)
+        gincli can choose); never while a remedy is due."""
+        return self.phase in (SPREAD, OVER) and (self.table is None or self.table.settled)
 
     def expecting(self) -> str:
         """What the player to act must do, in words."""
+        if self.table is not None:
+            text = self._table_expecting()
+            if text:
+                return text
         for ms in self.movesets:
             text = ms.checked_expecting(self)
             if text:
@@ -238,14 +261,20 @@ class Hand:
         return seen
 
     def rewound(self, moves: int) -> Hand:
-        """A new hand, as this one was after its first ``moves`` moves (the deck
-        must be known)."""
-        if self.deck is None:
-            raise RuntimeError("only a hand dealt from a known deck can be rewound")
-        hand = Hand(self.players, self.dealer, self.variant, self.rules, deck=self.deck)
+        """A new hand, as this one was after its first ``moves`` moves."""
+        deal = None if self.deck is not None else {**self.initial_hands, "upcard": self.upcard}
+        hand = Hand(self.players, self.dealer, self.variant, self.rules, deck=self.deck, deal=deal)
         hand.number, hand.scores = self.number, self.scores
-        for move in self.moves[:moves]:
-            hand.apply(Move(move.player, move.action, move.source, move.card, move.melds, move.cards, move.fields))
+        illegal = self.table.illegal_at if self.table is not None else set()
+        for i, move in enumerate(self.moves[:moves]):
+            again = Move(move.player, move.action, move.source, move.card, move.melds, move.cards, move.fields)
+            if i in illegal:
+                try:
+                    hand.apply(again)
+                except IllegalMove as exc:
+                    hand.knock_illegally(again, exc)
+            else:
+                hand.apply(again)
         return hand
 
     def legal_moves(self) -> list[Move]:
@@ -265,11 +294,15 @@ class Hand:
         then unchanged)."""
         phase = self.phase
         player = move.player
-        if phase == OVER:
+        action = move.action
+        if phase == OVER and (action not in _TABLE_ACTIONS or self.knocker is None):
             raise IllegalMove("move-after-end", f"{player} moved after the hand was over")
         if player not in self.hands:
             raise IllegalMove("unknown-player", f"{quote(player)} is not a player of this hand")
-        action = move.action
+        if self.table is not None and action in _ACTIONS and self._at_table(move):
+            self.moves.append(move)
+            self._played(move.shown() if self.movesets else move)
+            return
         # What the move sets are shown: the same move whoever made it (Move.shown)
         shown = move.shown() if self.movesets else move
         owner = self._moveset_of.get(action)
@@ -282,6 +315,10 @@ class Hand:
             self._played(shown)
             return
         if action not in _ACTIONS:
+            if action in _TABLE_ACTIONS:
+                self._table_event(move)
+                self.moves.append(move)
+                return
             actions = ", ".join(ACTIONS + tuple(self._moveset_of))
             raise IllegalMove("malformed-move", f"{quote(action)} is not a move here; the moves are {actions}")
         for ms in self.movesets:
@@ -315,6 +352,8 @@ class Hand:
                 raise IllegalMove("spread-expected", f"after the knock, {player} may only spread and lay off")
             self._spread(move)
         self.moves.append(move)
+        if self.table is not None and action == "draw":
+            self._drew(move)
         self._played(shown)
 
     def _unkept_offer(self, owner: Any, move: Move, exc: IllegalMove) -> GinError:
@@ -343,6 +382,9 @@ class Hand:
             return
         if move.action != "draw":
             raise IllegalMove("first-turn-order", f"{player} must take or refuse the upcard first")
+        if move.source == "exposed":
+            raise IllegalMove("exposed-draw", f"{player} may not take an exposed card before the upcard is taken "
+                                              "or refused")
         if move.source != "discard":
             raise IllegalMove("first-turn-order", f"{player} drew from the stock before the upcard was refused "
                                                   f"by both players")
@@ -373,6 +415,8 @@ class Hand:
             self.wall_turn = self.stock_count == 2
             self.taken = -1
         else:
+            if move.source != "discard":
+                raise IllegalMove("exposed-draw", f"{player} drew an exposed card, but no card is exposed")
             if self.must_draw_stock:
                 raise IllegalMove("first-turn-order", f"both players refused the upcard, so {player} must draw "
                                                       "from the stock")
@@ -423,7 +467,7 @@ class Hand:
             held &= ~(1 << card)
         try:
             melds = declared_melds(player, held, move.melds, self.rules.melds)
-            outcome, _ = check_knock(player, held, melds, self.variant, self.rules, self.upcard)
+            outcome, _ = check_knock(player, held, melds, self.variant, self.rules, self.upcard, eleven=card is None)
         except RecordError as exc:
             raise IllegalMove(exc.rule or "illegal-knock", exc.message) from None
         if card is not None:
@@ -457,7 +501,7 @@ class Hand:
                     raise IllegalMove("layoff-not-held", f"{defender} laid off {card_str(c)}, which {defender} "
                                                          "does not hold")
         pos = Position(self.players, dict(self.hands), self.knocker, self.upcard, melds, layoffs)
-        return self._finished(score_position(pos, self.variant, self.rules))
+        return self._finished(score_position(pos, self.variant, self.rules, table=self._table_hand()))
 
     def _finished(self, result: HandResult) -> HandResult:
         """A result as the move sets in play change it (doubling's stake)."""
@@ -476,7 +520,7 @@ class Hand:
         chooses the defender's spread and layoffs (FORMATS.md): a ``layoff``
         move played like a defender's own, which the move sets are told of."""
         if self.result is None:
-            if self.phase != SPREAD:
+            if self.phase != SPREAD or not self.finishable:
                 raise RuntimeError("the hand is not over")
             spread = self._chosen_spread = Move(self.to_act, "layoff")
             try:
@@ -514,6 +558,12 @@ class Hand:
 
     def _force(self, move: Move, shown: Move) -> bool:
         player, action = move.player, move.action
+        if action in _TABLE_ACTIONS or move.source == "exposed":
+            try:
+                self.apply(move)
+            except IllegalMove:
+                pass  # followed leniently: an irregularity out of place is passed over
+            return True
         if player not in self.hands or self.phase == OVER:
             return False
         self.to_act = player
@@ -581,6 +631,346 @@ class Hand:
             self.phase = OVER
             return True
         return False
+
+    # -- irregularities at the table (RULES.md; the rules: rulebook/irregular.py) -----
+
+    def _state(self) -> AtTable:
+        if self.table is None:
+            self.table = AtTable()
+        return self.table
+
+    def right_count(self, player: str) -> int:
+        """How many cards ``player`` should hold now: 10, or 11 between their draw
+        and their discard; the knocker after the knock 10, or 11 for big gin."""
+        if self.phase == DISCARD and self.to_act == player:
+            return 11
+        if player == self.knocker and self.phase in (SPREAD, OVER):
+            knock = next(m for m in reversed(self.moves) if m.action == "knock")
+            return 11 if knock.card is None else 10
+        return 10
+
+    def _wrong(self) -> set[str]:
+        return {p for p in self.players if self.hands[p].bit_count() != self.right_count(p)}
+
+    def _table_hand(self) -> TableHand | None:
+        """What the end-of-hand rule reads of this hand: the wrong counts found
+        (at the end, or going on uncorrected), the bonuses lost, a knock accepted."""
+        t = self.table
+        if t is None:
+            return None
+        wrong = {p: self.right_count(p) for p in self._wrong() if p in t.at_end or p in t.correcting}
+        return TableHand(wrong, frozenset(t.no_bonus), t.accepted)
+
+    def _table_expecting(self) -> str:
+        t = self.table
+        assert t is not None
+        if t.due is not None:
+            chooser = t.due.remedies.chooser
+            return f"{chooser + ' to ' if chooser else ''}choose a remedy: {t.due.remedies.words()}"
+        if t.illegal is not None:
+            return "record the illegal knock (illegal-knock), or spread before it is found"
+        return ""
+
+    def _table_event(self, move: Move) -> None:
+        """An irregularity found, or a remedy chosen (FORMATS.md "Irregularities")."""
+        action, player = move.action, move.player
+        t = self._state()
+        if self.phase == OVER and action != "irregular-hand":
+            raise IllegalMove("move-after-end", f"{player} moved after the hand was over")
+        if t.illegal is not None and not t.illegal.found and action != "illegal-knock":
+            raise self._unfound(t.illegal)
+        if action == "irregular-hand":
+            self._irregular_hand(move, t)
+        elif action == "remedy":
+            self._remedy(move, t)
+        elif action == "illegal-knock":
+            il = t.illegal
+            if il is None or il.found:
+                last = next((m for m in reversed(self.moves) if m.action != "layoff"), None)
+                what = (f"{last.player}'s knock was legal" if last is not None and last.action == "knock"
+                        and self.phase == SPREAD else "no knock awaits being found illegal here")
+                raise IllegalMove("knock-not-illegal", f"{player} recorded an illegal knock, but {what}")
+            if player != il.player:
+                raise IllegalMove("knock-not-illegal", f"the knock was {il.player}'s: the illegal-knock move names "
+                                                       f"{il.player}, the offender, not {player}")
+            il.found = True
+            opponent = self.other(il.player)
+            remedies = illegal_knock_remedies(opponent, il.spread is not None, il.count_only)
+            when = "after" if il.spread is not None else "before"
+            t.due = Due(remedies, f"{il.player}'s knock was illegal ({il.fault.message}), found {when} {opponent} "
+                                  "spread", "the knocker's opponent", "knock")
+        else:
+            self._seen(move, t)
+
+    def _unfound(self, il: IllegalKnock) -> IllegalMove:
+        """The fault of an illegal knock played on as if legal, never found."""
+        return IllegalMove(il.fault.rule or "illegal-knock", il.fault.message)
+
+    def _irregular_hand(self, move: Move, t: AtTable) -> None:
+        player = move.player
+        held = self.hands[player].bit_count()
+        said = (move.fields or {}).get("cards")
+        if said != held:
+            raise IllegalMove("irregular-hand-count", f"the irregular hand says {player} holds {said} cards, but "
+                                                      f"{player} holds {held}")
+        right = self.right_count(player)
+        if held == right:
+            raise IllegalMove("irregular-hand-count", f"{player} holds {held} cards, the right number now")
+        if t.due is not None and t.due.kind != "hand":
+            raise IllegalMove("remedy-missing", f"{t.due.why}: {t.due.first()}")
+        if self.phase in (SPREAD, OVER):  # found when the hand is over: the end-of-hand rule scores it
+            if player in t.at_end or player in t.correcting:
+                raise IllegalMove("irregular-hand-count", f"{player}'s count was recorded already")
+            t.at_end.add(player)
+            if self.phase == OVER:  # scored already: again, by the end-of-hand rule
+                spread = next(m for m in reversed(self.moves) if m.action == "layoff")
+                self.result = self._score(spread.melds, spread.cards)
+            return
+        if player in t.found or player in t.correcting:
+            raise IllegalMove("irregular-hand-count", f"{player}'s count was recorded already")
+        t.found[player] = any(m.player == player and m.action == "draw" for m in self.moves)
+        wrong = self._wrong()
+        remedies = wrong_hand_remedies(t.found, self.players, wrong)
+        found = " and ".join(f"{p} holds {plural(self.hands[p].bit_count(), 'card')} (not {self.right_count(p)})"
+                             for p in t.found)
+        early = [p for p, drew in t.found.items() if not drew]
+        if len(wrong) == 2:
+            why = " and ".join(f"{p} holds {plural(self.hands[p].bit_count(), 'card')}" for p in self.players)
+            why = f"both hands are wrong ({why})"
+        else:
+            why = f"{found}, found {'before' if early else 'after'} {(early or [player])[0]}'s first draw"
+        t.due = Due(remedies, why, "whose hand is right", "hand")
+
+    def _remedy(self, move: Move, t: AtTable) -> None:
+        player, choice = move.player, (move.fields or {}).get("choice")
+        due = t.due
+        if due is None:
+            raise IllegalMove("remedy-not-allowed", f"{player} chose the remedy {choice}, but no irregularity awaits "
+                                                    "a remedy here")
+        if choice not in due.remedies.choices:
+            only = "only " if len(due.remedies.choices) == 1 else ""
+            raise IllegalMove("remedy-not-allowed", f"{due.why}: the rules allow {only}{due.remedies.words()} "
+                                                    f"there, not {choice}")
+        chooser = due.remedies.chooser
+        if chooser is not None and player != chooser:
+            raise IllegalMove("remedy-wrong-player", f"{due.why}: the remedy is for {chooser} ({due.role}) to "
+                                                     f"choose, not {player}")
+        t.due = None
+        if choice == REDEAL:
+            t.found.clear()
+            self.end(HandResult(VOID, None, 0, None, None, self.variant.name))
+        elif due.kind == "hand":  # continue: each offender corrects the count on their own turns
+            for p in t.found:
+                t.correcting.add(p)
+                t.bans[p] = KnockBan("correction")
+            t.found.clear()
+            p = self.to_act
+            if self.phase == DISCARD and p in t.correcting and self.hands[p].bit_count() < 11:
+                self._end_turn()  # short of cards after drawing: this turn's draw corrects, with no discard
+        elif choice == ACCEPT:
+            assert t.illegal is not None
+            t.illegal, t.accepted = None, True
+            self.knock_outcome = "knock"
+        else:
+            assert t.illegal is not None
+            knocker = t.illegal.player
+            if choice == CONTINUE:
+                t.face_up[knocker] = f"until {self.other(knocker)}'s next turn is done"
+            elif choice == PLAY_EXPOSED:
+                t.face_up[knocker] = "for the rest of the hand"
+            elif choice == PICK_UP:
+                t.no_bonus.add(knocker)
+            self._withdraw_knock(knocker, t)
+
+    def _withdraw_knock(self, knocker: str, t: AtTable) -> None:
+        """Play goes on after an illegal knock: its discard stays discarded, and the
+        opponent's turn comes (the knocker discards first after a big gin knock)."""
+        t.illegal = None
+        knock = next(m for m in reversed(self.moves) if m.action == "knock")
+        self.knocker = self.knock_melds = self.knock_outcome = None
+        self.to_act, self.phase, self.taken = knocker, DISCARD, -1
+        if knock.card is not None:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        """The player to act ends the turn without discarding (a correction, a
+        knock taken back): the other's turn, or a dead hand after the wall's card."""
+        self.taken = -1
+        if self.wall_turn:
+            self.phase = OVER
+            self.result = self._finished(dead_hand(self.players, self.variant.name))
+            return
+        self.to_act, self.phase = self.other(self.to_act), DRAW
+
+    def _seen(self, move: Move, t: AtTable) -> None:
+        player, cards = move.player, move.cards or []
+        in_turn = bool((move.fields or {}).get("in_turn"))
+        if self.phase == SPREAD:
+            raise IllegalMove("seen-turn", f"{player} saw cards after the knock, when nobody draws")
+        if in_turn != (player == self.to_act):
+            said = "in turn" if in_turn else "out of turn"
+            raise IllegalMove("seen-turn", f"{player} saw cards {said}, but it is {self.to_act}'s turn")
+        for c in cards:
+            in_stock = c in self.stock if self.stock is not None else bool(self.unseen >> c & 1)
+            if not in_stock or cards.count(c) > 1:
+                raise IllegalMove("seen-cards", f"{player} saw {card_str(c)}, which is not in the stock"
+                                  if not in_stock else f"{card_str(c)} is seen twice")
+        for c in cards:
+            if self.stock is not None:
+                self.stock.remove(c)
+            self.unseen &= ~(1 << c)
+        self.stock_count -= len(cards)
+        t.exposed.append(Exposed(list(cards), player, in_turn))
+        before_draw = player == self.to_act and self.phase in (OFFER, DRAW)
+        t.bans[player] = KnockBan("seen", 1 if before_draw else 0)
+
+    def _at_table(self, move: Move) -> bool:
+        """A rule book's move while irregularities are in play: refused where a
+        remedy is due, a knock is banned or a correction is owed; played here when
+        it is a correction or a draw of an exposed card (True), else left to
+        :meth:`apply` (False)."""
+        t = self.table
+        assert t is not None
+        player, action = move.player, move.action
+        if t.due is not None:
+            raise IllegalMove("remedy-missing", f"{t.due.why}: {t.due.first()}")
+        il = t.illegal
+        if il is not None:
+            if action == "layoff" and player != il.player and il.spread is None and not move.cards:
+                il.spread = move  # the opponent spreads before the illegal knock is found
+                return True
+            raise self._unfound(il)
+        if player != self.to_act or self.phase not in (OFFER, DRAW, DISCARD):
+            last = self.moves[-1] if self.moves else None
+            if (player in t.correcting and action == "discard" and last is not None and last.player == player
+                    and last.action == "draw"):
+                raise IllegalMove("correction-expected", f"{player}'s draw corrected the count (a turn that only "
+                                                         f"draws): {player} does not discard")
+            return False  # the rule book's refusal, in its words
+        held = self.hands[player].bit_count()
+        correcting = player in t.correcting and held != 10 and self.phase == DRAW
+        if correcting and (action == "draw") != (held < 10):
+            how = "drawing without discarding" if held < 10 else "discarding without drawing"
+            raise IllegalMove("correction-expected", f"{player} holds {held} cards and corrects the count by {how}, "
+                                                     "one card a turn")
+        if correcting and action == "discard":
+            card = move.card
+            assert card is not None
+            self._check_discard(player, card)
+            self.hands[player] &= ~(1 << card)
+            self.pile.append(card)
+            self.discarded[player].append(card)
+            self.to_act, self.taken = self.other(player), -1
+            return True
+        if action == "draw" and move.source == "exposed":
+            self._draw_exposed(move, t)
+        elif correcting:
+            self._draw(move)
+        else:
+            if action == "knock":
+                self._check_ban(move, t)
+            return False
+        self._drew(move)
+        if correcting:
+            self._end_turn()  # a turn that only draws
+        return True
+
+    def _check_ban(self, move: Move, t: AtTable) -> None:
+        ban = t.bans.get(move.player)
+        if ban is None:
+            return
+        player, card = move.player, move.card
+        if ban.why == "seen":
+            held = self.hands[player] & ~(1 << card) if card is not None else self.hands[player]
+            if self.rules.melds.deadwood(held) == 0:
+                return  # gin may knock
+            raise IllegalMove("knock-banned", f"{player} saw cards illegally and may not knock before their next "
+                                              "turn, unless with gin")
+        raise IllegalMove("knock-banned", f"{player} corrected a wrong number of cards and may not knock before "
+                                          "their next turn after the correction")
+
+    def _draw_exposed(self, move: Move, t: AtTable) -> None:
+        player, card = move.player, move.card
+        if self.phase != DRAW or self.must_draw_stock:
+            raise IllegalMove("exposed-draw", f"{player} may not take an exposed card now: "
+                                              f"{self.expecting()}")
+        group = next((g for g in t.exposed if card in g.cards), None)
+        if group is None or card is None:
+            shown = card_str(card) if card is not None else "?"
+            went = (" (exposed cards go under the top of the discard pile once both players have drawn from the "
+                    "stock)" if card in self.pile else "")
+            raise IllegalMove("exposed-draw", f"{player} drew {shown} as an exposed card, but it is not exposed{went}")
+        if not group.may_take(player):
+            if player == group.offender and not group.in_turn:
+                why = f"{player} saw it drawing out of turn, and may never take it"
+            elif player == group.offender and player not in group.drew:
+                why = f"{self.other(player)} may take it until drawing from the stock; {player}'s right comes after"
+            else:
+                why = f"{player} has drawn from the stock since it was exposed"
+            raise IllegalMove("exposed-draw", f"{player} may not take the exposed {card_str(card)}: {why}")
+        group.cards.remove(card)
+        if not group.cards:
+            t.exposed.remove(group)
+        self.hands[player] |= 1 << card
+        self.took[player].append(card)
+        self.taken, self.wall_turn, self.must_draw_stock, self.phase = -1, False, False, DISCARD
+
+    def _drew(self, move: Move) -> None:
+        """After a draw while irregularities are in play: a knock ban that ends
+        with this turn's start, and the exposed cards' rights (a draw from the
+        stock ends the drawer's; once both have drawn, the cards go under the top
+        of the discard pile)."""
+        t = self.table
+        assert t is not None
+        player = move.player
+        ban = t.bans.get(player)
+        if ban is not None:
+            if ban.why == "seen":
+                if ban.draws:
+                    ban.draws -= 1
+                else:
+                    del t.bans[player]
+            elif self.hands[player].bit_count() == 11:  # a turn begun with the count right
+                del t.bans[player]
+                t.correcting.discard(player)
+        if move.source == "stock":
+            for group in list(t.exposed):
+                group.drew.add(player)
+                if group.done:
+                    under_top(self.pile, group.cards)
+                    t.exposed.remove(group)
+
+    def spread_unscored(self, move: Move, fault: IllegalMove) -> None:
+        """The defender's spread (``move``) where a player holds a wrong number of
+        cards (``fault``, ``hand-size``) that the ``irregular-hand`` moves after it
+        record: the hand is over, and scored by the end-of-hand rule as they are."""
+        if move.action != "layoff" or self.phase != SPREAD or move.player != self.to_act:
+            raise fault
+        self._state()
+        self.phase = OVER
+        self.moves.append(move)
+        self._played(move.shown() if self.movesets else move)
+
+    def knock_illegally(self, move: Move, fault: IllegalMove) -> None:
+        """Play a knock the rules refuse (``fault``, an illegal knock's) as it was
+        played at the table, to be found illegal by an ``illegal-knock`` move,
+        before the opponent spreads or after (RULES.md); until then no other move
+        is taken. :class:`IllegalMove` when it is no knock the player could make."""
+        player, card = move.player, move.card
+        if move.action != "knock" or self.phase != DISCARD or player != self.to_act:
+            raise fault
+        if card is not None:
+            self._check_discard(player, card)
+            self.hands[player] &= ~(1 << card)
+            self.pile.append(card)
+            self.discarded[player].append(card)
+        t = self._state()
+        t.illegal = IllegalKnock(player, fault, fault.rule in COUNT_ONLY)
+        t.illegal_at.add(len(self.moves))
+        self.knocker, self.knock_melds, self.knock_outcome = player, move.melds, None
+        self.phase, self.to_act = SPREAD, self.other(player)
+        self.moves.append(move)
+        self._played(move.shown() if self.movesets else move)
 
     def forfeit(self, player: str, reason: str) -> HandResult:
         """``player`` cannot go on (a bot failed): the hand ends, scored by

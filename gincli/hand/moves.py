@@ -6,10 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..base.errors import RecordError
+from ..base.errors import RecordError, quote
 from ..rulebook.cards import CARD_NAMES, CARD_TABLE, parse_card, parse_cards
+from ..rulebook.irregular import REMEDIES
 
 ACTIONS = ("pass", "draw", "discard", "knock", "layoff")
+#: What a transcript records of an irregularity found at the table and its remedy (FORMATS.md,
+#: "Irregularities"): events, not plays; a bot never makes one.
+TABLE_ACTIONS = ("irregular-hand", "seen", "illegal-knock", "remedy")
+#: Where a draw may come from: the stock, the discard pile, or the cards exposed after one was seen illegally.
+SOURCES = ("stock", "discard", "exposed")
 
 
 class IllegalMove(RecordError):
@@ -110,12 +116,17 @@ class Move:
             raise IllegalMove("malformed-move", "a move needs a \"player\" (a name)")
         if not isinstance(action, str) or not action:
             raise IllegalMove("malformed-move", "a move needs an \"action\" (a name)")
+        if action in TABLE_ACTIONS:
+            return cls._table_event(player, action, d)
         if action not in ACTIONS:  # a plugin's move: the engine knows whether it is one here
             fields = {k: v for k, v in d.items() if k not in ("player", "action")}
             return cls(player, action, fields=fields or None)
         source = d.get("from")
-        if action == "draw" and source not in ("stock", "discard"):
-            raise IllegalMove("malformed-move", "a draw needs \"from\": \"stock\" or \"discard\"")
+        if action == "draw" and source not in SOURCES:
+            raise IllegalMove("malformed-move", "a draw needs \"from\": \"stock\" or \"discard\" (or \"exposed\", "
+                                                "a card exposed after it was seen illegally)")
+        if source == "exposed" and d.get("card") is None:
+            raise IllegalMove("malformed-move", "a draw of an exposed card names its \"card\"")
         try:
             card = parse_card(d["card"]) if d.get("card") is not None else None
             melds = None
@@ -135,3 +146,32 @@ class Move:
         if action == "discard" and card is None:
             raise IllegalMove("malformed-move", "a discard needs its \"card\"")
         return cls(player, action, source if action == "draw" else None, card, melds, cards)
+
+    @classmethod
+    def _table_event(cls, player: str, action: str, d: dict[str, Any]) -> Move:
+        """An irregularity or a remedy (FORMATS.md): its fields checked for form."""
+        if action == "irregular-hand":
+            count = d.get("cards")
+            if type(count) is not int or count < 0:
+                raise IllegalMove("malformed-move", f"an irregular-hand move gives \"cards\", the number of cards "
+                                                    f"{player} holds, not {quote(count)}")
+            return cls(player, action, fields={"cards": count})
+        if action == "seen":
+            in_turn = d.get("in_turn")
+            if not isinstance(in_turn, bool):
+                raise IllegalMove("malformed-move", "a seen move says whether the player was drawing in turn: "
+                                                    f"\"in_turn\" true or false, not {quote(in_turn)}")
+            if not isinstance(d.get("cards"), list) or not d["cards"]:
+                raise IllegalMove("malformed-move", "a seen move lists the \"cards\" seen")
+            try:
+                cards = parse_cards(d["cards"], "\"cards\"")
+            except RecordError as exc:
+                raise IllegalMove(exc.rule or "malformed-move", exc.message) from None
+            return cls(player, action, cards=cards, fields={"in_turn": in_turn})
+        if action == "remedy":
+            choice = d.get("choice")
+            if choice not in REMEDIES:
+                raise IllegalMove("malformed-move", f"a remedy's \"choice\" is one of {', '.join(REMEDIES)}, "
+                                                    f"not {quote(choice)}")
+            return cls(player, action, fields={"choice": choice})
+        return cls(player, action)

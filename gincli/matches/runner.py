@@ -25,6 +25,7 @@ from ..base.jsonio import dumps
 from ..formats.records import RuleSource
 from ..hand.bots import Bot, StoppedByBot, failure, timed_out
 from ..hand.engine import Hand
+from ..rulebook.irregular import IRREGULAR, VOID
 from ..rulebook.rng import GOLDEN, MASK64, SplitMix64
 from ..rulebook.rules import Rules
 from ..rulebook.scoring import HandResult
@@ -302,6 +303,8 @@ class Tally:
         self.hands = 0
         self.games = 0
         self.dead = 0
+        self.irregular = 0  # hands nobody won because the winner held too many cards (RULES.md)
+        self.redeals = 0  # hands voided at the table, dealt again
         self.sessions = 0
         self.samples: list[float] = []  # two players: the first player's score per unit (or duplicate pair)
         self.sums = Running()  # the samples' sums, for the SPRT's check after every session in constant time
@@ -353,12 +356,18 @@ class Tally:
         unit_scores = []
         margins = []
         for outcome, winner, points, forfeiter, pair in out.hands:
+            if outcome == VOID:  # a voided hand is no hand played
+                self.redeals += 1
+                continue
             self.hands += 1
             for name in pair:
                 if name in self.players:
                     self.players[name]["hands_played"] += 1
             if winner is None:
-                self.dead += 1
+                if outcome == IRREGULAR:  # played, won by nobody, but not dead
+                    self.irregular += 1
+                else:
+                    self.dead += 1
                 unit_scores.append(0.5)
                 margins.append(0.0)
                 continue
@@ -552,6 +561,9 @@ class Tally:
             "duplicate": spec.duplicate, "bots": list(spec.bots),
             "max_hands": spec.max_hands, "capped_sessions": self.capped,
             **({"unfinished_sessions": self.unfinished} if self.unfinished else {}), "stalled_hands": self.stalled,
+            # a game recorded at a table: its irregularities (never in a match of bots)
+            **({"irregular_hands": self.irregular} if self.irregular else {}),
+            **({"redeals": self.redeals} if self.redeals else {}),
             # what a figure was measured with (the rules are the options above)
             "gincli": __version__, "python": platform.python_version(), "platform": platform.platform(),
         })

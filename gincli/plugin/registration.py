@@ -29,7 +29,7 @@ from ..base.contract import PluginFault, plugin_of
 from ..base.errors import ConfigError, GinError, quote
 from ..formats.rule_ids import RULES
 from ..hand.bots import Bot
-from ..hand.moves import ACTIONS
+from ..hand.moves import ACTIONS, TABLE_ACTIONS
 from ..hand.moveset import MoveSet
 from ..matches.backends import MatchBackend, check_backend
 from ..rulebook.meldrules import MeldRules
@@ -494,7 +494,7 @@ class _Registrar:
         items.sort(key=lambda entry: entry[:2])  # stable: a plugin's items in the order of the hooks
         every = {o.name: "the rule book's" for o in PLAY_OPTIONS}  # options every variant has
         own: dict[str, dict[str, str]] = {"variant": {}, "scoring system": {}}  # options of one item in play
-        actions = {a: "the rule book's" for a in ACTIONS}
+        actions = {a: "the rule book's" for a in ACTIONS + TABLE_ACTIONS}
         rule_ids = dict.fromkeys(RULES, "gincli's")
         for _, _, kind, item, plugin in items:
             whose = f"the {kind} {item.name}'s" + ("" if plugin in builtin else f" (plugin \"{plugin}\")")

@@ -32,9 +32,10 @@ from ..sessions.systems import ScoringSystem
 from .loading import PluginInfo, make_plugin_manager
 from .registration import Catalogue, register
 
-#: Options of play that are gincli's additions to the rule book (RULES.md names none of them),
-#: with their defaults: a transcript writes one only when it is not at its default.
-GINCLI_OPTIONS: dict[str, Any] = {"knock_limit_cap": "off"}
+#: Options of play a transcript writes only when they are not at their default: gincli's additions
+#: to the rule book (RULES.md names none of them), and irregular_hand_penalty, which only a hand
+#: found irregular at the table reads (transcripts of play without one stay as they were).
+GINCLI_OPTIONS: dict[str, Any] = {"knock_limit_cap": "off", "irregular_hand_penalty": 10}
 
 
 class Registry(Catalogue):

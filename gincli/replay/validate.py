@@ -23,10 +23,15 @@ from ..formats.transcripts import TRANSCRIPT_FORMAT
 from ..hand.engine import MAX_HAND_MOVES, SPREAD, Hand, IllegalMove, Move
 from ..plugin.registry import GINCLI_OPTIONS, Registry
 from ..rulebook.cards import CARD_NAMES, CARD_TABLE, card_str, parse_card
+from ..rulebook.irregular import ILLEGAL_KNOCK_RULES, VOID
 from ..rulebook.rules import PLAY_OPTIONS, Rules
 from ..rulebook.scoring import HandResult
 from ..rulebook.variant import Variant
 from ..sessions.systems import CheckedSession, ScoringSystem, Seating, open_session
+
+#: Whether a hand's deal may give a wrong number of cards: only one that records a wrong count found
+#: at the table (an irregular-hand move); read only where a deal's count is wrong.
+IRREGULAR_DEAL = "irregular-hand"
 
 
 @dataclass
@@ -140,11 +145,22 @@ def validate(doc: Any, registry: Registry, defaults: Defaults | None = None) -> 
             apply, read = hand.apply, Move.from_dict
             for mi, m in enumerate(moves):
                 before = None if lazy or hand.phase == "over" else _snapshot(hand)
+                move = None
                 try:
-                    apply(read(m))
+                    move = read(m)
+                    apply(move)
                 except IllegalMove as exc:
-                    ctx = {"state": before or _snapshot(hand), "moves": moves[max(0, mi - 6):mi], "move": m}
-                    raise Stop(Fault(hi, mi, exc.rule or "illegal-move", exc.message, ctx)) from None
+                    try:
+                        if move is None or not _found_at_table(moves, mi, move, exc):
+                            raise
+                        if exc.rule == "hand-size":
+                            hand.spread_unscored(move, exc)  # the wrong counts are recorded next
+                        else:
+                            hand.knock_illegally(move, exc)  # found at the table: its remedy follows
+                    except IllegalMove as refused:
+                        ctx = {"state": before or _snapshot(hand), "moves": moves[max(0, mi - 6):mi], "move": m}
+                        message = refused.message + _late(moves, mi, refused)
+                        raise Stop(Fault(hi, mi, refused.rule or "illegal-move", message, ctx)) from None
             mi = None
             forfeit = raw.get("forfeit")
             if forfeit is not None and not hand.over:
@@ -294,7 +310,43 @@ def _check_seats(hi: int, raw: Mapping[str, Any], pair: tuple[str, str], seating
 def _settled(session: CheckedSession, hands: list[Any], report: Report) -> bool:
     if session.finished:
         return True
-    return session.settles_each_hand and bool(hands) and len(report.hands) == len(hands)
+    return (session.settles_each_hand and bool(hands) and len(report.hands) == len(hands)
+            and report.hands[-1].outcome != VOID)
+
+
+def _found_at_table(moves: list[Any], mi: int, move: Move, refused: IllegalMove) -> bool:
+    """Whether the move at ``mi``, which the rules refuse, is an irregularity the
+    transcript records as found at the table: a knock found illegal by an
+    ``illegal-knock`` move of the knocker at once, or after the opponent's spread
+    that laid nothing off; a spread where a player holds a wrong number of cards,
+    followed by an ``irregular-hand`` move (RULES.md)."""
+    if refused.rule == "hand-size":
+        after = moves[mi + 1] if mi + 1 < len(moves) else None
+        return isinstance(after, dict) and after.get("action") == IRREGULAR_DEAL
+    if refused.rule not in ILLEGAL_KNOCK_RULES:
+        return False
+    knocker = move.player
+
+    def found(i: int) -> bool:
+        m = moves[i] if i < len(moves) else None
+        return isinstance(m, dict) and m.get("action") == "illegal-knock" and m.get("player") == knocker
+
+    if found(mi + 1):
+        return True
+    spread = moves[mi + 1] if mi + 1 < len(moves) else None
+    return (isinstance(spread, dict) and spread.get("action") == "layoff" and spread.get("player") != knocker
+            and not spread.get("cards") and found(mi + 2))
+
+
+def _late(moves: list[Any], mi: int, fault: IllegalMove) -> str:
+    """What a refused knock's sentence adds when the transcript found it illegal
+    only after the layoffs, when the rules give no remedy."""
+    if fault.rule not in ILLEGAL_KNOCK_RULES:
+        return ""
+    later = moves[mi + 2:mi + 3]
+    if later and isinstance(later[0], dict) and later[0].get("action") == "illegal-knock":
+        return "; it was found after the layoffs, and the rules give no remedy then"
+    return ""
 
 
 def _header(doc: Any, registry: Registry,
@@ -462,8 +514,9 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
         seen: set[int] = set()
         for p in players:
             cards = _cards(d.get(p), f"{p}'s dealt cards", hi)
-            if len(cards) != 10:
-                raise bad("deal-cards", f"{p} was dealt {plural(len(cards), 'card')}, not 10")
+            if len(cards) != 10 and not (deck is None and _records_wrong_count(raw)):
+                raise bad("deal-cards", f"{p} was dealt {plural(len(cards), 'card')}, not 10 (a hand dealt wrong at "
+                                        "the table gives its \"deal\" alone and records an irregular-hand move)")
             for c in cards:
                 if c in seen:
                     raise bad("deal-cards", f"{card_str(c)} was dealt twice")
@@ -486,6 +539,13 @@ def _deal(hi: int, raw: Mapping[str, Any], players: tuple[str, str], variant: Va
             raise bad("deal-deck-mismatch", f"the deck's upcard is {card_str(hand.upcard)}, the "
                                             f"deal's {card_str(deal['upcard'])}")
     return hand
+
+
+def _records_wrong_count(raw: Mapping[str, Any]) -> bool:
+    """Whether a hand records a wrong number of cards found at the table, so that
+    its deal (given, with no deck) may hold one."""
+    moves = raw.get("moves")
+    return isinstance(moves, list) and any(isinstance(m, dict) and m.get("action") == IRREGULAR_DEAL for m in moves)
 
 
 def _snapshot(hand: Hand) -> dict[str, Any]:

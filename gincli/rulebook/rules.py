@@ -132,6 +132,8 @@ PLAY_OPTIONS: tuple[Option, ...] = (
            "choice", ("winner", "loser", "alternate")),
     Option("first_dealer", "high", "after the cut for the deal, whether the higher or the lower card deals",
            "choice", ("high", "low")),
+    Option("irregular_hand_penalty", 10, "what a player found with too few cards at the end of a hand adds to "
+           "their deadwood count for each missing card"),
 )
 
 

@@ -13,12 +13,13 @@ from typing import Any
 from ..base.errors import RecordError, plural
 from ..base.jsonio import dumps as _dumps
 from .cards import CARD_NAMES, CARD_TABLE, by_rank, card_str, cards_of, json_by_rank
+from .irregular import IRREGULAR, VOID, TableHand
 from .meldrules import STANDARD, MeldSolver
 from .melds import Arrangement, deadwood, in_sequence, meld_info, min_arrangements
 from .rules import OFF, Rules
 from .variant import Variant
 
-OUTCOMES = ("knock", "undercut", "gin", "big_gin", "dead", "forfeit", "gin_tied")
+OUTCOMES = ("knock", "undercut", "gin", "big_gin", "dead", "forfeit", "gin_tied", IRREGULAR, VOID)
 CARD_JSON = tuple(f'"{n}"' for n in CARD_NAMES)
 
 
@@ -207,21 +208,27 @@ def _upcard_reason(variant: Variant, rules: Rules) -> str:
     return " and ".join(reasons) or f"the variant {variant.name} needs it"
 
 
-def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None) -> HandResult:
+def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None,
+                   table: TableHand | None = None) -> HandResult:
     """Score a hand's end position under a variant and its rules.
 
     Declared melds and layoffs are checked and used, never replaced; where
     absent, gincli chooses (FORMATS.md): the knocker's arrangement is one of
     minimum deadwood that leaves the defender the worst best result; the
     defender's melds and layoffs are those leaving the least deadwood.
+    ``table``: the hand was found irregular at the table, and is scored by the
+    end-of-hand rule (RULES.md, "Irregularities at the table"): each player it
+    names holds a wrong number of cards on purpose.
     Raises :class:`RecordError` with one sentence when the position is not legal.
     """
     p0, p1 = pos.players
     for name in pos.players:
         count = pos.hands[name].bit_count()
-        if count != 10 and not (name == pos.knocker and count == 11):
+        if count != 10 and not (name == pos.knocker and count == 11) and (table is None or name not in table.right):
             raise RecordError(f"{name} holds {plural(count, 'card')}; a player holds 10 at the end of a hand"
-                              + (" (11 only for big gin)" if name == pos.knocker else ""), rule="hand-size")
+                              + (" (11 only for big gin)" if name == pos.knocker else "")
+                              + "; a hand found irregular at the table says so (a hand record's \"irregular\": "
+                                "true, a transcript's irregular-hand move)", rule="hand-size")
     for name in pos.melds:
         if name not in pos.hands:
             raise RecordError(f"melds are given for \"{name}\", who is not a player", rule="unknown-player")
@@ -242,8 +249,18 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
     solver = rules.melds
     k_declared = declared_melds(knocker, k_mask, pos.melds.get(knocker), solver)
     d_declared = declared_melds(defender, d_mask, pos.melds.get(defender), solver)
-    outcome, candidates = check_knock(knocker, k_mask, k_declared, variant, rules, upcard)
-    k_dw = candidates[0].deadwood
+    if table is None:
+        outcome, candidates = check_knock(knocker, k_mask, k_declared, variant, rules, upcard)
+        k_pen = d_pen = 0
+    else:
+        outcome, candidates = check_knock(knocker, k_mask, k_declared, variant, rules, upcard,
+                                          eleven=table.right.get(knocker, k_mask.bit_count()) == 11,
+                                          accepted=table.accepted)
+        k_pen = table.penalty(knocker, k_mask.bit_count(), rules)
+        d_pen = table.penalty(defender, d_mask.bit_count(), rules)
+        if k_pen and outcome != "knock":  # a count above 0 is no gin: the defender lays off
+            outcome = "knock"
+    k_dw = candidates[0].deadwood + k_pen
 
     multiplier = variant.checked_multiplier(rules, upcard)
     lay_off = lays_off(outcome, solver)
@@ -251,12 +268,23 @@ def score_position(pos: Position, variant: Variant, rules: Rules, id: Any = None
         raise RecordError(f"layoffs onto {'gin' if outcome == 'gin' else 'big gin'} are not allowed",
                           rule="layoff-onto-gin")
     arr, d_dw, laid, d_arr = defend(d_mask, candidates, solver, lay_off, d_declared, pos.layoffs)
-    outcome, knocker_wins, points = settle(outcome, k_dw, d_dw, rules)
+    outcome, knocker_wins, points = settle(outcome, k_dw, d_dw + d_pen, rules)
     winner = None if knocker_wins is None else knocker if knocker_wins else defender
+    fields = None
+    if table is not None:
+        held = {p: pos.hands[p].bit_count() for p in pos.players}
+        bonus = rules[_BONUS[outcome]] if outcome in _BONUS else 0
+        outcome, winner, points = table.settled(outcome, winner, points, bonus, held)
+        wrong = {p: held[p] for p in pos.players if p in table.right}
+        fields = {"irregular_hands": wrong} if wrong else None
     return HandResult(outcome, winner, points * multiplier,
-                      Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood),
-                      Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood, laid),
-                      variant.name, id, multiplier=multiplier)
+                      Spread(knocker, arr.melds, arr.deadwood_mask, arr.deadwood + k_pen),
+                      Spread(defender, d_arr.melds, d_arr.deadwood_mask, d_arr.deadwood + d_pen, laid),
+                      variant.name, id, multiplier=multiplier, fields=fields)
+
+
+#: The bonus each outcome's points hold (the option that gives it).
+_BONUS = {"gin": "gin_bonus", "big_gin": "big_gin_bonus", "undercut": "undercut_bonus"}
 
 
 def lays_off(outcome: str, solver: MeldSolver) -> bool:
@@ -437,9 +465,13 @@ ACCELERATED = _plain is not plain_pieces
 
 
 def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Variant, rules: Rules,
-                upcard: int | None) -> tuple[str, list[Arrangement]]:
+                upcard: int | None, eleven: bool | None = None,
+                accepted: bool = False) -> tuple[str, list[Arrangement]]:
     """Check that a knock is legal (RULES.md "Going out"): the knocker's hand after
     the knock discard (10 cards, or 11 for big gin) and declared melds, if any.
+    ``eleven``: whether the knock is big gin (no discard), where the number of
+    cards held does not say (a hand found irregular); ``accepted``: the opponent
+    accepted the knock although its count is above the knock limit.
 
     Returns the outcome so far (``knock``, ``gin`` or ``big_gin``) and the
     knocker's arrangements to choose from: the declared one, or every one of
@@ -449,7 +481,7 @@ def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Varia
     solver = rules.melds
     candidates = [_as_arrangement(held, melds, solver)] if melds is not None else solver.min_arrangements(held)
     dw = candidates[0].deadwood
-    if held.bit_count() == 11:
+    if held.bit_count() == 11 if eleven is None else eleven:
         if rules["big_gin_bonus"] == OFF:
             raise RecordError(f"{knocker} holds 11 cards (big gin), but big gin is off "
                               "(set the option big_gin_bonus to play it)", rule="big-gin-off")
@@ -458,7 +490,7 @@ def check_knock(knocker: str, held: int, melds: list[int] | None, variant: Varia
                               f"but they leave {dw} deadwood", rule="big-gin-not-melded")
         return "big_gin", candidates
     limit = variant.checked_knock_limit(rules, upcard)
-    if dw > limit:
+    if dw > limit and not accepted:
         if limit == 0:
             raise RecordError(f"{knocker} knocked with {dw} deadwood, but only gin may end a hand "
                               f"here ({_limit_reason(variant, rules, upcard)})", rule="knock-over-limit")

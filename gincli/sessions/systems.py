@@ -18,6 +18,7 @@ from typing import Any
 
 from ..base.contract import breach, call, reraise, session_result, truth, whole
 from ..hand.engine import dealer_from_cut, next_dealer
+from ..rulebook.irregular import VOID
 from ..rulebook.rules import Option, Rules
 from ..rulebook.scoring import HandResult
 
@@ -271,10 +272,15 @@ class CheckedSession:
         return self._seating("first_seating", self._call("first_seating", cut))
 
     def next_seating(self, last: Seating, result: HandResult) -> Seating:
+        if result.outcome == VOID:  # a voided hand is dealt again: the same players, the same dealer
+            return last
         return self._seating("next_seating", self._call("next_seating", last, result))
 
     def add_hand(self, result: HandResult) -> None:
-        self._call("add_hand", result)
+        """Enter a finished hand; a voided one (a redeal, RULES.md) is no hand of the
+        session: no system sees it."""
+        if result.outcome != VOID:
+            self._call("add_hand", result)
 
     @property
     def finished(self) -> bool:

@@ -18,6 +18,7 @@ from ..formats.transcripts import TRANSCRIPT_FORMAT
 from ..matches.resume import differences
 from ..matches.runner import MatchSpec, SessionOutcome, Tally
 from ..matches.stats import Running, Sprt
+from ..rulebook.irregular import IRREGULAR, VOID
 
 if TYPE_CHECKING:
     from ..plugin.registry import Registry
@@ -62,8 +63,8 @@ class History(Tally):
             if forfeiter is not None:
                 self.ends[forfeiter]["forfeit"] += 1  # counted against who forfeited, as the summary does
             elif winner is None:
-                for name in pair:
-                    self.ends[name]["dead"] += 1
+                for name in pair:  # a redeal, an irregular hand, or a dead one
+                    self.ends[name][outcome if outcome in (VOID, IRREGULAR) else "dead"] += 1
             else:
                 self.ends[winner][outcome] += 1
 
