@@ -228,8 +228,9 @@ def summary(outcomes: Counter[str], failed: int, source: str | None = None) -> s
     total = sum(outcomes.values())
     standard = ("knock", "undercut", "gin", "big_gin", "dead", "gin_tied")
     order = [o for o in standard if outcomes[o]] + sorted(o for o in outcomes if o not in standard)
-    parts = [f"{outcomes[o]:,} {'tied gin' if o == 'gin_tied' else o.replace('_', ' ')}"
-             + ("" if outcomes[o] == 1 or o.endswith("d") else "s")
+    said = {"gin_tied": "tied gin"}  # the rest as the outcome reads, "_" a space
+    kept = ("dead", "declined", "irregular")  # words that say what a hand was: no plural
+    parts = [f"{outcomes[o]:,} {said.get(o, o.replace('_', ' '))}" + ("" if outcomes[o] == 1 or o in kept else "s")
              for o in order]
     text = f"gin score: {safe(source, markup=False) + ': ' if source else ''}{plural(total, 'hand')} scored"
     if parts:
