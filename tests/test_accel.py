@@ -34,9 +34,9 @@ from gincli.rulebook import meldrules, scoring
 from gincli.rulebook.cards import card_str
 
 try:
-    from gincli.rulebook._stdscore import plain as compiled
+    from gincli.rulebook._stdscore import plain as compiled, spreads as compiled_spreads
 except ImportError:  # not built: test_the_accelerator_is_built_where_a_compiler_is says whether it should be
-    compiled = None
+    compiled = compiled_spreads = None
 
 try:
     from gincli.rulebook._meldsearch import Search as compiled_search
@@ -138,16 +138,19 @@ def test_the_accelerator_answers_as_the_pure_python_does_on_any_hands_and_limits
     knock over the limit included."""
     k, d = hands
     assert compiled(k, d, limit) == scoring.plain_pieces(k, d, limit)
+    assert compiled_spreads(k, d, limit) == scoring.plain_spreads(k, d, limit)
 
 
 @needs_compiled
 def test_the_accelerator_answers_as_the_pure_python_does_on_many_deals():
     """20,000 deals of one seed: ties between layoffs (as much deadwood left, as
-    many cards laid) come up about once in a thousand, and are broken the same way."""
+    many cards laid) come up about once in a thousand, and are broken the same way;
+    the spreads (gin score for people, as CSV) as the texts (as JSON)."""
     rng = random.Random(2026)
     for _ in range(20_000):
         k, d = deal_knock(rng)
         assert compiled(k, d, 10) == scoring.plain_pieces(k, d, 10), (k, d)
+        assert compiled_spreads(k, d, 10) == scoring.plain_spreads(k, d, 10), (k, d)
 
 
 @needs_compiled

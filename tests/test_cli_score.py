@@ -9,6 +9,7 @@ from helpers import json_lines, record
 
 KNOCKER = "7s 7h 7d 7c Js Qs Ks As 2c 5d"
 DEFENDER = "Kd Kh Kc Ts Qh 8d 6c 5h 2h Ac"
+GOOD = record(KNOCKER, DEFENDER)
 SCORE_KEYS = ["id", "variant", "outcome", "winner", "points", "knocker", "defender"]
 
 
@@ -157,3 +158,41 @@ def test_bundled_example_scores(run):
     res = run("score", "-f", "json", str(ROOT / "examples" / "hands.jsonl"))
     out = json_lines(res.stdout)
     assert {r.get("outcome") for r in out} >= {"knock", "gin", "undercut", "dead"}
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_hands_for_people_are_a_blank_line_apart_however_they_are_cut_into_chunks(run, tmp_path, monkeypatch,
+                                                                                  workers):
+    """Chunks are the work's, not the reader's: a blank line between any two
+    hands of an input (the first of a chunk too), and a failure's sentence in its place."""
+    from gincli.work import score
+
+    monkeypatch.setattr(score, "CHUNK", 3)
+    lines = [json.dumps(dict(GOOD, id=f"h{i}")) for i in range(7)]
+    lines[4] = "{not json"
+    f = tmp_path / "h.jsonl"
+    f.write_text("\n".join(lines) + "\n")
+    res = run("score", "--workers", workers, str(f))
+    assert res.exit_code == 1
+    hands = res.stdout.split("\n\n")
+    assert [h.split(" ", 1)[0] for h in hands] == ["h0", "h1", "h2", "h3", "h5", "h6"]
+    assert f"{f}:5: line 5 is not valid JSON" in res.stderr
+
+
+def test_lines_sent_to_the_workers_give_the_records_the_reader_gives(tmp_path, monkeypatch):
+    """Reader.batches: the same items as Reader.items, raw (lines, indices,
+    blank lines skipped, a line past the limit its error), however they are cut."""
+    from gincli.formats import containers
+    from gincli.formats.containers import Lines, Reader
+
+    monkeypatch.setattr(containers, "MAX_RECORD_BYTES", 200)
+    good = json.dumps(GOOD)
+    f = tmp_path / "h.jsonl"
+    f.write_bytes(b"\n \n" + "\n".join([good, "", good, '{"x": "' + "x" * 300 + '"}', "  ", good, "[1]",
+                                         good]).encode())  # the last line without its newline
+    want = [(i.index, i.line, i.error, i.raw.rstrip() if i.raw else None)
+            for i in Reader(str(f)).items(parse=False)]
+    for size in (1, 2, 3, 100):
+        got = [(i.index, i.line, i.error, i.raw) for chunk in Reader(str(f)).batches(size)
+               for i in (chunk.items() if isinstance(chunk, Lines) else chunk)]
+        assert got == want, size

@@ -50,7 +50,7 @@ def test_an_unexpected_failure_on_one_record_costs_that_record_only(run, tmp_pat
     from gincli.formats import records
     from gincli.work import score
 
-    real, real_plain = records.score_position, records.score_plain
+    real, real_plain, real_result = records.score_position, records.score_plain, records.result_plain
 
     def flaky(pos, variant, rules, id=None):
         if id == "boom":
@@ -62,8 +62,14 @@ def test_an_unexpected_failure_on_one_record_costs_that_record_only(run, tmp_pat
             raise TypeError("unhashable type: 'list'")
         return real_plain(*args, **kwargs)
 
+    def flaky_result(*args, **kwargs):  # and so does the one for people
+        if kwargs.get("id", args[8] if len(args) > 8 else None) == "boom":
+            raise TypeError("unhashable type: 'list'")
+        return real_result(*args, **kwargs)
+
     monkeypatch.setattr(records, "score_position", flaky)
     monkeypatch.setattr(records, "score_plain", flaky_plain)
+    monkeypatch.setattr(records, "result_plain", flaky_result)
     monkeypatch.setattr(score, "CHUNK", 4)
     ids = [f"r{i}" for i in range(10)]
     ids[5] = "boom"

@@ -31,7 +31,7 @@ from ..base.arguments import (
 from ..base.config import MAX_WORKERS
 from ..base.errors import ConfigError, UsageError, quote
 from ..base.jsonio import dumps, holds_nan_or_infinity, loads
-from ..base.pool import forks
+from ..base.pool import chunked, forks
 from ..formats.containers import Item
 from ..formats.records import HandScorer
 from ..formats.store import MemorySink
@@ -125,7 +125,7 @@ def score(records: Iterable[Mapping[str, Any]], *, variant: str | None = None, s
 
 
 def _scored(scorer: HandScorer, records: Iterable[Any]) -> Iterator[dict[str, Any]]:
-    for chunk in scored({"scorer": scorer}, _items(records), size=1):  # a record read when its result is asked for
+    for chunk in scored({"scorer": scorer}, chunked(_items(records), 1)):  # a record read when its result is asked for
         yield from _lines(json_lines(chunk.records))
 
 

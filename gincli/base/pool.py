@@ -273,6 +273,10 @@ CHECK_EVERY = 1.0  # seconds
 _HEADER = 8  # bytes: a message's length, before it
 #: The header's top bit: the message is one item of a chunk's result (``stream``), not its end.
 _PART = 1 << (8 * _HEADER - 1)
+#: With ``stream``, the least time between two waits for the workers' items: a
+#: match's hands end thousands a second, and waking for each one cost the
+#: driver a tenth of a core; an item waits at most this long to be written.
+GATHER = 0.005  # seconds
 #: Bytes read from a worker's results at a time, however many messages they hold (a bigger one is
 #: then read straight into a buffer of its size).
 _READ = 1 << 16
@@ -345,6 +349,7 @@ class _Pool:
         self.done: dict[int, Any] = {}  # chunk number -> its message, or the exception to raise in its place
         self.parts: dict[int, list[bytes | bytearray]] = {}  # chunk number -> the messages of its items so far (stream)
         self.scratch = bytearray(_READ)
+        self.woken = 0.0  # when the last wait ended (stream)
         self.failed = False  # something is to be raised: no more chunks are sent
         self.ended = False
         self.owner = os.getpid()
@@ -546,7 +551,13 @@ class _Pool:
             self.done[worker.held.popleft()] = message
 
     def _wait(self) -> None:
-        """Wait until a worker's result can be read or its pipe takes more, and act on it."""
+        """Wait until a worker's result can be read or its pipe takes more, and act on it.
+        With ``stream``, never sooner than :data:`GATHER` after the last wait
+        ended: the items made meanwhile are read at once."""
+        if self.stream:
+            early = self.woken + GATHER - time.monotonic()
+            if early > 0:
+                time.sleep(early)
         poller = select.poll()
         for w in self.workers:
             if w.held:
@@ -554,6 +565,7 @@ class _Pool:
             if w.out:
                 poller.register(w.tasks, select.POLLOUT)
         events = poller.poll(CHECK_EVERY * 1000)
+        self.woken = time.monotonic()
         if not events:
             if not any(w.held for w in self.workers):  # never so: the next result is some worker's
                 raise RuntimeError("ordered_map: waiting with no chunk in flight")

@@ -9,30 +9,56 @@ from typing import Any
 
 from ..rulebook.cards import by_rank, cards_of
 from ..rulebook.irregular import IRREGULAR, VOID
+from ..rulebook.melds import meld_info
 from ..rulebook.scoring import HandResult, meld_cards_in_order, meld_strs, sort_melds
 from .render import cards_markup, safe
 
 
 def _namer(markup: bool) -> Any:
-    return safe if markup else (lambda t: safe(t, markup=False))
+    return safe if markup else plain_name
+
+
+#: Names as :func:`safe` shows them in plain text, by name: a run's few
+#: players come again and again (bounded: names are input).
+_PLAIN_NAMES: dict[str, str] = {}
+
+
+def plain_name(text: object) -> str:
+    """``safe(text, markup=False)``, remembered for a name (a string)."""
+    if type(text) is not str:
+        return safe(text, markup=False)
+    found = _PLAIN_NAMES.get(text)
+    if found is None:
+        found = safe(text, markup=False)
+        if len(_PLAIN_NAMES) < 4096:
+            _PLAIN_NAMES[text] = found
+    return found
+
+
+#: The headline of the outcomes that say only who won and how: what comes between the two.
+_WINS = {"knock": "knocks and wins", "undercut": "undercuts and wins", "gin": "goes gin and wins",
+         "big_gin": "goes big gin and wins"}
 
 
 def headline(result: HandResult, markup: bool = True) -> str:
     """What happened, in a few words, as rich markup (or plain text): "ann knocks
     and wins 15"."""
     name = _namer(markup)
-    w, p = name(result.winner), result.points
-    return {
-        "knock": f"{w} knocks and wins {p}",
-        "undercut": f"{w} undercuts and wins {p}",
-        "gin": f"{w} goes gin and wins {p}",
-        "big_gin": f"{w} goes big gin and wins {p}",
-        "dead": "dead hand: nobody scores",
-        "gin_tied": f"{name(result.knocker.name if result.knocker else None)}'s gin is tied: nobody scores",
-        "forfeit": f"{name((result.forfeit or {}).get('player'))} forfeits: {w} wins {p}",
-        VOID: "redeal: the hand is void",
-        IRREGULAR: "irregular hand: nobody scores",
-    }.get(result.outcome, f"{name(result.outcome).replace('_', ' ')}: {w} wins {p}")
+    outcome, p = result.outcome, result.points
+    wins = _WINS.get(outcome)
+    if wins is not None:
+        return f"{name(result.winner)} {wins} {p}"
+    if outcome == "dead":
+        return "dead hand: nobody scores"
+    if outcome == "gin_tied":
+        return f"{name(result.knocker.name if result.knocker else None)}'s gin is tied: nobody scores"
+    if outcome == VOID:
+        return "redeal: the hand is void"
+    if outcome == IRREGULAR:
+        return "irregular hand: nobody scores"
+    if outcome == "forfeit":
+        return f"{name((result.forfeit or {}).get('player'))} forfeits: {name(result.winner)} wins {p}"
+    return f"{name(outcome).replace('_', ' ')}: {name(result.winner)} wins {p}"
 
 
 def explain(result: HandResult, multiplied_because: str | None = None, movesets: Iterable[Any] = (),
@@ -145,6 +171,10 @@ def _labels(colour: bool) -> tuple[str, ...]:
 
 
 _LABELS: dict[bool, tuple[str, ...]] = {}
+#: Each meld's place in the written order and its cards as drawn, by colour, then by meld.
+_MELDS: dict[bool, dict[int, tuple[tuple[int, int], str]]] = {False: {}, True: {}}
+#: A few cards as drawn by rank, by colour, then by mask.
+_FEW: dict[bool, dict[int, str]] = {False: {}, True: {}}
 
 
 def hand_text(result: HandResult, colour: bool = False, movesets: Iterable[Any] = ()) -> str:
@@ -152,26 +182,44 @@ def hand_text(result: HandResult, colour: bool = False, movesets: Iterable[Any] 
     the headline, each spread (melds, layoffs, deadwood) and where the points
     come from. What ``gin score`` writes for people, a record at a time."""
     labels = _LABELS.get(colour) or _LABELS.setdefault(colour, _labels(colour))
-
-    def cards(cs: Iterable[int]) -> str:
-        return " ".join(labels[c] for c in cs)
-
-    bold = (lambda t: f"{_BOLD}{t}{_OFF}") if colour else (lambda t: t)
-    dim = (lambda t: f"{_DIM}{t}{_OFF}") if colour else (lambda t: t)
     ident = f"{safe(result.id, markup=False)} · " if result.id is not None else ""
-    lines = [bold(f"{ident}{safe(result.variant, markup=False)}") + f" — {headline(result, markup=False)}"]
+    title = f"{ident}{plain_name(result.variant)}"
+    lines = [(f"{_BOLD}{title}{_OFF}" if colour else title) + f" — {headline(result, markup=False)}"]
     spreads = [(role, spread) for role, spread in (("knocker", result.knocker), ("defender", result.defender))
                if spread is not None]
-    width = max((len(safe(spread.name, markup=False)) + len(role) for role, spread in spreads), default=0) + 3
-    for role, spread in spreads:
-        who = safe(spread.name, markup=False)
-        parts = ["  ".join(cards(meld_cards_in_order(m)) for m in sort_melds(spread.melds)) or "no melds"]
-        if role == "defender" and spread.layoffs:
-            parts.append("laid off " + cards(spread.layoffs))
-        dead = cards(by_rank(cards_of(spread.deadwood_mask)))
-        parts.append(f"deadwood {dead + ' ' if dead else ''}= {spread.deadwood}")
-        lines.append(f"  {bold(who)} ({role}){' ' * (width - len(who) - len(role))}" + " · ".join(parts))
+    names = [plain_name(spread.name) for _, spread in spreads]
+    width = max([len(who) + len(role) for who, (role, _) in zip(names, spreads, strict=True)], default=0) + 3
+    for who, (role, spread) in zip(names, spreads, strict=True):
+        melds = "  ".join([t for _, t in sorted([_meld_text(m, colour, labels) for m in spread.melds])])
+        laid = (" · laid off " + " ".join([labels[c] for c in spread.layoffs])
+                if role == "defender" and spread.layoffs else "")
+        dead = _by_rank_text(spread.deadwood_mask, colour, labels)
+        lines.append(f"  {f'{_BOLD}{who}{_OFF}' if colour else who} ({role}){' ' * (width - len(who) - len(role))}"
+                     f"{melds or 'no melds'}{laid} · deadwood {dead + ' ' if dead else ''}= {spread.deadwood}")
     stake = (result.fields or {}).get("multiplier", 1)
     why = "spade doubling" if result.multiplier != stake else ("the stake" if stake != 1 else None)
-    lines.append("  " + dim(explain(result, why, movesets, markup=False)))
+    said = explain(result, why, movesets, markup=False)
+    lines.append(f"  {_DIM}{said}{_OFF}" if colour else "  " + said)
     return "\n".join(lines) + "\n"
+
+
+def _meld_text(meld: int, colour: bool, labels: tuple[str, ...]) -> tuple[tuple[int, int], str]:
+    """A meld's place in the written order, and its cards as drawn."""
+    found = _MELDS[colour].get(meld)
+    if found is None:
+        found = _MELDS[colour][meld] = (meld_info(meld).key,
+                                        " ".join([labels[c] for c in meld_cards_in_order(meld)]))
+    return found
+
+
+def _by_rank_text(mask: int, colour: bool, labels: tuple[str, ...]) -> str:
+    """Cards by rank, as drawn; the few a knocker keeps as deadwood, remembered (bounded)."""
+    few = mask.bit_count() <= 3
+    if few:
+        found = _FEW[colour].get(mask)
+        if found is not None:
+            return found
+    text = " ".join([labels[c] for c in by_rank(cards_of(mask))])
+    if few and len(_FEW[colour]) < 4096:
+        _FEW[colour][mask] = text
+    return text

@@ -7,7 +7,7 @@ import gc
 import os
 from collections import Counter
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 
@@ -25,7 +25,7 @@ from ..base.pool import WARMUP
 from ..formats.containers import Reader
 from ..formats.records import HandScorer
 from ..rulebook.scoring import HandResult
-from ..work.score import Failure, Totals, json_lines, scored, summary_object
+from ..work.score import Failure, Totals, batches, json_lines, scored, summary_object
 from .base import error, guard, settings
 from .hands import hand_text
 from .options import (
@@ -85,7 +85,7 @@ def score(
     colour = mode == "text" and (color_mode() == "always" or (color_mode() == "auto" and data().isatty()))
     state = chunk_state(scorer, mode, colour)
     setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, mode, colour)
-    written = _writer(mode)  # for csv, the header first
+    write_chunk = _writer(mode)  # for csv, the header first
     total = Totals("all")
     per_file = []
     plugin_faults = 0  # records a plugin's fault cost: the run's status is a plugin's fault then
@@ -94,11 +94,12 @@ def score(
         stdin_notice("gin score", "hand records", path, quiet)
         totals = Totals(reader.name)
         per_file.append(totals)
+        written = write_chunk()  # a file's hands for people: a blank line between two
         try:
             with progress_bar("" if quiet else f"scoring {safe(reader.name)}", file_size(path), enabled=not quiet,
                               streaming=True) as advance:
-                for chunk in scored(state, reader.items(parse=False), workers_for(workers), setup,
-                                    warmup=0.0 if workers else WARMUP):
+                for chunk in scored(state, batches(reader), workers_for(workers), setup,
+                                    warmup=0.0 if workers or worth_workers(path) else WARMUP):
                     written(chunk.records)
                     totals.add(chunk.counts, chunk.failed, chunk.players)
                     plugin_faults += chunk.faults
@@ -159,18 +160,38 @@ def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, sco
 
 def chunk_state(scorer: HandScorer, mode: str, colour: bool) -> dict[str, Any]:
     """What :func:`~gincli.work.score.score_chunk` needs to score records for
-    ``gin score`` in ``mode`` (text, json, csv): for text and csv, the function
-    that turns a scored record into what is written (run in the workers)."""
+    ``gin score`` in ``mode`` (text, json, csv): the functions that turn a
+    scored record into what is written (for text and csv) and a chunk's
+    records into one text (its failures apart, for people), run in the workers."""
     if mode == "text":
-        return {"scorer": scorer, "write": functools.partial(_hand, scorer, colour), "shown": True}
+        return {"scorer": scorer, "write": functools.partial(_hand, scorer, colour), "shown": True,
+                "finish": _hands}
     if mode == "csv":
-        return {"scorer": scorer, "write": _row}
-    return {"scorer": scorer}
+        return {"scorer": scorer, "write": _row, "finish": _rows}
+    return {"scorer": scorer, "finish": _json_lines}
 
 
 def _hand(scorer: HandScorer, colour: bool, result: HandResult, where: str) -> str:
     """A scored hand for people (in a worker)."""
     return hand_text(result, colour, scorer.movesets(result))
+
+
+def _hands(records: list[str | Failure]) -> list[str | Failure]:
+    """A chunk's hands for people, each run of them one text, a blank line
+    between two; each failure in its place (in a worker)."""
+    out: list[str | Failure] = []
+    run: list[str] = []
+    for r in records:
+        if isinstance(r, str):
+            run.append(r)
+        else:
+            if run:
+                out.append("\n".join(run))
+                run = []
+            out.append(r)
+    if run:
+        out.append("\n".join(run))
+    return out
 
 
 def _row(result: HandResult, where: str) -> str:
@@ -180,39 +201,68 @@ def _row(result: HandResult, where: str) -> str:
     return rows.lines([rows.hand_row(where, result.to_dict())])
 
 
-def _writer(mode: str) -> Callable[[list[str | Failure]], None]:
-    """What writes a chunk's records in ``mode``; for csv, the header is written now, before them."""
+def _rows(records: list[str | Failure]) -> list[str | Failure]:
+    """A chunk's rows as one text, a failure as its error row (in a worker)."""
+    from ..formats import rows
+
+    return ["".join(r if isinstance(r, str) else rows.lines([rows.hand_error_row(r.where, r.id, r.message)])
+                    for r in records)]
+
+
+def _json_lines(records: list[str | Failure]) -> list[str | Failure]:
+    """A chunk's JSON Lines as one text (in a worker)."""
+    return [json_lines(records)]
+
+
+def _writer(mode: str) -> Callable[[], Callable[[list[str | Failure]], None]]:
+    """What makes, for each input, the function that writes its chunks (as
+    :func:`chunk_state`'s ``finish`` made them) in ``mode``; for csv, the
+    header is written now, before them."""
     if mode == "json":
-        return lambda records: write_data(json_lines(records), json=True)
+        return lambda: lambda texts: write_data("".join(cast("list[str]", texts)), json=True)
     if mode == "csv":
         from ..formats import rows  # here: csv, and its module, only for --format csv
 
         write_data(rows.header(rows.HAND))
-        return lambda records: write_data("".join(
-            r if isinstance(r, str) else rows.lines([rows.hand_error_row(r.where, r.id, r.message)]) for r in records))
-    return _people
+        return lambda: lambda texts: write_data("".join(cast("list[str]", texts)))
+    return _People
 
 
-def _people(records: list[str | Failure]) -> None:
-    """A chunk's hands for people, a blank line between two; each failure's
-    sentence on stderr in its place, after the hands before it."""
-    shown = False  # a hand of this chunk is written: the next one after a blank line
-    pending: list[str] = []
-    for r in records:
-        if isinstance(r, str):
-            pending.append("\n" + r if shown else r)
-            shown = True
-        else:
-            write_data("".join(pending))
-            data().flush()
-            error(f"{r.where}{f' ({_label(r.id)})' if r.id is not None else ''}: {r.message}")
-            pending = []
-    write_data("".join(pending))
+class _People:
+    """Writes an input's hands for people, a blank line between two (across
+    chunks too); each failure's sentence on stderr in its place, after the
+    hands before it."""
+
+    def __init__(self) -> None:
+        self.shown = False  # a hand of this input is written: the next one after a blank line
+
+    def __call__(self, texts: list[str | Failure]) -> None:
+        for r in texts:
+            if isinstance(r, str):
+                write_data("\n" + r if self.shown else r)
+                self.shown = True
+            else:
+                data().flush()
+                error(f"{r.where}{f' ({_label(r.id)})' if r.id is not None else ''}: {r.message}")
 
 
 def _label(ident: Any) -> str:
     """A record's id beside its error, for people."""
     return shorten(safe(ident, markup=False))
+
+
+#: The size of an input past which workers start at once (with the default
+#: number of workers): about 20,000 hand records, a few tenths of a second of
+#: scoring, more than starting them costs.
+WORTH_WORKERS = 4 << 20  # bytes
+
+
+def worth_workers(path: str) -> bool:
+    """Whether ``path`` is big enough that scoring it on one core first
+    (:data:`~gincli.base.pool.WARMUP`) would waste the others; of gzip data,
+    its compressed size counts (it holds more)."""
+    size = file_size(path)
+    return size is not None and size >= WORTH_WORKERS
 
 
 def file_size(path: str) -> int | None:

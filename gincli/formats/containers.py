@@ -30,6 +30,7 @@ from typing import IO, Any, cast
 
 from ..base.errors import InputError, quote, shorten
 from ..base.jsonio import BOM, Marking, OutOfRange, holds_non_finite, loads, too_deep
+from ..base.pool import chunked
 
 FORMATS = ("json", "jsonl", "toml")
 EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".toml": "toml"}
@@ -77,6 +78,42 @@ class Item:
         if self.line is not None:
             return f"{self.source}:{self.line}"
         return f"{self.source} record {self.index + 1}"
+
+
+@dataclass(slots=True)
+class Lines:
+    """Lines of JSON Lines as read (``data``, each line ending in a newline),
+    the first of them line ``line`` of its input and the first record its
+    record ``index``: what a worker process is sent, a few bytes a record
+    (:meth:`Reader.batches`). ``cut``: the lines (counted from 0 here) that
+    were past :data:`MAX_RECORD_BYTES`, let go when read (each an empty line
+    in ``data``)."""
+
+    source: str
+    line: int
+    index: int
+    data: bytes
+    cut: tuple[int, ...] = ()
+
+    def items(self) -> Iterator[Item]:
+        """The records, raw (:meth:`Item.load` parses one), as
+        :meth:`Reader.items` gives them with ``parse=False``."""
+        name = self.source
+        index = self.index
+        lineno = self.line
+        cut = self.cut
+        for raw in self.data.split(b"\n")[:-1]:
+            if not raw or raw.isspace():  # a blank line, or one too long
+                if cut and lineno - self.line in cut:
+                    limit = size_text(MAX_RECORD_BYTES)
+                    yield Item(name, index, lineno, None, f"line {lineno} is longer than {limit}, the limit of a "
+                                                          "record")
+                    index += 1
+                lineno += 1
+                continue
+            yield Item(name, index, lineno, None, None, raw)
+            index += 1
+            lineno += 1
 
 
 def input_name(path: str) -> str:
@@ -144,6 +181,17 @@ class Reader:
         ``parse=False``, JSON Lines records come raw, to be parsed by
         :meth:`Item.load` (in a worker process). A UTF-8 byte-order mark at the
         start is skipped."""
+        return cast("Iterator[Item]", self._records(parse, 0))
+
+    def batches(self, size: int) -> Iterator[Lines | list[Item]]:
+        """The records of this input, in order, about ``size`` at a time: JSON
+        Lines as :class:`Lines` (the lines as read, made into raw items by
+        whoever handles them: a worker process), other containers as lists of
+        items. As :meth:`items` otherwise."""
+        return cast("Iterator[Lines | list[Item]]", self._records(False, size))
+
+    def _records(self, parse: bool, batch: int) -> Iterator[Item | Lines | list[Item]]:
+        """:meth:`items`, or with ``batch``, :meth:`batches`."""
         raw = self._open()
         self._stream = raw
         self.failure = None
@@ -161,7 +209,10 @@ class Reader:
                 raise self._unreadable(exc) from None
             if fmt == "jsonl":
                 try:
-                    yield from self._jsonl(head, stream, skipped, parse)
+                    if batch:
+                        yield from self._jsonl_lines(head, stream, skipped, batch)
+                    else:
+                        yield from self._jsonl(head, stream, skipped, parse)
                 except (EOFError, OSError, zlib.error) as exc:
                     # The records before were read whole and yielded: they stay processed.
                     self.failure = self._unreadable(exc)
@@ -170,7 +221,10 @@ class Reader:
                     data = self._document(head, skipped, stream)
                 except (EOFError, OSError, zlib.error) as exc:
                     raise self._unreadable(exc) from None
-                yield from self._whole(data, fmt)
+                if batch:
+                    yield from chunked(self._whole(data, fmt), batch)
+                else:
+                    yield from self._whole(data, fmt)
         finally:
             if raw is not self._stdin and raw is not sys.stdin.buffer:
                 raw.close()
@@ -254,6 +308,45 @@ class Reader:
             else:
                 yield Item(name, index, lineno, None, None, raw)
             index += 1
+
+    def _jsonl_lines(self, head: list[bytes], stream: IO[bytes], skipped: int, size: int) -> Iterator[Lines]:
+        """:meth:`_jsonl`'s lines, ``size`` at a time (blank ones too: they keep
+        the count of lines), joined as they were read; a line past the limit
+        is let go as there, and stands as an empty line, marked."""
+        name = self.name
+        limit = MAX_RECORD_BYTES
+        readline = stream.readline
+        lines: list[bytes] = []
+        cut: list[int] = []
+        first, index, records = skipped + 1, 0, 0
+        read = _skipping_cut(chain(head, lines_of(readline, limit)), readline)
+        while True:
+            try:
+                raw = next(read, None)
+            except (EOFError, OSError, zlib.error):
+                if lines:  # the lines read whole before the input failed are handled, then the failure said
+                    yield Lines(name, first, index, b"".join(lines), tuple(cut))
+                raise
+            if raw is None:
+                break
+            if type(raw) is Cut:
+                cut.append(len(lines))
+                raw = b"\n"
+                records += 1
+            elif raw[-1:] != b"\n":  # the input's last line
+                raw += b"\n"
+            if not raw.isspace():
+                records += 1
+            lines.append(raw)
+            if len(lines) == size:
+                yield Lines(name, first, index, b"".join(lines), tuple(cut))
+                first += size
+                index += records
+                lines = []
+                cut = []
+                records = 0
+        if lines:
+            yield Lines(name, first, index, b"".join(lines), tuple(cut))
 
     def _whole(self, data: bytes | bytearray, fmt: str) -> Iterator[Item]:
         name = self.name
@@ -396,6 +489,16 @@ class Cut(bytes):
 
     pieces: list[bytes]
     ended: bool
+
+
+def _skipping_cut(lines: Iterator[bytes], readline: Any) -> Iterator[bytes]:
+    """``lines``, each one past the limit (a :class:`Cut`) let go and the rest of it skipped."""
+    for line in lines:
+        if type(line) is Cut:
+            line.pieces.clear()
+            if not line.ended:
+                skip_line(readline)
+        yield line
 
 
 def _cut(pieces: list[bytes], ended: bool) -> Cut:

@@ -16,7 +16,7 @@ from ..base.jsonio import fast_loads, scan_object as _scan
 from ..rulebook.cards import CARD_BITS, CARD_TABLE, card_str, parse_card, parse_cards
 from ..rulebook.irregular import TableHand
 from ..rulebook.rules import Rules
-from ..rulebook.scoring import HandResult, Position, check_meld, score_plain, score_position
+from ..rulebook.scoring import HandResult, Position, check_meld, result_plain, score_plain, score_position
 from ..rulebook.variant import Variant
 
 if TYPE_CHECKING:
@@ -245,6 +245,24 @@ class HandScorer(Generic[System]):
         formed, under a variant without move sets, ten cards each); None for any
         other, or on any error: the careful way (parse the line, :meth:`score`,
         ``to_json``) then gives the same result, or the error in its exact words."""
+        plain = self._plain_record(raw)
+        return None if plain is None else score_plain(*plain)
+
+    def result_line(self, raw: bytes) -> tuple[HandResult, str, str] | None:
+        """A JSON Lines record, read raw, straight to its result and its two
+        players, as :meth:`score_line` takes it: the hot path of ``gin score``
+        for people and as CSV. None for any other record: the careful way then
+        gives the same result, or the error."""
+        plain = self._plain_record(raw)
+        if plain is None:
+            return None
+        result = result_plain(*plain)
+        return None if result is None else (result, plain[0], plain[1])
+
+    def _plain_record(self, raw: bytes) -> tuple[str, str, int, int, str | None, int | None, Variant, Rules,
+                                                  Any] | None:
+        """The common record's players, their cards (masks), the knocker, the
+        upcard, the variant and its rules, and the id; None for any other record."""
         if fast_loads is not None:
             record = fast_loads(raw)  # past 64 bits an integer is a float here: the id is checked below
             if type(record) is not dict:
@@ -283,7 +301,7 @@ class HandScorer(Generic[System]):
         ident = record.get("id")
         if ident is not None and type(ident) is not str and type(ident) is not int:
             return None  # a float, a list, an object: json's reading, the careful way
-        return score_plain(p0, p1, m0, m1, knocker, upcard, cached[0], cached[1], ident)
+        return p0, p1, m0, m1, knocker, upcard, cached[0], cached[1], ident
 
     def movesets(self, result: HandResult) -> tuple[Any, ...]:
         """The move sets in play where ``result`` was scored (to explain its outcome)."""

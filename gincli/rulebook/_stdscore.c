@@ -1,8 +1,9 @@
 /* The optional accelerator of `gin score`'s hot path, for the rule book's
  * standard melds only (RULES.md "Melds and deadwood", "Layoffs").
  *
- * One function, plain(knocker_mask, defender_mask, knock_limit): what
- * gincli/rulebook/scoring.py's plain_pieces computes in Python, the same
+ * Two functions of (knocker_mask, defender_mask, knock_limit): plain, what
+ * gincli/rulebook/scoring.py's plain_pieces computes in Python, and spreads,
+ * what its plain_spreads computes (the same choices as masks), the same
  * choices made in the same order (melds.py's _choices, _best_of, _runs and
  * min_arrangements; layoffs.py's plain_defence, layoff_options and _search),
  * and the same JSON texts (scoring.py's _melds_text, cards.py's json_by_rank).
@@ -355,45 +356,71 @@ static PyObject *fail(void) {
     return NULL;
 }
 
-static PyObject *plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    (void)self;
+/* A plain knock solved: the knocker's arrangement (one of cands), the
+ * defender's, the cards laid off. -1: beyond the solver's bounds; 0: the
+ * knocker's deadwood is over the limit; 1: solved. */
+typedef struct {
+    Arr cands[MAX_CHOICES];
+    const Arr *k_arr;
+    Arr d_arr;
+    int laid[16], nlaid;
+} Solved;
+
+static int solve(PyObject *const *args, Py_ssize_t nargs, const char *usage, Solved *out) {
     if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "plain(knocker_mask, defender_mask, knock_limit)");
-        return NULL;
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
     }
     mask_t k_mask, d_mask;
-    if (mask_arg(args[0], &k_mask) < 0 || mask_arg(args[1], &d_mask) < 0) return NULL;
+    if (mask_arg(args[0], &k_mask) < 0 || mask_arg(args[1], &d_mask) < 0) return -1;
     long long limit = PyLong_AsLongLong(args[2]);
-    if (limit == -1 && PyErr_Occurred()) return NULL;
+    if (limit == -1 && PyErr_Occurred()) return -1;
 
-    Arr cands[MAX_CHOICES];
-    int n = min_arrangements(k_mask, cands, MAX_CHOICES, 0);
-    if (n <= 0) return fail();
-    int k_dw = cands[0].deadwood;
-    if (k_dw > limit) Py_RETURN_NONE;
-
-    const Arr *k_arr = &cands[0];
-    Arr d_arr;
-    int laid[16], nlaid = 0, d_dw;
-    if (!k_dw) {
-        if (best_arrangement(d_mask, &d_arr) < 0) return fail();
-        d_dw = d_arr.deadwood;
-    } else {
-        int best = -1;
-        for (int i = 0; i < n; i++) {
-            Arr a;
-            int l[16], nl;
-            if (plain_defence(d_mask, &cands[i], l, &nl, &a) < 0) return fail();
-            if (best < 0 || a.deadwood > d_arr.deadwood) {
-                best = i;
-                d_arr = a;
-                nlaid = nl;
-                memcpy(laid, l, sizeof(int) * (size_t)nl);
-            }
-        }
-        k_arr = &cands[best];
-        d_dw = d_arr.deadwood;
+    int n = min_arrangements(k_mask, out->cands, MAX_CHOICES, 0);
+    if (n <= 0) {
+        fail();
+        return -1;
     }
+    int k_dw = out->cands[0].deadwood;
+    if (k_dw > limit) return 0;
+    out->k_arr = &out->cands[0];
+    out->nlaid = 0;
+    if (!k_dw) {
+        if (best_arrangement(d_mask, &out->d_arr) < 0) {
+            fail();
+            return -1;
+        }
+        return 1;
+    }
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        Arr a;
+        int l[16], nl;
+        if (plain_defence(d_mask, &out->cands[i], l, &nl, &a) < 0) {
+            fail();
+            return -1;
+        }
+        if (best < 0 || a.deadwood > out->d_arr.deadwood) {
+            best = i;
+            out->d_arr = a;
+            out->nlaid = nl;
+            memcpy(out->laid, l, sizeof(int) * (size_t)nl);
+        }
+    }
+    out->k_arr = &out->cands[best];
+    return 1;
+}
+
+static PyObject *plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Solved sv;
+    int got = solve(args, nargs, "plain(knocker_mask, defender_mask, knock_limit)", &sv);
+    if (got < 0) return NULL;
+    if (!got) Py_RETURN_NONE;
+    const Arr *k_arr = sv.k_arr;
+    const Arr d_arr = sv.d_arr;
+    const int *laid = sv.laid, nlaid = sv.nlaid;
+    int k_dw = k_arr->deadwood, d_dw = d_arr.deadwood;
 
     char buf[1024];
     Out o;
@@ -430,11 +457,54 @@ static PyObject *plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     return out;
 }
 
+static PyObject *melds_tuple(const Arr *a) {
+    PyObject *t = PyTuple_New(a->n);
+    if (!t) return NULL;
+    for (int i = 0; i < a->n; i++) {
+        PyObject *m = PyLong_FromUnsignedLongLong(a->melds[i]);
+        if (!m) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, m);
+    }
+    return t;
+}
+
+static PyObject *spreads(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Solved sv;
+    int got = solve(args, nargs, "spreads(knocker_mask, defender_mask, knock_limit)", &sv);
+    if (got < 0) return NULL;
+    if (!got) Py_RETURN_NONE;
+    PyObject *k_melds = melds_tuple(sv.k_arr), *d_melds = melds_tuple(&sv.d_arr), *laid = PyList_New(sv.nlaid);
+    PyObject *out = NULL;
+    if (k_melds && d_melds && laid) {
+        int i = 0;
+        for (; i < sv.nlaid; i++) {
+            PyObject *c = PyLong_FromLong(sv.laid[i]);
+            if (!c) break;
+            PyList_SET_ITEM(laid, i, c);
+        }
+        if (i == sv.nlaid)
+            out = Py_BuildValue("(iiOKOOK)", sv.k_arr->deadwood, sv.d_arr.deadwood, k_melds,
+                                (unsigned long long)sv.k_arr->dead, d_melds, laid, (unsigned long long)sv.d_arr.dead);
+    }
+    Py_XDECREF(k_melds);
+    Py_XDECREF(d_melds);
+    Py_XDECREF(laid);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"plain", (PyCFunction)(void (*)(void))plain, METH_FASTCALL,
      "plain(knocker_mask, defender_mask, knock_limit) -> None if the knocker's deadwood is over the limit, else "
      "(knocker's deadwood, defender's deadwood, knocker's melds, knocker's deadwood cards, defender's melds, "
      "layoffs, defender's deadwood cards), the texts as the inside of JSON lists."},
+    {"spreads", (PyCFunction)(void (*)(void))spreads, METH_FASTCALL,
+     "spreads(knocker_mask, defender_mask, knock_limit) -> None if the knocker's deadwood is over the limit, else "
+     "(knocker's deadwood, defender's deadwood, knocker's melds, knocker's deadwood mask, defender's melds, "
+     "layoffs, defender's deadwood mask), the melds as masks, the layoffs as cards in the order laid."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_stdscore",

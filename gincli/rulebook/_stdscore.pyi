@@ -1,7 +1,13 @@
 """The compiled accelerator of ``gin score``'s hot path (``_stdscore.c``, built where a C
-compiler is): the same answers as :func:`gincli.rulebook.scoring.plain_pieces`."""
+compiler is): the same answers as :func:`gincli.rulebook.scoring.plain_pieces` and
+:func:`~gincli.rulebook.scoring.plain_spreads`."""
 
 def plain(knocker_mask: int, defender_mask: int, knock_limit: int,
           /) -> tuple[int, int, str, str, str, str, str] | None:
     """None if the knocker's deadwood is over the limit, else the deadwoods and the
     texts of :func:`~gincli.rulebook.scoring.plain_pieces`."""
+
+def spreads(knocker_mask: int, defender_mask: int, knock_limit: int,
+            /) -> tuple[int, int, tuple[int, ...], int, tuple[int, ...], list[int], int] | None:
+    """None if the knocker's deadwood is over the limit, else the deadwoods, melds
+    (masks), deadwood masks and layoffs of :func:`~gincli.rulebook.scoring.plain_spreads`."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _encode_str
-from typing import Any
+from typing import Any, cast
 
 from ..base.errors import RecordError, plural
 from ..base.jsonio import dumps as _dumps
@@ -382,12 +382,63 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
     a legal knock or none. Built without the objects: the hot path of ``gin
     score --format json``. None for any other position (an error, big gin):
     :func:`score_position` is then the one to ask."""
-    if m0.bit_count() != 10 or m1.bit_count() != 10 or rules.melds is not STANDARD:
-        return None
+    ident = _encode_str(id) if type(id) is str else _json_value(id)
     if knocker is None:  # _result_json of a dead hand, in one piece
-        ident = _encode_str(id) if type(id) is str else _json_value(id)
+        if m0.bit_count() != 10 or m1.bit_count() != 10 or rules.melds is not STANDARD:
+            return None
         return (f'{{"id": {ident}, "variant": {_json_value(variant.name)}, "outcome": "dead", "winner": null, '
                 f'"points": 0, "knocker": null, "defender": null}}', "dead", None, 0, p0, p1)
+    solved = _solve_plain(p0, p1, m0, m1, knocker, upcard, variant, rules, _plain)
+    if solved is None:
+        return None
+    defender, multiplier, (k_dw, d_dw, k_melds, k_dead, d_melds, laid, d_dead) = solved
+    k_name = _encode_str(knocker)
+    # knocker_wins is never None here: the standard melds lay nothing off onto gin
+    outcome, knocker_wins, points = settle("knock" if k_dw else "gin", k_dw, d_dw, rules)
+    won = knocker if knocker_wins else defender
+    winner = k_name if knocker_wins else _encode_str(defender)
+    points *= multiplier
+    # _result_json of two _spread_json, in one piece (tests/test_score_fast.py holds them to the same text)
+    return (f'{{"id": {ident}, "variant": {_json_value(variant.name)}, "outcome": "{outcome}", "winner": {winner}, '
+            f'"points": {points}, "knocker": {{"name": {k_name}, "melds": [{k_melds}], '
+            f'"deadwood_cards": [{k_dead}], "deadwood": {k_dw}}}, '
+            f'"defender": {{"name": {_encode_str(defender)}, "melds": [{d_melds}], '
+            f'"layoffs": [{laid}], '
+            f'"deadwood_cards": [{d_dead}], "deadwood": {d_dw}}}}}', outcome, won, points,
+            knocker, defender)
+
+
+def result_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard: int | None,
+                 variant: Variant, rules: Rules, id: Any = None) -> HandResult | None:
+    """``score_position(pos, variant, rules, id)`` for the common position, as
+    :func:`score_plain` takes it: the hot path of ``gin score`` for people and
+    as CSV. None for any other position: :func:`score_position` is then the one to ask."""
+    if knocker is None:
+        if m0.bit_count() != 10 or m1.bit_count() != 10 or rules.melds is not STANDARD:
+            return None
+        return HandResult("dead", None, 0, None, None, variant.name, id)
+    solved = _solve_plain(p0, p1, m0, m1, knocker, upcard, variant, rules, _spreads)
+    if solved is None:
+        return None
+    defender, multiplier, (k_dw, d_dw, k_melds, k_dead, d_melds, laid, d_dead) = solved
+    outcome, knocker_wins, points = settle("knock" if k_dw else "gin", k_dw, d_dw, rules)
+    return HandResult(outcome, knocker if knocker_wins else defender, points * multiplier,
+                      Spread(knocker, k_melds, k_dead, k_dw), Spread(defender, d_melds, d_dead, d_dw, laid),
+                      variant.name, id, multiplier=multiplier)
+
+
+_Solver = Callable[[int, int, int], Any]
+
+
+def _solve_plain(p0: str, p1: str, m0: int, m1: int, knocker: str, upcard: int | None, variant: Variant,
+                 rules: Rules, solve: _Solver) -> tuple[str, int, Any] | None:
+    """A plain knock solved by ``solve`` (:func:`plain_pieces` or
+    :func:`plain_spreads`, or their compiled twins): the defender, the
+    multiplier, and what ``solve`` gave; None when the position is not the
+    common one (not ten cards each, other meld rules, an upcard needed and
+    missing, a knock over the limit)."""
+    if m0.bit_count() != 10 or m1.bit_count() != 10 or rules.melds is not STANDARD:
+        return None
     if knocker == p0:
         k_mask, d_mask, defender = m0, m1, p1
     else:
@@ -404,62 +455,59 @@ def score_plain(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard:
         limit = variant.checked_knock_limit(rules, upcard)
         multiplier = variant.checked_multiplier(rules, upcard)
         _remember_limits(variant, rules, upcard, limit, multiplier)
-    pieces = _plain(k_mask, d_mask, limit)
-    if pieces is None:
-        return None
-    k_dw, d_dw, k_melds, k_dead, d_melds, laid, d_dead = pieces
-    k_name = _encode_str(knocker)
-    # knocker_wins is never None here: the standard melds lay nothing off onto gin
-    outcome, knocker_wins, points = settle("knock" if k_dw else "gin", k_dw, d_dw, rules)
-    won = knocker if knocker_wins else defender
-    winner = k_name if knocker_wins else _encode_str(defender)
-    points *= multiplier
-    # _result_json of two _spread_json, in one piece (tests/test_score_fast.py holds them to the same text)
-    ident = _encode_str(id) if type(id) is str else _json_value(id)
-    return (f'{{"id": {ident}, "variant": {_json_value(variant.name)}, "outcome": "{outcome}", "winner": {winner}, '
-            f'"points": {points}, "knocker": {{"name": {k_name}, "melds": [{k_melds}], '
-            f'"deadwood_cards": [{k_dead}], "deadwood": {k_dw}}}, '
-            f'"defender": {{"name": {_encode_str(defender)}, "melds": [{d_melds}], '
-            f'"layoffs": [{laid}], '
-            f'"deadwood_cards": [{d_dead}], "deadwood": {d_dw}}}}}', outcome, won, points,
-            knocker, defender)
+    solved = solve(k_mask, d_mask, limit)
+    return None if solved is None else (defender, multiplier, solved)
 
 
-def plain_pieces(k_mask: int, d_mask: int, limit: int) -> tuple[int, int, str, str, str, str, str] | None:
+def plain_spreads(k_mask: int, d_mask: int, limit: int) -> tuple[int, int, tuple[int, ...], int, tuple[int, ...],
+                                                                 list[int], int] | None:
     """A knock of ten cards against ten under the standard melds, nothing
     declared, solved: None when the knocker's deadwood is over ``limit``, else
-    the knocker's deadwood, the defender's, and as the insides of JSON lists the
-    knocker's melds (in written order) and deadwood cards, the defender's melds,
-    layoffs and deadwood cards: the choices of :func:`defend`, as
+    the knocker's deadwood, the defender's, the knocker's melds (masks) and
+    deadwood cards (a mask), the defender's melds, layoffs (cards, in the order
+    laid) and deadwood cards: the choices of :func:`defend`, as
     :func:`score_position` makes them. The pure-Python reference of the
-    accelerator (``_stdscore.plain``, which tests/test_accel.py holds to the same
-    answers)."""
+    accelerator's ``_stdscore.spreads``."""
     candidates = min_arrangements(k_mask)
     k_dw = candidates[0].deadwood
     if k_dw > limit:
         return None
     arr, d_dw, laid, d_arr = defend(d_mask, candidates, STANDARD, lays_off("knock" if k_dw else "gin", STANDARD))
-    return (k_dw, d_dw, _melds_text(arr.melds), json_by_rank(arr.deadwood_mask), _melds_text(d_arr.melds),
-            ", ".join([CARD_JSON[c] for c in laid]), json_by_rank(d_arr.deadwood_mask))
+    return k_dw, d_dw, arr.melds, arr.deadwood_mask, d_arr.melds, list(laid), d_arr.deadwood_mask
 
 
-def _accelerator() -> Callable[[int, int, int], tuple[int, int, str, str, str, str, str] | None] | None:
-    """The compiled :func:`plain_pieces` (``gincli.rulebook._stdscore``, built by
-    ``pip install`` where a C compiler is), or None: not built, or
+def plain_pieces(k_mask: int, d_mask: int, limit: int) -> tuple[int, int, str, str, str, str, str] | None:
+    """:func:`plain_spreads`, the melds and cards as the insides of JSON lists
+    (the melds in written order). The pure-Python reference of the accelerator
+    (``_stdscore.plain``, which tests/test_accel.py holds to the same answers)."""
+    solved = plain_spreads(k_mask, d_mask, limit)
+    if solved is None:
+        return None
+    k_dw, d_dw, k_melds, k_dead, d_melds, laid, d_dead = solved
+    return (k_dw, d_dw, _melds_text(k_melds), json_by_rank(k_dead), _melds_text(d_melds),
+            ", ".join([CARD_JSON[c] for c in laid]), json_by_rank(d_dead))
+
+
+def _accelerator(name: str) -> Callable[[int, int, int], Any] | None:
+    """The compiled twin of :func:`plain_pieces` (``plain``) or of
+    :func:`plain_spreads` (``spreads``), in ``gincli.rulebook._stdscore``, built
+    by ``pip install`` where a C compiler is; or None: not built, or
     ``GINCLI_PURE=1`` in the environment (the pure-Python path, the same answers)."""
     import os
 
     if os.environ.get("GINCLI_PURE", "") not in ("", "0"):
         return None
     try:
-        from ._stdscore import plain
+        from . import _stdscore
     except ImportError:
         return None
-    return plain
+    return cast("Callable[[int, int, int], Any]", getattr(_stdscore, name))
 
 
 #: What :func:`score_plain` solves with: the accelerator, else :func:`plain_pieces`.
-_plain = _accelerator() or plain_pieces
+_plain = _accelerator("plain") or plain_pieces
+#: What :func:`result_plain` solves with: the accelerator, else :func:`plain_spreads`.
+_spreads = _accelerator("spreads") or plain_spreads
 #: Whether the hot path runs compiled (``gin score`` writes the same either way).
 ACCELERATED = _plain is not plain_pieces
 

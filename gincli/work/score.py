@@ -14,12 +14,12 @@ from typing import Any, NamedTuple
 from ..base.contract import PluginFault
 from ..base.errors import RecordError, record_failure
 from ..base.jsonio import error_line, utf8_lines
-from ..base.pool import chunked, ordered_map, worker_state
-from ..formats.containers import Item
+from ..base.pool import ordered_map, worker_state
+from ..formats.containers import Item, Lines, Reader
 from ..formats.records import HandScorer
 from ..rulebook.scoring import HandResult
 
-CHUNK = 1000  # records a worker scores at a time
+CHUNK = 1000  # records (lines of JSON Lines) a worker scores at a time
 
 #: Each player's totals: hands played, hands won, points won, gins (big gins too), undercuts.
 PLAYER_FIELDS = ("hands", "hands_won", "points", "gins", "undercuts")
@@ -48,19 +48,24 @@ class Scored(NamedTuple):
     faults: int
 
 
-def scored(state: dict[str, Any], items: Iterable[Item], workers: int = 1,
-           setup: Callable[[], dict[str, Any]] | None = None, warmup: float = 0.0,
-           size: int | None = None) -> Iterator[Scored]:
-    """``items`` scored, a chunk (``size`` records, :data:`CHUNK`) at a time,
-    in input order, over ``workers`` processes of the pool (with one, here,
-    each chunk read only as its turn comes). ``state``: as
-    :func:`score_chunk`'s, built again by ``setup()`` in a spawned worker;
-    ``warmup``: see :func:`~gincli.base.pool.ordered_map`."""
-    return ordered_map(_score_worker, chunked(items, size or CHUNK), workers, setup, state, warmup)
+def scored(state: dict[str, Any], chunks: Iterable[Lines | list[Item]], workers: int = 1,
+           setup: Callable[[], dict[str, Any]] | None = None, warmup: float = 0.0) -> Iterator[Scored]:
+    """Each chunk of records scored (lines of JSON Lines as read,
+    :meth:`~gincli.formats.containers.Reader.batches`, or a list of items), in
+    input order, over ``workers`` processes of the pool (with one, here, each
+    chunk read only as its turn comes). ``state``: as :func:`score_chunk`'s,
+    built again by ``setup()`` in a spawned worker; ``warmup``: see
+    :func:`~gincli.base.pool.ordered_map`."""
+    return ordered_map(_score_worker, chunks, workers, setup, state, warmup)
 
 
-def _score_worker(items: list[Item]) -> Scored:
-    return score_chunk(worker_state(), items)
+def batches(reader: Reader) -> Iterator[Lines | list[Item]]:
+    """An input's records in chunks of :data:`CHUNK` (lines of JSON Lines as read), for :func:`scored`."""
+    return reader.batches(CHUNK)
+
+
+def _score_worker(chunk: Lines | list[Item]) -> Scored:
+    return score_chunk(worker_state(), chunk)
 
 
 def json_lines(records: list[str | Failure]) -> str:
@@ -87,32 +92,51 @@ def _tally(players: dict[str, list[int]], outcome: str, winner: str | None, poin
             entry[4] += 1
 
 
-def score_chunk(state: dict[str, Any], items: list[Item]) -> Scored:
+def score_chunk(state: dict[str, Any], chunk: Lines | list[Item]) -> Scored:
     """Score a chunk of records. ``state``: the ``scorer``; the face's
     ``write(result, where)`` that turns a scored record into its text, run
     here, in the worker, and ``shown``, true when that text is for people (a
     record it fails on "could not be shown", else "written"). Without
     ``write``, each result's JSON text (the common record straight from its
-    raw line)."""
+    raw line). ``finish(records)``, given, makes the chunk's records into what
+    the face writes (the texts joined), here too."""
     scorer: HandScorer = state["scorer"]
-    write = state.get("write")
+    write: Callable[[HandResult, str], str] | None = state.get("write")
+    finish = state.get("finish")
     doing = "shown" if state.get("shown") else "written"
     records: list[str | Failure] = []
     counts: Counter[str] = Counter()
     players: dict[str, list[int]] = {}
     failed = faults = 0
     lane = scorer.score_line if write is None else None
-    for item in items:
-        if lane is not None and item.raw is not None:
-            try:
-                done = lane(item.raw)
-            except Exception:  # the careful way below meets it again, and says it properly
-                done = None
-            if done is not None:
-                records.append(done[0])
-                counts[done[1]] += 1
-                _tally(players, done[1], done[2], done[3], done[4], done[5])
-                continue
+    result_lane = scorer.result_line if write is not None else None
+    for item in chunk.items() if isinstance(chunk, Lines) else chunk:
+        if item.raw is not None:
+            if lane is not None:
+                try:
+                    done = lane(item.raw)
+                except Exception:  # the careful way below meets it again, and says it properly
+                    done = None
+                if done is not None:
+                    records.append(done[0])
+                    counts[done[1]] += 1
+                    _tally(players, done[1], done[2], done[3], done[4], done[5])
+                    continue
+            elif result_lane is not None and write is not None:
+                try:
+                    solved = result_lane(item.raw)
+                    text = "" if solved is None else write(solved[0], item.where)
+                except Exception:  # as above
+                    solved = None
+                if solved is not None:
+                    hand = solved[0]
+                    records.append(text)
+                    counts[hand.outcome] += 1
+                    if hand.knocker is not None and hand.defender is not None:
+                        _tally(players, hand.outcome, hand.winner, hand.points, hand.knocker.name, hand.defender.name)
+                    else:  # a dead hand: the record's players
+                        _tally(players, hand.outcome, hand.winner, hand.points, solved[1], solved[2])
+                    continue
         item.load()
         result, message, plugin = _score_one(scorer, item)
         if result is not None:
@@ -126,7 +150,7 @@ def score_chunk(state: dict[str, Any], items: list[Item]) -> Scored:
         failed += 1
         faults += plugin
         records.append(Failure(item.where, _id_of(item), message))
-    return Scored(records, counts, players, failed, faults)
+    return Scored(records if finish is None else finish(records), counts, players, failed, faults)
 
 
 def _seated(result: HandResult, item: Item) -> tuple[str, ...]:
