@@ -229,3 +229,17 @@ def test_the_python_search_keeps_two_generations_of_hands_at_most():
         search.deadwood(hand << 20)
     assert len(search._new) <= 100 and len(search._old) <= 100
     assert search.deadwood(999 << 20) == search.solve(999 << 20)
+
+
+def test_the_same_meld_data_is_one_solver_whatever_else_the_rules_say():
+    """Rules that differ elsewhere (a knock limit), and a solver sent to a worker,
+    share one solver and its cache of hands; other data is another solver."""
+    import pickle
+
+    from gincli_builtin.corner import CornerMelds
+
+    rules = {"corner_runs": True, "ace_value": 1, "layoff_on_gin": False, "knock_limit": 10}
+    solver = CornerMelds().solver(rules)
+    assert CornerMelds().solver({**rules, "knock_limit": 5}) is solver
+    assert pickle.loads(pickle.dumps(solver)) is solver
+    assert CornerMelds().solver({**rules, "ace_value": 15}) is not solver

@@ -99,11 +99,12 @@ class MeldRules:
 
     def solver(self, rules: Rules) -> MeldSolver:
         """The solver these rules build (their data checked: a plugin's fault is
-        a sentence naming it)."""
+        a sentence naming it): one for the same data, whatever else the rules
+        say (its cache of hands shared; a few kept at most)."""
         masks, values, on_gin, words = self.checked_data(rules)
         if masks == STANDARD_MASKS and values == CARD_VALUES and not on_gin:
             return STANDARD
-        return MeldSolver(self.name, tuple(sorted(masks)), values, on_gin, words)
+        return solver_of(self.name, tuple(sorted(masks)), values, on_gin, words)
 
     def checked_data(self, rules: Rules) -> tuple[frozenset[int], tuple[int, ...], bool, str]:
         """What these rules say under ``rules`` (their melds, each card's value,
@@ -321,8 +322,8 @@ class MeldSolver:
             self._rank_min = min(sizes) if sizes else 5
             self._suit_memo: list[dict[int, int]] = [{0: 0} for _ in range(4)]
 
-    def __reduce__(self) -> Any:  # rebuilt where it is unpickled: the memo stays behind
-        return (MeldSolver, (self.name, self.meld_masks, self.values, self.layoff_on_gin, self.words))
+    def __reduce__(self) -> Any:  # found or built where it is unpickled: the memo stays behind
+        return (solver_of, (self.name, self.meld_masks, self.values, self.layoff_on_gin, self.words))
 
     def __repr__(self) -> str:
         return f"<MeldSolver {self.name!r}: {len(self.meld_masks)} melds>"
@@ -590,6 +591,22 @@ class StandardSolver(MeldSolver):
 
 
 STANDARD_MASKS = frozenset(standard_melds())
+#: The solvers built, by their data (:func:`solver_of`).
+_SOLVERS: dict[tuple[str, tuple[int, ...], tuple[int, ...], bool, str], MeldSolver] = {}
+
+
+def solver_of(name: str, melds: tuple[int, ...], values: tuple[int, ...], layoff_on_gin: bool,
+              words: str) -> MeldSolver:
+    """The solver of this data: one for the same data, however many rules (or
+    chunks of work sent to a worker) carry it, its cache of hands shared; a few
+    kept at most."""
+    key = (name, melds, values, layoff_on_gin, words)
+    found = _SOLVERS.get(key)
+    if found is None:
+        if len(_SOLVERS) >= 16:
+            _SOLVERS.clear()
+        found = _SOLVERS[key] = MeldSolver(name, melds, values, layoff_on_gin, words)
+    return found
 #: The rule book's meld rules: what ``rules.melds`` is unless meld rules of a plugin are on.
 STANDARD = StandardSolver()
 
