@@ -49,7 +49,7 @@ _PUBLIC = {
     "plugin.hookspecs": ("hookimpl",),
     "rulebook.meldrules": ("MeldRules", "standard_melds"),
     "rulebook.rules": ("OFF", "Option", "Rules"),
-    "rulebook.scoring": ("HandResult",),
+    "rulebook.scoring": ("HandResult", "Position", "Spread"),
     "rulebook.variant": ("PendingVariant", "Variant", "variant_from_file"),
     "sessions.systems": ("GAME_OPTIONS", "Game", "HollywoodSheet", "ScoringSystem", "Seating", "Session"),
 }
@@ -96,7 +96,7 @@ if TYPE_CHECKING:
     from .plugin.hookspecs import hookimpl as hookimpl
     from .rulebook.meldrules import MeldRules as MeldRules, standard_melds as standard_melds
     from .rulebook.rules import OFF as OFF, Option as Option, Rules as Rules
-    from .rulebook.scoring import HandResult as HandResult
+    from .rulebook.scoring import HandResult as HandResult, Position as Position, Spread as Spread
     from .rulebook.variant import (
         PendingVariant as PendingVariant,
         Variant as Variant,

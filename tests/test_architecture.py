@@ -14,10 +14,11 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "gincli"
 
 #: The layers, from the bottom up: a module may import its own layer's and those below.
-LAYERS = ("base", "rulebook", "hand", "formats", "sessions", "matches", "plugin", "replay", "work", "rl", "cli", "api")
+LAYERS = ("base", "rulebook", "hand", "formats", "sessions", "matches", "plugin", "replay", "work", "rl", "testing",
+          "cli", "api")
 
 #: The faces, side by side on top: none imports another.
-FACES = ("rl", "cli", "api")
+FACES = ("rl", "testing", "cli", "api")
 
 
 def modules() -> dict[str, Path]:

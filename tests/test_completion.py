@@ -297,9 +297,10 @@ def test_every_option_offers_what_its_value_is(answer, item, tmp_path):
         assert kind == "names" and offered in values, values
     elif long_name is None and (kind_by_metavar == "names"
                                 or (" ".join(("gin", *path)), param.name) in complete.ARGUMENTS):
-        # an argument that takes names
+        # an argument that takes names (a new one's: none to offer)
         kind, values = answer(list(path))
-        assert kind == "names" and values, (path, param.name)
+        new = complete.ARGUMENTS.get((" ".join(("gin", *path)), param.name)) is complete._nothing
+        assert kind == "names" and (values == [] if new else values), (path, param.name)
     elif kind_by_metavar != "names":  # a file or a folder: the shell completes it
         kind, values = answer([*path, long_name] if long_name else list(path))
         assert (kind, values) == (kind_by_metavar, []), param.metavar

@@ -186,15 +186,24 @@ def test_the_minimal_bot_of_the_protocol_page_plays(tmp_path):
 PYTHON_BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 
-@pytest.mark.parametrize("page", ["api.md", "rl.md"])
+#: Pages whose ```python blocks are examples to run, with the section that holds them (None: the whole page).
+PYTHON_EXAMPLES = {"api.md": None, "rl.md": None, "plugins.md": "## Testing a plugin"}
+
+
+@pytest.mark.parametrize("page", list(PYTHON_EXAMPLES))
 def test_the_python_examples_of_a_page_run(page, tmp_path):
-    """docs/api.md's and docs/rl.md's ```python blocks, in order, in one
-    interpreter, from a fresh folder holding the project's files: each runs, and
-    its asserts hold (rl.md's where the extra gincli[rl] is installed)."""
+    """docs/api.md's and docs/rl.md's ```python blocks, and those of
+    docs/plugins.md's "Testing a plugin", in order, in one interpreter, from a
+    fresh folder holding the project's files: each runs, and its asserts hold
+    (rl.md's where the extra gincli[rl] is installed)."""
     if page == "rl.md":
         for module in ("numpy", "pettingzoo", "gymnasium"):
             pytest.importorskip(module)
-    blocks_ = PYTHON_BLOCK.findall((DOCS / page).read_text())
+    text = (DOCS / page).read_text()
+    section = PYTHON_EXAMPLES[page]
+    if section is not None:
+        text = text.split(f"\n{section}\n", 1)[1].split("\n## ", 1)[0]
+    blocks_ = PYTHON_BLOCK.findall(text)
     assert blocks_, page
     script = tmp_path / "page.py"
     script.write_text("\n\n".join(f"# block {i}\n{b}" for i, b in enumerate(blocks_)))

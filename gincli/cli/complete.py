@@ -294,6 +294,7 @@ NAMES: dict[str, Callable[[typer.Context, str], list[Any]]] = {
 #: Arguments with names for values, by command path and argument.
 ARGUMENTS: dict[tuple[str, str], Callable[[typer.Context, str], list[Any]]] = {
     ("gin config", "what"): _fixed("path"),
+    ("gin plugins new", "name"): _nothing,  # a new name: nothing to offer, and never a file
 }
 
 

@@ -6,5 +6,5 @@ what each plugin registers, variants, scoring systems, bots, move sets, match
 backends and commands, each checked as it arrives); and the registry
 (:mod:`.registry`), the read side the commands look things up in.
 
-It may import every layer below it; only replay and the CLI import it.
+It may import every layer below it; only the layers above it (replay, the work, the faces) import it.
 """

@@ -2,6 +2,7 @@
 specifications, and the plugins found, in order of precedence, from the first
 to win a name to the last:
 
+0. the plugins a program gives itself (:mod:`gincli.testing`'s, a file or a module);
 1. plugin folders given with ``--plugins-dir``, in the order given;
 2. plugin folders in ``GINCLI_PLUGINS_DIR``;
 3. the ``plugins/`` folder of the user's configuration folder;
@@ -50,7 +51,7 @@ DEFAULT_PLUGINS: dict[str, str] = {
 }
 
 #: Where plugins come from, in order of precedence (``PluginInfo.origin``).
-ORIGINS = ("--plugins-dir", "GINCLI_PLUGINS_DIR", "user config", "package", "built-in")
+ORIGINS = ("given", "--plugins-dir", "GINCLI_PLUGINS_DIR", "user config", "package", "built-in")
 
 
 @dataclass
@@ -71,18 +72,24 @@ def split_names(text: str | None) -> list[str]:
 
 
 def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
-                        entry_points: bool = True, notice: Callable[[str], None] | None = None,
+                        entry_points: bool = True, notice: Callable[[str], None] | None = None, *,
+                        given: Iterable[tuple[str, str | Path]] = (), isolated: bool = False,
                         ) -> tuple[pluggy.PluginManager, list[PluginInfo], list[str]]:
     """Build the plugin manager: hook specs, then the plugins in order of
     precedence (the module's docstring). ``notice`` hears of a plugin that is
     slow to import, while it imports (gin's warnings; worker processes pass none).
+    ``given``: plugins a program names itself, first, each ``(name, where)``: a
+    ``.py`` file or a package's folder (a :class:`~pathlib.Path`), or a module's
+    name to import. ``isolated``: nothing from the environment, the user's
+    folder or installed packages, only what is given, ``plugin_dirs`` and the
+    built-ins (a plugin's tests then hold whatever else is installed).
 
     Returns ``(manager, plugins loaded, problems)``; each problem is one
     sentence naming a plugin that was left out, or what it did wrong.
     """
     pm = pluggy.PluginManager("gincli")
     pm.add_hookspecs(hookspecs)
-    blocked = set(disabled) | set(split_names(os.environ.get(ENV_DISABLE)))
+    blocked = set(disabled) | (set() if isolated else set(split_names(os.environ.get(ENV_DISABLE))))
     for name in blocked:
         pm.set_blocked(name)
     infos: list[PluginInfo] = []
@@ -117,11 +124,21 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
         seen[name] = source
         return True
 
+    for name, where in given:
+        if candidate(name, str(where)):
+            load = (functools.partial(_import_path, name, where) if isinstance(where, Path)
+                    else functools.partial(importlib.import_module, where))
+            obj = _guarded_import(name, str(where), load, problems, notice)
+            if obj is not None:
+                add(obj, name, str(where), "given")
+
     folders = [(Path(d), "--plugins-dir") for d in plugin_dirs]
-    folders += [(Path(d), "GINCLI_PLUGINS_DIR") for d in os.environ.get(ENV_PLUGINS_DIR, "").split(os.pathsep) if d]
-    user = config_dir() / "plugins"
-    if user.is_dir():
-        folders.append((user, "user config"))
+    if not isolated:
+        folders += [(Path(d), "GINCLI_PLUGINS_DIR") for d in os.environ.get(ENV_PLUGINS_DIR, "").split(os.pathsep)
+                    if d]
+        user = config_dir() / "plugins"
+        if user.is_dir():
+            folders.append((user, "user config"))
     for directory, origin in folders:
         if not directory.is_dir():
             problems.append(f"plugins directory {directory} does not exist")
@@ -141,7 +158,7 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
             if obj is not None:
                 add(obj, name, str(path), origin)
 
-    if entry_points:
+    if entry_points and not isolated:
         from ..base.packages import entry_points as find_entry_points
 
         for ep in sorted(find_entry_points(ENTRY_POINT_GROUP), key=lambda e: e.name):

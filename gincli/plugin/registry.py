@@ -324,11 +324,13 @@ def _plugin_identity(info: PluginInfo, module: Any) -> dict[str, Any]:
 
 def load_registry(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
                   entry_points: bool = True, notice: Callable[[str], None] | None = None,
-                  bots_file: str | Path | None = None) -> Registry:
+                  bots_file: str | Path | None = None, *, given: Iterable[tuple[str, str | Path]] = (),
+                  isolated: bool = False) -> Registry:
     """Load every plugin and collect what it registers (the one factory);
-    ``notice``: as :func:`make_plugin_manager`'s; ``bots_file``: its named bots
-    too (:meth:`Registry.add_bots_file`)."""
-    pm, infos, problems = make_plugin_manager(plugin_dirs, disabled, entry_points, notice)
+    ``notice``, ``given`` and ``isolated``: as :func:`make_plugin_manager`'s;
+    ``bots_file``: its named bots too (:meth:`Registry.add_bots_file`)."""
+    pm, infos, problems = make_plugin_manager(plugin_dirs, disabled, entry_points, notice, given=given,
+                                              isolated=isolated)
     registry = Registry(pm, infos, problems)
     if bots_file is not None:
         registry.add_bots_file(bots_file)
