@@ -1,7 +1,8 @@
-"""The ``master`` bot: ``expert``'s play, with its knock timed against strong
-opponents and the game in view.
+"""The ``master`` bot, which searches, and ``master-knock``, its play without
+the search: ``expert``'s play with its knock timed against strong opponents
+and the game in view.
 
-``master`` reads the cards as ``expert`` does (:class:`~gincli_builtin.expert._Knowledge`:
+``master-knock`` reads the cards as ``expert`` does (:class:`~gincli_builtin.expert._Knowledge`:
 the discards, the cards the opponent took and refused) and draws and discards
 as it does, with less weight on not feeding the opponent (``DANGER``) and a
 little more readiness to take a discard that melds (``TAKE_MARGIN``). What
@@ -17,9 +18,9 @@ changes most is when it knocks:
   it could knock with): ``python -m gincli_builtin.expert_fit knock --hands
   24000 --seed 8 --chunk 1000 --workers 2 --opponent expert --no-knock 1
   --danger 0.5 --take-margin 1 --features master`` gives ``KNOCK_MODEL``
-  below (94,602 decisions, the same rows on any number of workers; the products
-  make the normal equations ill-conditioned, so the order the rows are summed in
-  moves some weights, ``pu*stock`` most, in the second digit). Against such
+  below (94,602 decisions, the same rows on any number of workers). The fit
+  standardises the features and sums exactly (``expert_fit.fit_linear``), so
+  that it prints the same digits however its rows are ordered. Against such
   opponents, knocking early with a low count wins far more hands than it loses
   to undercuts.
 * **The game in view:** when a knock now would take it to the session's
@@ -30,13 +31,31 @@ changes most is when it knocks:
   bonuses. (Knocking for the game on a 60% chance measured weaker, with this
   model, than never doing so.)
 
-``samples`` (a parameter: ``gin match --bots master:samples=40``) is how many
-opponent hands it simulates for each knock decision: more is slower and
-steadies its estimate of the undercut risk. Measured, it pays up to the
-default (1, 4 and 16 won 55%, 59% and 60% against expert) and not beyond
-(48: no stronger; docs/benchmarks.md). Everything it uses is in its
-:class:`~gincli.hand.view.PlayerView`; it plays any meld rules (``view.melds``),
-doubling's stakes as ``expert`` does, and is deterministic for a seed.
+``samples`` (``gin match --bots master:samples=40``) is how many opponent
+hands it simulates for each knock decision: it pays up to the default (1, 4
+and 16 won 55%, 59% and 60% against expert) and not beyond (48: no stronger;
+docs/benchmarks.md).
+
+**The search** (``master``): where master-knock would discard, ``master`` also
+weighs up to ``WIDTH`` other discards whose score (master-knock's own:
+expected deadwood after the next draw, and the danger of feeding the
+opponent) is within ``MARGIN`` of the best, and plays each of them out in
+``worlds`` worlds (:func:`gincli.hand.playout.search`, compiled where it can
+be): the opponent's missing cards drawn from those it cannot place, each
+weighted by what the opponent took (a card that melds with one they hold
+weighs double) and refused or threw away (half), the rest shuffled into the
+stock; both seats then play a cheap policy that sees what a seat sees (it
+knocks with ``KNOCK_AT``, the opponent plays for gin, a discard that feeds
+the other's takes counts ``PLAY_DANGER`` more), every discard in the same
+worlds. A discard replaces master-knock's when its play-outs gain at least
+``Z`` standard errors of their difference. Draws, knocks and gin are
+master-knock's: searched the same way they lost (docs/benchmarks.md). More
+worlds cost more and decide more surely (``gin match --bots
+master:worlds=192``). Everything it uses is in its
+:class:`~gincli.hand.view.PlayerView`; the worlds come from the bot's seeded
+generator, so a match replays by its seed; under other meld rules or a move
+set in play it plays as master-knock (any variant, doubling's stakes as
+``expert`` does).
 """
 
 from __future__ import annotations
