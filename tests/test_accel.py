@@ -239,14 +239,15 @@ def test_the_tables_header_is_what_the_python_definition_writes():
 STRICT = ["-std=c11", "-pedantic", "-Wall", "-Wextra", "-Wvla", "-Werror"]
 
 
-#: The compiled modules, each by its source: the first two stand on the rule
+#: The compiled modules, each by its source: all but _meldsearch stand on the rule
 #: book's one header of the standard melds (gincli/rulebook/_melds.h), all on
 #: that of the bit operations (gincli/rulebook/_bits.h).
 SOURCES = {"_stdscore": ROOT / "gincli/rulebook/_stdscore.c", "_stdplay": ROOT / "gincli/rl/_stdplay.c",
-           "_meldsearch": ROOT / "gincli/rulebook/_meldsearch.c"}
+           "_meldsearch": ROOT / "gincli/rulebook/_meldsearch.c", "_playout": ROOT / "gincli/hand/_playout.c"}
 #: The headers each includes.
-HEADERS = {"_stdscore": {"_bits.h", "_melds.h", "_stdscore_tables.h"},
-           "_stdplay": {"_bits.h", "_melds.h", "_stdscore_tables.h"}, "_meldsearch": {"_bits.h"}}
+HEADERS = {"_stdscore": {"_bits.h", "_melds.h", "_stdscore_tables.h", "_knock.h"},
+           "_stdplay": {"_bits.h", "_melds.h", "_stdscore_tables.h"}, "_meldsearch": {"_bits.h"},
+           "_playout": {"_bits.h", "_melds.h", "_stdscore_tables.h", "_knock.h"}}
 
 
 def build(cc: str, name: str, folder: Path, *flags: str) -> ModuleType:
@@ -303,9 +304,38 @@ def searches_as_the_python(module: ModuleType) -> None:
             assert search.forms_meld(hand, card) == python.forms_meld(hand, card)
 
 
+def plays_out_as_the_python(module: ModuleType) -> None:
+    """A build of _playout plays out and searches as the Python does, on a few
+    hundred dealt positions."""
+    from gincli.hand import playout
+
+    rng = random.Random(2028)
+    saved = playout.PLAYOUT
+    for i in range(300):
+        deck = rng.sample(range(52), 52)
+        mine, theirs, pile, stock = (sum(1 << c for c in deck[:11]), sum(1 << c for c in deck[11:21]), deck[21:23],
+                                     deck[23:])
+        rules = (10, 25, 25, -1 if i % 2 else 31, i % 11, (i * 3) % 11, i % 5)
+        weights = bytes(1 + c % 7 if (theirs >> c & 1 or c in stock) else 0 for c in range(52))
+        candidates = [playout.DISCARD_ID + deck[0], playout.KNOCK_ID + deck[1], playout.DISCARD_ID + deck[2]]
+        try:
+            playout.PLAYOUT = None
+            took = mine & -mine
+            expected = (playout.playout(mine, pile, 0, playout.DISCARD, -1, took, 0, theirs, stock, rules),
+                        playout.search(mine, pile, playout.DISCARD, -1, took, 0, weights, len(stock), rules,
+                                       candidates, 3, i))
+        finally:
+            playout.PLAYOUT = saved
+        got = (module.playout(mine, bytes(pile), 0, playout.DISCARD, -1, took, 0, theirs, bytes(stock), rules, -1),
+               module.search(mine, bytes(pile), 0, playout.DISCARD, -1, took, 0, weights, len(stock), rules,
+                             bytes(candidates), 3, i))
+        assert got == expected, i
+
+
 @pytest.mark.parametrize("name, held", [("_stdscore", scores_as_the_python), ("_stdplay", plays_as_the_python),
-                                        ("_meldsearch", searches_as_the_python)],
-                         ids=["_stdscore", "_stdplay", "_meldsearch"])
+                                        ("_meldsearch", searches_as_the_python),
+                                        ("_playout", plays_out_as_the_python)],
+                         ids=["_stdscore", "_stdplay", "_meldsearch", "_playout"])
 @pytest.mark.parametrize("bits", ["the compiler's own bit operations", "GINCLI_PORTABLE_BITS"])
 @pytest.mark.parametrize("cc", ["gcc", "clang"])
 def test_each_module_builds_with_each_compiler_and_answers_as_the_python_does(cc, bits, name, held, tmp_path):

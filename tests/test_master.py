@@ -54,7 +54,7 @@ def test_parameters_are_listed_and_checked(run):
     res = run("bots", "-f", "json")
     assert res.exit_code == 0, res.stderr
     found = next(b for b in json.loads(res.stdout)["bots"] if b["name"] == "master")
-    assert [p["name"] for p in found["parameters"]] == ["samples"]
+    assert [p["name"] for p in found["parameters"]] == ["samples", "worlds"]
     bad = run("match", "--bots", "master:samples=many,simple", "--hands", "1")
     assert bad.exit_code == 2 and "samples" in bad.stderr and "Traceback" not in bad.stderr
     ok = run("match", "--bots", "master:samples=4,simple", "--hands", "3", "--seed", "1", "-q",

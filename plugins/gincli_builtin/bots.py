@@ -18,7 +18,7 @@ from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
 
 from .expert import ExpertBot
-from .master import MasterBot
+from .master import MasterBot, MasterKnockBot
 
 
 def answer_due(view: PlayerView, accept: bool = True) -> Move | None:
@@ -83,5 +83,5 @@ class SimpleBot(Bot):
 
 @hookimpl(trylast=True)
 def gincli_register_bots(register: Callable[[type[Bot]], None]) -> None:
-    for bot in (RandomBot, SimpleBot, ExpertBot, MasterBot):
+    for bot in (RandomBot, SimpleBot, ExpertBot, MasterKnockBot, MasterBot):
         register(bot)

@@ -373,15 +373,21 @@ class ExpertBot(Bot):
     def discard_card(self, options: list[tuple[int, int, int]], least: int, k: _Knowledge) -> int:
         """The discard leaving the best expected hand after the next draw, less
         the danger of feeding the opponent."""
-        best = None
+        return self.discards_weighed(options, least, k)[0][1]
+
+    def discards_weighed(self, options: list[tuple[int, int, int]], least: int,
+                         k: _Knowledge) -> list[tuple[float, int]]:
+        """The discards worth weighing (those leaving at most ``PRUNE`` more
+        deadwood than the least), each with its score (the expected deadwood
+        after the next draw plus the danger of feeding the opponent), the best
+        (lowest) first, ties in the order of ``options``."""
+        weighed = []
         for dw, c, rest in options:
             if dw > least + self.PRUNE:  # far worse now: not worth weighing
                 continue
-            score = self.expected_after_draw(rest, k) + self.DANGER * self._danger(c, k)
-            if best is None or score < best[0]:
-                best = (score, c)
-        assert best is not None
-        return best[1]
+            weighed.append((self.expected_after_draw(rest, k) + self.DANGER * self._danger(c, k), c))
+        weighed.sort(key=lambda sc: sc[0])  # stable: the first of equal scores stays first
+        return weighed
 
     def should_knock(self, view: PlayerView, kept: int, dw: int, k: _Knowledge) -> bool:
         """Knock when waiting a turn is expected to be worth less than knocking now:

@@ -25,6 +25,7 @@ docstring), in chunks that give the same rows on any number of workers.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -215,15 +216,38 @@ def _design(rows: Sequence[dict[str, float]], names: Sequence[str]) -> list[list
 
 
 def fit_linear(rows: Sequence[dict[str, float]], names: Sequence[str], target: Callable[[dict[str, float]], float],
-               ridge: float = 1e-6) -> dict[str, float]:
-    """Least squares: the coefficients (``"1"`` the intercept) of ``target``."""
-    x = _design(rows, names)
-    y = [target(r) for r in rows]
-    n = len(names) + 1
-    xtx = [[sum(row[i] * row[j] for row in x) + (ridge if i == j else 0.0) for j in range(n)] for i in range(n)]
-    xty = [sum(row[i] * t for row, t in zip(x, y, strict=True)) for i in range(n)]
-    w = _solve(xtx, xty)
-    return dict(zip(("1",) + tuple(names), w, strict=True))
+               ridge: float = 0.0) -> dict[str, float]:
+    """Least squares: the coefficients (``"1"`` the intercept) of ``target``.
+
+    The same coefficients, to the last bit, whatever the order of ``rows``:
+    every sum is :func:`math.fsum`'s (correctly rounded, so independent of the
+    order its terms come in), and the normal equations are those of the
+    features standardised (centred on their means, scaled to unit variance), so
+    that products of features, whose raw normal equations are ill-conditioned,
+    leave the solve accurate (no digit printed depends on rounding).
+    ``ridge`` is added to the standardised equations' diagonal (none by
+    default: a feature that never varies gets weight 0)."""
+    x = [[float(feature(r, n)) for n in names] for r in rows]
+    y = [float(target(r)) for r in rows]
+    count = len(rows)
+    columns = list(zip(*x, strict=True)) if x else [() for _ in names]
+    means = [math.fsum(col) / count for col in columns]
+    scales = [math.sqrt(math.fsum((v - m) ** 2 for v in col) / count) or 1.0
+              for col, m in zip(columns, means, strict=True)]
+    z = [[(v - m) / s for v in col] for col, m, s in zip(columns, means, scales, strict=True)]
+    y_mean = math.fsum(y) / count
+    yc = [t - y_mean for t in y]
+    k = len(names)
+    ztz = [[0.0] * k for _ in range(k)]
+    for i in range(k):
+        for j in range(i, k):
+            ztz[i][j] = ztz[j][i] = math.fsum(a * b for a, b in zip(z[i], z[j], strict=True)) + (
+                ridge if i == j else 0.0)
+    zty = [math.fsum(a * t for a, t in zip(col, yc, strict=True)) for col in z]
+    beta = _solve(ztz, zty)
+    weights = [b / s for b, s in zip(beta, scales, strict=True)]
+    intercept = y_mean - math.fsum(w * m for w, m in zip(weights, means, strict=True))
+    return dict(zip(("1",) + tuple(names), [intercept, *weights], strict=True))
 
 
 def fit_logistic(rows: Sequence[dict[str, float]], names: Sequence[str], target: Callable[[dict[str, float]], float],
@@ -279,6 +303,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="knock: play in chunks of this many hands, chunk i seeded seed*1000+i (the same rows on any "
                          "number of workers); default: one run of --hands seeded --seed")
     ap.add_argument("--workers", type=int, default=1, help="knock, with --chunk: processes")
+    ap.add_argument("--save-rows", metavar="PATH", help="knock: write the decisions played to PATH (JSON lines)")
+    ap.add_argument("--rows", metavar="PATH",
+                    help="knock: fit the decisions of PATH (as --save-rows wrote them) instead of playing")
     a = ap.parse_args(argv)
     if a.hands < 1 or (a.chunk is not None and a.chunk < 1) or a.workers < 1:
         ap.error("--hands, --chunk and --workers must be at least 1")
@@ -288,11 +315,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         opponents = a.opponent or ["simple"]
         settings = {name: value for name, value in (("NO_KNOCK", a.no_knock), ("DANGER", a.danger),
                                                     ("TAKE_MARGIN", a.take_margin)) if value is not None}
-        if a.chunk:
+        if a.rows:
+            with open(a.rows, encoding="utf-8") as f:
+                rows = [json.loads(line) for line in f]
+        elif a.chunk:
             rows = [r for o in opponents
                     for r in knock_rows_chunked(a.hands, a.seed, o, settings, a.workers, a.chunk, progress=True)]
         else:
             rows = [r for o in opponents for r in knock_rows(a.hands, a.seed, o, _fitted_bot(settings))]
+        if a.save_rows:
+            with open(a.save_rows, "w", encoding="utf-8") as f:
+                f.writelines(json.dumps(r, sort_keys=True) + "\n" for r in rows)
         names = MASTER_KNOCK_FEATURES if a.features == "master" else KNOCK_FEATURES
         model = fit_linear(rows, names, lambda r: r["vw"] - r["vk"])
         print(f"{len(rows)} knock-able decisions; KNOCK_MODEL = {_rounded(model)}")

@@ -1,7 +1,8 @@
-"""The ``master`` bot: ``expert``'s play, with its knock timed against strong
-opponents and the game in view.
+"""The ``master`` bot, which searches, and ``master-knock``, its play without
+the search: ``expert``'s play with its knock timed against strong opponents
+and the game in view.
 
-``master`` reads the cards as ``expert`` does (:class:`~gincli_builtin.expert._Knowledge`:
+``master-knock`` reads the cards as ``expert`` does (:class:`~gincli_builtin.expert._Knowledge`:
 the discards, the cards the opponent took and refused) and draws and discards
 as it does, with less weight on not feeding the opponent (``DANGER``) and a
 little more readiness to take a discard that melds (``TAKE_MARGIN``). What
@@ -17,9 +18,9 @@ changes most is when it knocks:
   it could knock with): ``python -m gincli_builtin.expert_fit knock --hands
   24000 --seed 8 --chunk 1000 --workers 2 --opponent expert --no-knock 1
   --danger 0.5 --take-margin 1 --features master`` gives ``KNOCK_MODEL``
-  below (94,602 decisions, the same rows on any number of workers; the products
-  make the normal equations ill-conditioned, so the order the rows are summed in
-  moves some weights, ``pu*stock`` most, in the second digit). Against such
+  below (94,602 decisions, the same rows on any number of workers). The fit
+  standardises the features and sums exactly (``expert_fit.fit_linear``), so
+  that it prints the same digits however its rows are ordered. Against such
   opponents, knocking early with a low count wins far more hands than it loses
   to undercuts.
 * **The game in view:** when a knock now would take it to the session's
@@ -30,22 +31,47 @@ changes most is when it knocks:
   bonuses. (Knocking for the game on a 60% chance measured weaker, with this
   model, than never doing so.)
 
-``samples`` (a parameter: ``gin match --bots master:samples=40``) is how many
-opponent hands it simulates for each knock decision: more is slower and
-steadies its estimate of the undercut risk. Measured, it pays up to the
-default (1, 4 and 16 won 55%, 59% and 60% against expert) and not beyond
-(48: no stronger; docs/benchmarks.md). Everything it uses is in its
-:class:`~gincli.hand.view.PlayerView`; it plays any meld rules (``view.melds``),
-doubling's stakes as ``expert`` does, and is deterministic for a seed.
+``samples`` (``gin match --bots master:samples=40``) is how many opponent
+hands it simulates for each knock decision: it pays up to the default (1, 4
+and 16 won 55%, 59% and 60% against expert) and not beyond (48: no stronger;
+docs/benchmarks.md).
+
+**The search** (``master``): where master-knock would discard, ``master`` also
+weighs up to ``WIDTH`` other discards whose score (master-knock's own:
+expected deadwood after the next draw, and the danger of feeding the
+opponent) is within ``MARGIN`` of the best, and plays each of them out in
+``worlds`` worlds (:func:`gincli.hand.playout.search`, compiled where it can
+be): the opponent's missing cards drawn from those it cannot place, each
+weighted by what the opponent took (a card that melds with one they hold
+weighs double) and refused or threw away (half), the rest shuffled into the
+stock; both seats then play a cheap policy that sees what a seat sees (it
+knocks with ``KNOCK_AT``, the opponent plays for gin, a discard that feeds
+the other's takes counts ``PLAY_DANGER`` more), every discard in the same
+worlds. A discard replaces master-knock's when its play-outs gain at least
+``Z`` standard errors of their difference. Draws, knocks and gin are
+master-knock's: searched the same way they lost (docs/benchmarks.md). More
+worlds cost more and decide more surely (``gin match --bots
+master:worlds=192``). Everything it uses is in its
+:class:`~gincli.hand.view.PlayerView`; the worlds come from the bot's seeded
+generator, so a match replays by its seed; under other meld rules or a move
+set in play it plays as master-knock (any variant, doubling's stakes as
+``expert`` does).
 """
 
 from __future__ import annotations
 
+from gincli.hand import playout
+from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
+from gincli.rulebook.cards import cards_of
+from gincli.rulebook.meldrules import STANDARD
 from gincli.rulebook.rules import Option
 from gincli.rulebook.scoring import knock_points
 
 from .expert import ExpertBot, _Knowledge, feature
+
+#: master's worlds a close choice, by default.
+WORLDS = 48
 
 
 class Settlement:
@@ -70,11 +96,11 @@ class Settlement:
         return knock_points(knocker_hand, defender, dw, self.rules)
 
 
-class MasterBot(ExpertBot):
-    name = "master"
-    description = ("The strongest built-in: plays as expert, but times its knock by a model fitted against strong "
+class MasterKnockBot(ExpertBot):
+    name = "master-knock"
+    description = ("master without its search: plays as expert, but times its knock by a model fitted against strong "
                    "opponents, and knocks when a knock wins the game.")
-    parameters = (
+    parameters: tuple[Option, ...] = (
         Option("samples", 16, "opponent hands simulated for each knock decision (more: slower, reads the undercut "
                               "risk better)"),
     )
@@ -127,3 +153,90 @@ class MasterBot(ExpertBot):
         m = settle_.multiplier
         wins = sum(1 for opp in hands if settle_.score(kept, dw, opp) * m >= need)
         return wins >= self.GAME_KNOCK_P * len(hands)
+
+
+class MasterBot(MasterKnockBot):
+    name = "master"
+    description = ("The strongest built-in: master-knock's play, with each close choice of discard searched by "
+                   "playing the hand out in worlds drawn from what it knows.")
+    parameters = MasterKnockBot.parameters + (
+        Option("worlds", WORLDS, "worlds each close discard is played out in (more: slower, and surer)"),
+    )
+    params = {"samples": 16, "worlds": WORLDS}
+
+    #: The discards weighed beside master-knock's: up to this many more, ...
+    WIDTH = 2
+    #: ... each scored (expected deadwood after the next draw, danger) within this much of its best.
+    MARGIN = 3.0
+    #: A discard replaces master-knock's only when it gains this many standard errors over it.
+    Z = 1.0
+    #: The play-outs' knock: we knock with at most this much deadwood, the opponent with at most
+    #: that (0: it plays for gin, as expert does).
+    KNOCK_AT = 8
+    THEIR_KNOCK_AT = 0
+    #: What a discard that melds with a card the other seat took counts in the play-outs, in deadwood.
+    PLAY_DANGER = 5
+
+    def choose(self, view: PlayerView) -> Move:
+        move = super().choose(view)
+        if move.action != "discard" or not searchable(view):
+            return move  # draws, knocks and gin are master-knock's; only its discards are searched
+        k = _Knowledge(view, self)
+        hand = view.hand
+        options = [(k.t.deadwood(hand & ~(1 << c)), c, hand & ~(1 << c)) for c in cards_of(hand) if c != view.taken]
+        weighed = self.discards_weighed(options, min(o[0] for o in options), k)
+        moves = [move] + [view.discard(c) for score, c in weighed[:1 + self.WIDTH]
+                          if c != move.card and score <= weighed[0][0] + self.MARGIN and view.allows(view.discard(c))]
+        if len(moves) == 1:
+            return move
+        return self._searched(view, k, moves)
+
+    def _searched(self, view: PlayerView, k: _Knowledge, moves: list[Move]) -> Move:
+        """Of ``moves`` (discards, master-knock's first), the one whose
+        play-outs score best, when it beats the first by ``Z`` standard errors."""
+        if len(k.unknown_cards) != 10 - k.opp_known.bit_count() + view.stock_count:
+            return moves[0]  # a view whose cards do not add up (made by hand): no world holds it
+        n = self.params["worlds"]
+        big = view.rules["big_gin_bonus"] if view.big_gin else -1
+        rules = (view.knock_limit, view.rules["gin_bonus"], view.rules["undercut_bonus"],
+                 big if isinstance(big, int) else -1, self.KNOCK_AT, self.THEIR_KNOCK_AT, self.PLAY_DANGER)
+        mine_took = sum(1 << c for c in view.my_took) & view.hand
+        ids = [playout.DISCARD_ID + (m.card or 0) for m in moves]
+        totals, squares = playout.search(view.hand, view.discard_pile, playout.DISCARD, view.taken, mine_took,
+                                         k.opp_known, self.world_weights(view, k), view.stock_count, rules, ids, n,
+                                         self.rng.next64())
+        best, gain = 0, 0.0
+        for i in range(1, len(moves)):
+            diff = (totals[i] - totals[0]) / n
+            spread = max(squares[i] / n - diff * diff, 0.0) ** 0.5
+            if diff > self.Z * spread / n ** 0.5 and diff > gain:
+                best, gain = i, diff
+        return moves[best]
+
+    def world_weights(self, view: PlayerView, k: _Knowledge) -> bytes:
+        """For each card we cannot place, its weight in the draw of the
+        opponent's hand (a byte, 1 to 255): 16, doubled for each card the
+        opponent took and holds that it melds with, halved for each card they
+        refused or threw away that it melds with; 0 for every other card."""
+        took = set(view.opponent_took)
+        refused = [c for c in view.my_discards if c not in took] + list(view.opponent_discards)
+        if view.opponent in view.passes:
+            refused.append(view.upcard)
+        unknown = 0
+        for c in k.unknown_cards:
+            unknown |= 1 << c
+        power = [4] * 52
+        for x in cards_of(k.opp_known):
+            for c in cards_of(k.t.neighbours[x] & unknown):
+                power[c] += 1
+        for x in refused:
+            for c in cards_of(k.t.neighbours[x] & unknown):
+                power[c] -= 1
+        return bytes(min(255, 1 << max(0, power[c])) if unknown >> c & 1 else 0 for c in range(52))
+
+
+def searchable(view: PlayerView) -> bool:
+    """Whether the play-outs play this view's rules: the standard melds, two
+    players, no move set in play (the rule book's own moves)."""
+    return (view.melds is STANDARD and not getattr(view.rules, "movesets", ()) and view.refusal is None
+            and view.phase == "discard")

@@ -1,0 +1,105 @@
+"""What master's search buys as it is given more worlds, and what a decision costs.
+
+    python benchmarks/bench_search.py [--worlds 0,12,48,192] [--against expert] [--games 400] [--seed 1]
+                                      [--scoring game] [--workers 1] [--timing-hands 300] [--format text|json]
+
+For each number of worlds W (0: ``master-knock``, master without its search), ``gin match --bots
+master:worlds=W,AGAINST --games N --duplicate --seed S --scoring SCORING``: master's share of games
+won with its 95% interval, the Elo difference, both sides' points per hand. Then the cost of a
+decision: ``--timing-hands`` hands of ``master:worlds=W`` against ``expert`` played in this process
+(seed S), each of master's decisions timed on its own: the mean, median, 99th percentile and most,
+in milliseconds of CPU time (the process's own: a busy machine does not inflate them). The strength is
+reproducible by seed; the times are this machine's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+from common import HERE, gin_command, table
+
+from gincli.hand.moves import Move
+from gincli.hand.view import PlayerView
+
+
+def strength(bot: str, against: str, games: int, seed: int, scoring: str, workers: int) -> dict:
+    out = subprocess.run(gin_command() + ["--plugins-dir", str(HERE / "plugins"), "match", "--bots",
+                                          f"{bot},{against}", "--games", str(games), "--duplicate", "--seed",
+                                          str(seed), "--scoring", scoring, "--workers", str(workers), "-q", "-f",
+                                          "json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def decision_times(worlds: int, hands: int, seed: int) -> list[float]:
+    """Each of master's decisions in ``hands`` hands against expert, in milliseconds."""
+    import gincli
+    from gincli.rulebook.rng import SplitMix64
+    from gincli_builtin.master import MasterBot, MasterKnockBot
+
+    times: list[float] = []
+    base = MasterBot if worlds else MasterKnockBot
+
+    class Timed(base):  # type: ignore[valid-type, misc]
+        params = {**base.params, **({"worlds": worlds} if worlds else {})}
+
+        def choose(self, view: PlayerView) -> Move:
+            start = time.process_time()
+            move = super().choose(view)
+            times.append((time.process_time() - start) * 1000)
+            return move
+
+    gincli.play_match([Timed(SplitMix64(seed)), "expert"], hands=hands, seed=seed, workers=1, transcripts=False)
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--worlds", default="0,12,48,192", help="the numbers of worlds, comma-separated (0: no search)")
+    ap.add_argument("--against", default="expert")
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scoring", default="game")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--timing-hands", type=int, default=300)
+    ap.add_argument("--format", choices=("text", "json"), default="text")
+    a = ap.parse_args()
+    rows = []
+    for w in (int(x) for x in a.worlds.split(",")):
+        bot = f"master:worlds={w}" if w else "master-knock"
+        m = strength(bot, a.against, a.games, a.seed, a.scoring, a.workers) if a.games else None
+        t = decision_times(w, a.timing_hands, a.seed) if a.timing_hands else []
+        row: dict = {"worlds": w, "bot": bot, "against": a.against, "scoring": a.scoring, "games": a.games,
+                     "seed": a.seed}
+        if m is not None:
+            row.update(win_rate=m["win_rate"], elo=m["elo"], hands=m["hands"],
+                       points_per_hand=[p["points_per_hand"] for p in m["players"]])
+        if t:
+            t.sort()
+            row.update(decisions=len(t), mean_ms=statistics.fmean(t), median_ms=statistics.median(t),
+                       p99_ms=t[int(0.99 * (len(t) - 1))], max_ms=t[-1])
+        rows.append(row)
+        print(f"worlds {w} done", file=sys.stderr, flush=True)
+    if a.format == "json":
+        print(json.dumps(rows, indent=2))
+        return
+    header = ("worlds", "games won, 95% interval", "Elo", "points a hand", "ms a decision: mean / median / p99 / max")
+    out = []
+    for r in rows:
+        wr = r.get("win_rate")
+        won = f"{wr['value']:.1%} ({wr['low']:.1%}–{wr['high']:.1%})" if wr else "—"
+        elo = f"{r['elo']['diff']:+.0f} ± {r['elo']['error']:.0f}" if wr else "—"
+        pph = " vs ".join(f"{x:.2f}" for x in r["points_per_hand"]) if wr else "—"
+        ms = (f"{r['mean_ms']:.2f} / {r['median_ms']:.2f} / {r['p99_ms']:.1f} / {r['max_ms']:.1f}"
+              if "mean_ms" in r else "—")
+        out.append((str(r["worlds"]), won, elo, pph, ms))
+    print(f"master:worlds=W against {a.against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
+    print(table(out, header))
+
+
+if __name__ == "__main__":
+    main()
