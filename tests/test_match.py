@@ -35,7 +35,7 @@ def test_a_view_holds_only_what_the_seat_may_know(registry):
     assert names == {"me", "opponent", "dealer", "phase", "hand", "upcard", "discard_pile", "stock_count",
                      "passes", "my_took", "opponent_took", "my_discards", "opponent_discards", "taken",
                      "must_draw_stock", "knock_limit", "big_gin", "rules", "scores", "hand_number", "extensions",
-                     "refusal"}
+                     "refusal"}  # a move set's check() asked of a move: None unless one is in play
     v = registry.variant("standard")
     h = Hand(("ann", "bob"), "ann", v, registry.rules(v, registry.scoring("game"), {}),
              deck=shuffled_deck(SplitMix64(1)))
@@ -46,6 +46,7 @@ def test_a_view_holds_only_what_the_seat_may_know(registry):
     h.apply(Move("bob", "discard", card=[c for c in range(52) if bob_hand >> c & 1][0]))
     view = h.view("ann")
     assert view.hand == h.hands["ann"] and view.opponent_took == () and len(view.opponent_discards) == 1
+    assert view.refusal is None
     values = [getattr(view, n) for n in names]
     assert not any(isinstance(x, Hand) for x in values), "no reference to the engine"
     assert all(x != bob_hand for x in values if isinstance(x, int) and x > 1 << 20), "nor to bob's cards"
@@ -346,7 +347,7 @@ def test_every_transcript_names_its_match_and_carries_the_rules_it_needs(run, tm
     rules = registry.rules(registry.variant("standard"), registry.scoring("game"), {"gin_bonus": 30})
     # a move set and meld rules that are off, at their defaults
     off = ("doubling", "max_multiplier", "decline_bonus", "corner_runs", "ace_value", "layoff_on_gin",
-           "knock_limit_cap", "irregular_hand_penalty")  # and the options written only off their defaults
+           "knock_limit_cap")  # and gincli's own addition to the rule book, at its default
     assert all(d["options"] == {k: v for k, v in rules.items() if k not in off} for d in docs)
     assert all("plugins" not in d for d in docs)  # the built-ins only
 
