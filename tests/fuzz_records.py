@@ -254,7 +254,8 @@ def score_all(records: list[Any]) -> list[dict[str, Any]]:
     from gincli.work.score import json_lines, score_chunk
 
     items = [Item("<fuzz>", i, i + 1, None, raw=encode(r)) for i, r in enumerate(records)]
-    done = score_chunk(_states()["score"]["json"], items)
+    state = {k: v for k, v in _states()["score"]["json"].items() if k != "finish"}  # each record, not the chunk's text
+    done = score_chunk(state, items)
     return [json.loads(line) for line in json_lines(done.records).splitlines()]
 
 
@@ -267,7 +268,10 @@ def run_one(kind: str, raw: bytes, mode: str = "json") -> tuple[list[str], list[
     if kind == "score":
         from gincli.work.score import Failure, json_lines, score_chunk
 
-        records = score_chunk(_states()["score"][mode], [item]).records
+        state = _states()["score"][mode]
+        if mode != "text":  # each record, not the chunk's text that JSON and CSV are joined into
+            state = {k: v for k, v in state.items() if k != "finish"}
+        records = score_chunk(state, [item]).records
         if mode != "json":  # what a face writes of a failure is its message
             return [r.message for r in records if isinstance(r, Failure)], []
         return [entry["error"] for entry in map(json.loads, json_lines(records).splitlines()) if "error" in entry], []

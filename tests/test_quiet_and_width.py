@@ -354,11 +354,11 @@ def test_gin_variants_shows_the_full_tables_where_they_fit():
 
 @pytest.mark.parametrize("columns", [60, 80])
 def test_gin_variants_name_shows_one_variant_or_scoring_system(columns):
-    for name, expect in (("oklahoma", 'knock_limit       "upcard"'), ("hollywood", "target          125"),
-                         ("examples/my-table.toml", "big_gin_bonus     31")):
+    for name, expect in (("oklahoma", r'knock_limit +"upcard"'), ("hollywood", "target +125"),
+                         ("examples/my-table.toml", "big_gin_bonus +31")):
         res = gin("variants", name, env=_env(COLUMNS=str(columns)))
         assert res.returncode == 0 and res.stderr == "", res.stderr
-        assert expect in res.stdout and widest(res.stdout) <= columns
+        assert re.search(expect, res.stdout) and widest(res.stdout) <= columns
     res = gin("variants", "nope")
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith('gin: error: no variant or scoring system is called "nope"')

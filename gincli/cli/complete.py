@@ -287,7 +287,7 @@ NAMES: dict[str, Callable[[typer.Context, str], list[Any]]] = {
     "--disable-plugin": plugins, "--dealer": players, "--anchor": players,
     "--input-format": _fixed("json", "jsonl", "toml"), "--color": _fixed("auto", "always", "never"),
     **{name: _nothing for name in ("--seed", "--hands", "--games", "--gauntlet", "--workers", "--max-hands",
-                                   "--max-forfeits", "--time-limit", "--start-time-limit", "--players", "--name",
+                                   "--max-forfeits", "--time-limit", "--start-time-limit", "--players", "--name", "--record",
                                    "--id", "--address", "--sprt")},
 }
 
