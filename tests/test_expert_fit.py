@@ -87,3 +87,20 @@ def test_the_fit_is_the_same_to_the_last_bit_in_any_order_of_rows():
         assert fit_linear(shuffled, names, target) == fitted
     exact = fit_linear(rows, names, lambda r: target(r) - noise[id(r)])
     assert all(abs(exact[n] - truth[n]) < 1e-6 * max(1.0, abs(truth[n])) for n in truth)
+
+
+def test_a_feature_the_others_make_gets_weight_0():
+    """master's ev is md - k - 25 pu, row for row: the raw fit's weights of those
+    four wandered along that relation (six weights moved in the second digit when
+    refitted). The fit weighs such a feature 0 and predicts as before."""
+    rng = random.Random(9)
+    rows = []
+    for _ in range(500):
+        r = {"k": rng.randint(1, 10), "pu": rng.random(), "md": rng.randint(0, 60)}
+        r["ev"] = r["md"] - r["k"] - 25 * r["pu"]
+        rows.append(r)
+    model = fit_linear(rows, ("k", "pu", "md", "ev"), lambda r: 1.0 + 2 * r["k"] - 3 * r["pu"] + 0.5 * r["md"])
+    assert [n for n, w in model.items() if w == 0.0] == ["ev"]
+    for r in rows:
+        assert abs(sum(w * (1.0 if n == "1" else r[n]) for n, w in model.items())
+                   - (1.0 + 2 * r["k"] - 3 * r["pu"] + 0.5 * r["md"])) < 1e-9

@@ -347,7 +347,7 @@ def test_every_transcript_names_its_match_and_carries_the_rules_it_needs(run, tm
     rules = registry.rules(registry.variant("standard"), registry.scoring("game"), {"gin_bonus": 30})
     # a move set and meld rules that are off, at their defaults
     off = ("doubling", "max_multiplier", "decline_bonus", "corner_runs", "ace_value", "layoff_on_gin",
-           "knock_limit_cap", "irregular_hand_penalty")  # and gincli's own additions to the rule book, at their defaults
+           "knock_limit_cap", "irregular_hand_penalty")  # and gincli's own additions to the rule book
     assert all(d["options"] == {k: v for k, v in rules.items() if k not in off} for d in docs)
     assert all("plugins" not in d for d in docs)  # the built-ins only
 

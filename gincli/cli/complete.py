@@ -287,8 +287,8 @@ NAMES: dict[str, Callable[[typer.Context, str], list[Any]]] = {
     "--disable-plugin": plugins, "--dealer": players, "--anchor": players,
     "--input-format": _fixed("json", "jsonl", "toml"), "--color": _fixed("auto", "always", "never"),
     **{name: _nothing for name in ("--seed", "--hands", "--games", "--gauntlet", "--workers", "--max-hands",
-                                   "--max-forfeits", "--time-limit", "--start-time-limit", "--players", "--name", "--record",
-                                   "--id", "--address", "--sprt")},
+                                   "--max-forfeits", "--time-limit", "--start-time-limit", "--players", "--name",
+                                   "--record", "--id", "--address", "--sprt")},
 }
 
 #: Arguments with names for values, by command path and argument.

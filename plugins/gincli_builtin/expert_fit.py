@@ -192,15 +192,16 @@ def stake_rows(hands: int, seed: int, opponent: str = "simple") -> list[dict[str
 # -- fits, in pure Python ----------------------------------------------------------------------------
 
 
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """Solve ``a x = b`` (Gaussian elimination with partial pivoting)."""
+def _solve(a: list[list[float]], b: list[float], tol: float = 1e-12) -> list[float]:
+    """Solve ``a x = b`` (Gaussian elimination with partial pivoting); an
+    unknown whose pivot is below ``tol`` depends on the others and is 0."""
     n = len(b)
     m = [row[:] + [b[i]] for i, row in enumerate(a)]
     for col in range(n):
         piv = max(range(col, n), key=lambda r: abs(m[r][col]))
         m[col], m[piv] = m[piv], m[col]
         p = m[col][col]
-        if abs(p) < 1e-12:
+        if abs(p) < tol:
             continue
         for r in range(n):
             if r != col:
@@ -208,7 +209,7 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
                 if f:
                     for c in range(col, n + 1):
                         m[r][c] -= f * m[col][c]
-    return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-12 else 0.0 for i in range(n)]
+    return [m[i][n] / m[i][i] if abs(m[i][i]) >= tol else 0.0 for i in range(n)]
 
 
 def _design(rows: Sequence[dict[str, float]], names: Sequence[str]) -> list[list[float]]:
@@ -225,8 +226,9 @@ def fit_linear(rows: Sequence[dict[str, float]], names: Sequence[str], target: C
     features standardised (centred on their means, scaled to unit variance), so
     that products of features, whose raw normal equations are ill-conditioned,
     leave the solve accurate (no digit printed depends on rounding).
-    ``ridge`` is added to the standardised equations' diagonal (none by
-    default: a feature that never varies gets weight 0)."""
+    A feature that the others make exactly (a sum of them, or one that never
+    varies) gets weight 0, the same predictions. ``ridge`` is added to the
+    standardised equations' diagonal (none by default)."""
     x = [[float(feature(r, n)) for n in names] for r in rows]
     y = [float(target(r)) for r in rows]
     count = len(rows)
@@ -244,7 +246,9 @@ def fit_linear(rows: Sequence[dict[str, float]], names: Sequence[str], target: C
             ztz[i][j] = ztz[j][i] = math.fsum(a * b for a, b in zip(z[i], z[j], strict=True)) + (
                 ridge if i == j else 0.0)
     zty = [math.fsum(a * t for a, t in zip(col, yc, strict=True)) for col in z]
-    beta = _solve(ztz, zty)
+    # a standardised column's own sum of squares is the count: a pivot a billionth of it is a feature that
+    # the others make (master's ev is md - k - 25 pu, row for row), weighted 0
+    beta = _solve(ztz, zty, 1e-9 * count)
     weights = [b / s for b, s in zip(beta, scales, strict=True)]
     intercept = y_mean - math.fsum(w * m for w, m in zip(weights, means, strict=True))
     return dict(zip(("1",) + tuple(names), [intercept, *weights], strict=True))
