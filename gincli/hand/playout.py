@@ -33,13 +33,12 @@ numbers as the Python here; :data:`PLAYOUT` is it, or None (not built, or
 
 from __future__ import annotations
 
-import importlib
-import os
 from collections.abc import Sequence
-from types import ModuleType
 
+from ..base.compiled import compiled
 from ..rulebook.cards import CARD_VALUES
 from ..rulebook.meldrules import STANDARD
+from ..rulebook.melds import NEIGHBOURS
 from ..rulebook.rng import SplitMix64
 from ..rulebook.scoring import defend
 
@@ -51,34 +50,12 @@ MAX_MOVES = 400
 Rules = tuple[int, int, int, int, int, int, int]
 
 
-def _load() -> ModuleType | None:
-    if os.environ.get("GINCLI_PURE", "") not in ("", "0"):
-        return None
-    try:
-        return importlib.import_module(f"{__package__}._playout")
-    except ImportError:
-        return None
-
-
 #: The compiled module, or None.
-PLAYOUT = _load()
+PLAYOUT = compiled(f"{__package__}._playout")
 
 _deadwood = STANDARD.deadwood
 
 
-def _neighbours(c: int) -> int:
-    r, s = c % 13, c // 13
-    m = 0
-    for t in range(4):
-        if t != s:
-            m |= 1 << (t * 13 + r)
-    for d in (-2, -1, 1, 2):
-        if 0 <= r + d < 13:
-            m |= 1 << (s * 13 + r + d)
-    return m
-
-
-NEIGHBOURS = tuple(_neighbours(c) for c in range(52))
 
 
 class _Pos:

@@ -8,20 +8,7 @@ path, the same numbers)."""
 
 from __future__ import annotations
 
-import importlib
-import os
-from types import ModuleType
-
-
-def _load() -> ModuleType | None:
-    if os.environ.get("GINCLI_PURE", "") not in ("", "0"):
-        return None
-    try:  # by its name: an extension module imports nothing of gincli back (no circle, which the form
-        # ``from . import _stdplay`` would draw through this package's __init__)
-        return importlib.import_module(f"{__package__}._stdplay")
-    except ImportError:
-        return None
-
+from ..base.compiled import compiled
 
 #: The compiled module, or None.
-STDPLAY = _load()
+STDPLAY = compiled(f"{__package__}._stdplay")

@@ -18,8 +18,9 @@ which :data:`STANDARD` presents through the same methods.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from ..base.compiled import compiled as compiled_module
 from ..base.errors import RecordError
 from . import layoffs as _layoffs, melds as _melds
 from .cards import CARD_VALUES, card_str, cards_of
@@ -240,15 +241,8 @@ def _compiled_search() -> type[Search] | None:
     """The compiled :class:`HandSearch` (``gincli.rulebook._meldsearch``, built by
     ``pip install`` where a C compiler is), or None: not built, or
     ``GINCLI_PURE=1`` in the environment (the pure-Python search, the same answers)."""
-    import os
-
-    if os.environ.get("GINCLI_PURE", "") not in ("", "0"):
-        return None
-    try:
-        from ._meldsearch import Search
-    except ImportError:
-        return None
-    return Search
+    module = compiled_module(f"{__package__}._meldsearch")
+    return None if module is None else cast("type[Search]", module.Search)
 
 
 _Search = _compiled_search()

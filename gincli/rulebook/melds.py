@@ -337,6 +337,23 @@ def in_sequence(cards: list[int]) -> list[int]:
     return cards[start:] + cards[:start]
 
 
+def _neighbours(c: int) -> int:
+    r, s = c % 13, c // 13
+    m = 0
+    for t in range(4):
+        if t != s:
+            m |= 1 << (t * 13 + r)
+    for d in (-2, -1, 1, 2):
+        if 0 <= r + d < 13:
+            m |= 1 << (s * 13 + r + d)
+    return m
+
+
+#: For each card, the cards that can meld with it under the standard melds: its
+#: rank, and its suit within two (the bots' and the play-outs' measure of a card's use).
+NEIGHBOURS: tuple[int, ...] = tuple(_neighbours(c) for c in range(52))
+
+
 def forms_meld(hand: int, card: int) -> bool:
     """Whether ``card`` makes a meld with cards of ``hand`` (a mask): two more of
     its rank, or two of its suit next to it in sequence."""

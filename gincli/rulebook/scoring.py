@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _encode_str
 from typing import Any, cast
 
+from ..base.compiled import compiled
 from ..base.errors import RecordError, plural
 from ..base.jsonio import dumps as _dumps
 from .cards import CARD_NAMES, CARD_TABLE, by_rank, card_str, cards_of, json_by_rank
@@ -493,15 +494,8 @@ def _accelerator(name: str) -> Callable[[int, int, int], Any] | None:
     :func:`plain_spreads` (``spreads``), in ``gincli.rulebook._stdscore``, built
     by ``pip install`` where a C compiler is; or None: not built, or
     ``GINCLI_PURE=1`` in the environment (the pure-Python path, the same answers)."""
-    import os
-
-    if os.environ.get("GINCLI_PURE", "") not in ("", "0"):
-        return None
-    try:
-        from . import _stdscore
-    except ImportError:
-        return None
-    return cast("Callable[[int, int, int], Any]", getattr(_stdscore, name))
+    module = compiled(f"{__package__}._stdscore")
+    return None if module is None else cast("Callable[[int, int, int], Any]", getattr(module, name))
 
 
 #: What :func:`score_plain` solves with: the accelerator, else :func:`plain_pieces`.

@@ -19,24 +19,9 @@ from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
 from gincli.rulebook.cards import CARD_VALUES, FULL_DECK_MASK, cards_of, mask_of
 from gincli.rulebook.meldrules import STANDARD, MeldSolver
+from gincli.rulebook.melds import NEIGHBOURS
 
 VAL = CARD_VALUES
-
-
-def _neighbours() -> list[int]:
-    """For each card, the cards that can meld with it: its rank, and its suit within two."""
-    out = []
-    for c in range(52):
-        r, s = c % 13, c // 13
-        m = 0
-        for t in range(4):
-            if t != s:
-                m |= 1 << (t * 13 + r)
-        for d in (-2, -1, 1, 2):
-            if 0 <= r + d < 13:
-                m |= 1 << (s * 13 + r + d)
-        out.append(m)
-    return out
 
 
 def _pairs() -> list[tuple[tuple[int, int], ...]]:
@@ -53,7 +38,6 @@ def _pairs() -> list[tuple[tuple[int, int], ...]]:
     return out
 
 
-NEIGHBOURS = _neighbours()
 PAIRS = _pairs()
 
 
@@ -87,7 +71,7 @@ class Tables:
                 a, b = (x for x in cards if x != c)
                 neighbours[c] |= m & ~(1 << c)
                 pairs[c].append((a, b))
-        self.neighbours = neighbours
+        self.neighbours = tuple(neighbours)
         self.pairs = [tuple(p) for p in pairs]
 
     def least_after_discard(self, cards: int, dw: int, order: list[int], best: int = 1 << 30,
