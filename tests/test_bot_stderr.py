@@ -173,6 +173,28 @@ def test_what_a_bot_says_just_before_it_dies_is_in_the_tail(tmp_path):
     assert p.stderr_tail() == ["Traceback...", "ValueError: no weights"]
 
 
+def test_a_line_written_before_a_reply_is_in_the_tail_however_late_the_drain_thread_is(tmp_path, monkeypatch):
+    # A busy machine: the thread that drains the pipe has not run yet when a stop
+    # quotes the bot. What the bot wrote (and flushed) before its reply is in the pipe,
+    # so the tail reads it there: a stop's sentence is the same on any machine.
+    from gincli.matches.external import process
+
+    monkeypatch.setattr(process._Drain, "_run", lambda self: None)  # a thread that never gets to read
+    p = program(tmp_path, "import sys\nfor i in range(3):\n"
+                          "    print('a new session', i, file=sys.stderr, flush=True)\n"
+                          "    print('ready', flush=True)\n"
+                          "    sys.stdin.readline()\n")
+    p.start()
+    try:
+        assert p.line(30) == b"ready"
+        assert p.stderr_tail() == ["a new session 0"]
+        p.send_line(b"go")
+        assert p.line(30) == b"ready"
+        assert p.stderr_tail() == ["a new session 0", "a new session 1"]
+    finally:
+        p.close(grace=0)
+
+
 def test_a_helper_that_left_the_process_group_does_not_keep_the_drain_running(tmp_path):
     # The helper holds the bot's stderr open and outlives the kill of its group: the
     # drain still ends when the program is killed (and the test ends its helper).

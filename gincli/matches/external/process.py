@@ -643,8 +643,12 @@ class Program:
 
     def stderr_tail(self, lines: int = 5, size: int = 4096) -> list[str]:
         """The last non-blank lines the program wrote on its standard error
-        (at most ``lines``, within ``size`` bytes); all of them once it was
-        killed, as it died."""
+        (at most ``lines``, within ``size`` bytes), all of them once it was
+        killed. What the pipe holds already is read first: a line written
+        before the last reply is in the tail, however far behind the draining
+        thread is."""
+        if self.drain is not None:
+            self.drain.catch_up()
         return self.stderr.tail(lines, size)
 
     def kill(self) -> None:
