@@ -30,18 +30,43 @@ print("LOADED", sorted(m for m in heavy if m in sys.modules), file=sys.stderr)
 """
 
 
-def loaded(tmp_path: Path, *args: str) -> tuple[str, list[str]]:
+def loaded(tmp_path: Path, *args: str, heavy: tuple[str, ...] = HEAVY, packages: bool = False,
+           ) -> tuple[str, list[str]]:
     from importlib.metadata import entry_points
 
     # An installed plugin package (gincli-ray, which the test command installs) may add a command:
-    # gin --help then loads the plugins to list it. Disabled, it cannot.
-    packages = ",".join(ep.name for ep in entry_points(group="gincli"))
-    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"), GINCLI_DISABLE_PLUGINS=packages)
+    # gin --help then loads it to tell. Disabled (unless ``packages``), it cannot.
+    env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"))
+    if not packages:
+        env["GINCLI_DISABLE_PLUGINS"] = ",".join(ep.name for ep in entry_points(group="gincli"))
     env.pop("GINCLI_PLUGINS_DIR", None)
-    res = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *args], capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-c", PROBE.format(heavy=heavy), *args], capture_output=True, text=True,
                          env=env, timeout=300)
     line = [ln for ln in res.stderr.splitlines() if ln.startswith("LOADED")][-1]
     return res.stdout, eval(line[len("LOADED "):])
+
+
+#: What listing the commands need not load when no plugin adds one: the built-in plugins and the registry.
+BUILT_INS = ("gincli.plugin.registry", "gincli_builtin.bots", "gincli_builtin.variants", "gincli.hand.engine",
+             "gincli.sessions.systems")
+
+
+def test_help_loads_plugins_but_not_the_built_ins_to_tell_whether_any_adds_a_command(tmp_path):
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "quiet.py").write_text("from gincli import hookimpl\n\n"
+                                     "@hookimpl\ndef gincli_register_bots(register):\n    pass\n")
+    out, modules = loaded(tmp_path, "--plugins-dir", str(folder), "--help", heavy=BUILT_INS, packages=True)
+    assert "Commands:" in out and modules == []
+    (folder / "loud.py").write_text("from gincli import hookimpl\n\ndef hello():\n    \"\"\"Say hello.\"\"\"\n\n"
+                                    "@hookimpl\ndef gincli_register_commands(register):\n    register(hello)\n")
+    out, modules = loaded(tmp_path, "--plugins-dir", str(folder), "--help", heavy=BUILT_INS, packages=True)
+    assert "hello" in out.split("Commands:")[1] and "gincli.plugin.registry" in modules
+    (folder / "loud.py").unlink()
+    (folder / "broken.py").write_text("raise RuntimeError('no luck')\n")
+    res = subprocess.run([GIN, "--plugins-dir", str(folder), "--help"], capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config")))
+    assert res.returncode == 0 and res.stderr.count("no luck") == 1, res.stderr  # said once
 
 
 @pytest.mark.parametrize("args", [("--help",), ("--version",), ("-h",)])

@@ -152,6 +152,11 @@ class GinGroup(TyperGroup):
             s.disabled = list(root.params.get("disable_plugin") or [])
             if not _plugins_may_add_commands(s.plugin_dirs, s.disabled):
                 return {}
+            loading = s.loading()
+            if not loading.adds_commands():  # the built-ins add none: they are not loaded to tell
+                s.warn_problems(loading.problems)
+                s._plugin_commands = {}
+                return s._plugin_commands
         commands = {}
         for name, (function, help_text, plugin) in s.registry().commands.items():
             sub = _sub_app()

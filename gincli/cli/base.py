@@ -17,6 +17,7 @@ import typer
 from ..base.errors import EXIT_PLUGIN_FAULT, EXIT_UNREADABLE, GinError, debug_enabled, record_failure, unexpected  # noqa: F401
 
 if TYPE_CHECKING:
+    from ..plugin.loading import PluginLoading
     from ..plugin.registry import Registry
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,6 +33,8 @@ class Settings:
     plugin_dirs: list[str] = field(default_factory=list)
     disabled: list[str] = field(default_factory=list)
     _registry: Registry | None = None
+    _loading: PluginLoading | None = None
+    _warned: int = 0  # the plugins' problems said so far (the loading's, then the registry's, once each)
     #: ``config.toml``: where it is, what it holds, and what is wrong with it
     #: (reported once the command line is parsed, so that --help still works).
     config_file: Any = None
@@ -40,18 +43,32 @@ class Settings:
     _fitted: set[str] = field(default_factory=set)
     _plugin_commands: dict[str, Any] | None = None  # built once a run
 
-    def registry(self) -> Registry:
-        if self._registry is None:
-            from ..plugin.loading import ENV_IMPORT_TIME_LIMIT
-            from ..plugin.registry import load_registry
+    def loading(self) -> PluginLoading:
+        """The plugins loaded but the built-ins: enough to tell whether any adds
+        a command (``gin --help`` then loads nothing else)."""
+        if self._loading is None:
+            from ..plugin.loading import ENV_IMPORT_TIME_LIMIT, PluginLoading
 
             limit = self.config.get("import_time_limit")
             if limit is not None and not os.environ.get(ENV_IMPORT_TIME_LIMIT):
                 os.environ[ENV_IMPORT_TIME_LIMIT] = repr(float(limit))  # worker processes load plugins too
-            self._registry = load_registry(self.plugin_dirs, self.disabled, notice=warn)
-            for problem in self._registry.problems:
-                warn(problem)
+            self._loading = PluginLoading(self.plugin_dirs, self.disabled, notice=warn)
+        return self._loading
+
+    def registry(self) -> Registry:
+        if self._registry is None:
+            from ..plugin.registry import load_registry
+
+            self._registry = load_registry(loading=self.loading())
+            self.warn_problems(self._registry.problems)
         return self._registry
+
+    def warn_problems(self, problems: list[str]) -> None:
+        """The plugins' problems not said yet, each once (the registry's list
+        continues the loading's)."""
+        for problem in problems[self._warned:]:
+            warn(problem)
+        self._warned = max(self._warned, len(problems))
 
 
 def settings(ctx: typer.Context) -> Settings:

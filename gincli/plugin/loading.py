@@ -87,95 +87,119 @@ def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterab
     Returns ``(manager, plugins loaded, problems)``; each problem is one
     sentence naming a plugin that was left out, or what it did wrong.
     """
-    pm = pluggy.PluginManager("gincli")
-    pm.add_hookspecs(hookspecs)
-    blocked = set(disabled) | (set() if isolated else set(split_names(os.environ.get(ENV_DISABLE))))
-    for name in blocked:
-        pm.set_blocked(name)
-    infos: list[PluginInfo] = []
-    problems: list[str] = []
-    seen: dict[str, str] = {}  # every plugin name met, and where: to tell a clash, and what --disable-plugin meant
+    return PluginLoading(plugin_dirs, disabled, entry_points, notice, given=given, isolated=isolated).finish()
 
-    def add(obj: object, name: str, source: str, origin: str) -> None:
+
+class PluginLoading:
+    """:func:`make_plugin_manager` in two steps: made, it has loaded every plugin
+    but the built-ins (:meth:`adds_commands` can tell, cheaply, whether any adds
+    a command: ``gin --help``); :meth:`finish` adds the built-ins, last."""
+
+    def __init__(self, plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
+                 entry_points: bool = True, notice: Callable[[str], None] | None = None, *,
+                 given: Iterable[tuple[str, str | Path]] = (), isolated: bool = False):
+        self.pm = pluggy.PluginManager("gincli")
+        self.pm.add_hookspecs(hookspecs)
+        self.blocked = set(disabled) | (set() if isolated else set(split_names(os.environ.get(ENV_DISABLE))))
+        for name in self.blocked:
+            self.pm.set_blocked(name)
+        self.infos: list[PluginInfo] = []
+        self.problems: list[str] = []
+        #: Every plugin name met, and where: to tell a clash, and what --disable-plugin meant.
+        self.seen: dict[str, str] = {}
+        self._finished = False
+
+        for name, where in given:
+            if self._candidate(name, str(where)):
+                load = (functools.partial(_import_path, name, where) if isinstance(where, Path)
+                        else functools.partial(importlib.import_module, where))
+                obj = _guarded_import(name, str(where), load, self.problems, notice)
+                if obj is not None:
+                    self._add(obj, name, str(where), "given")
+
+        folders = [(Path(d), "--plugins-dir") for d in plugin_dirs]
+        if not isolated:
+            folders += [(Path(d), "GINCLI_PLUGINS_DIR") for d in os.environ.get(ENV_PLUGINS_DIR, "").split(os.pathsep)
+                        if d]
+            user = config_dir() / "plugins"
+            if user.is_dir():
+                folders.append((user, "user config"))
+        for directory, origin in folders:
+            if not directory.is_dir():
+                self.problems.append(f"plugins directory {directory} does not exist")
+                continue
+            for path in sorted(directory.iterdir()):
+                if path.name.startswith(("_", ".")):
+                    continue
+                if path.suffix == ".py" and path.is_file():  # not a FIFO or a device, which would never end
+                    name = path.stem
+                elif (path / "__init__.py").is_file():
+                    name = path.name
+                else:
+                    continue
+                if not self._candidate(name, str(path)):
+                    continue
+                obj = _guarded_import(name, str(path), functools.partial(_import_path, name, path), self.problems,
+                                      notice)
+                if obj is not None:
+                    self._add(obj, name, str(path), origin)
+
+        if entry_points and not isolated:
+            from ..base.packages import entry_points as find_entry_points
+
+            for ep in sorted(find_entry_points(ENTRY_POINT_GROUP), key=lambda e: e.name):
+                dist = getattr(ep.dist, "name", None) or "?"
+                if not self._candidate(ep.name, f"package {dist}"):
+                    continue
+                obj = _guarded_import(ep.name, f"package {dist}", ep.load, self.problems, notice)
+                if obj is not None:
+                    self._add(obj, ep.name, f"package {dist}", "package")
+
+    def adds_commands(self) -> bool:
+        """Whether a plugin loaded so far implements ``gincli_register_commands``
+        (the built-ins add no command)."""
+        return bool(self.pm.hook.gincli_register_commands.get_hookimpls())
+
+    def finish(self) -> tuple[pluggy.PluginManager, list[PluginInfo], list[str]]:
+        """The built-ins added (once): ``(manager, plugins loaded, problems)``."""
+        if not self._finished:
+            self._finished = True
+            for module, name in DEFAULT_PLUGINS.items():
+                if self._candidate(name, "built-in"):
+                    self._add(importlib.import_module(module), name, "built-in", "built-in")
+            for name in sorted(self.blocked - set(self.seen)):
+                self.problems.append(f"--disable-plugin {quote(name)} names no plugin (the plugins are "
+                                     f"{', '.join(sorted(self.seen))})")
+        return self.pm, self.infos, self.problems
+
+    def _add(self, obj: object, name: str, source: str, origin: str) -> None:
+        pm = self.pm
         try:
             pm.register(obj, name=name)
             pm.check_pending()
         except pluggy.PluginValidationError as exc:
             if pm.is_registered(obj):
                 pm.unregister(obj)
-            problems.append(f"plugin \"{name}\" ({source}) was not loaded: {_invalid_hooks(pm, obj, exc)}")
+            self.problems.append(f"plugin \"{name}\" ({source}) was not loaded: {_invalid_hooks(pm, obj, exc)}")
             return
         except ValueError as exc:  # pluggy refuses a second plugin object
-            problems.append(f"plugin \"{name}\" ({source}) was not loaded: {exc}")
+            self.problems.append(f"plugin \"{name}\" ({source}) was not loaded: {exc}")
             return
         hooks = sorted(h.name for h in (pm.get_hookcallers(obj) or []))
-        infos.append(PluginInfo(name, source, hooks, origin == "built-in", origin))
-        problems.extend(_unmarked(obj, name, hooks))
+        self.infos.append(PluginInfo(name, source, hooks, origin == "built-in", origin))
+        self.problems.extend(_unmarked(obj, name, hooks))
 
-    def candidate(name: str, source: str) -> bool:
+    def _candidate(self, name: str, source: str) -> bool:
         """Whether to load the plugin ``name`` found at ``source``."""
-        if name in blocked:
-            seen.setdefault(name, source)
+        if name in self.blocked:
+            self.seen.setdefault(name, source)
             return False
-        if name in seen:
-            problems.append(f"plugin \"{name}\" ({source}) was left out: a plugin of that name comes first, from "
-                            f"{seen[name]}")
+        if name in self.seen:
+            self.problems.append(f"plugin \"{name}\" ({source}) was left out: a plugin of that name comes first, "
+                                 f"from {self.seen[name]}")
             return False
-        seen[name] = source
+        self.seen[name] = source
         return True
-
-    for name, where in given:
-        if candidate(name, str(where)):
-            load = (functools.partial(_import_path, name, where) if isinstance(where, Path)
-                    else functools.partial(importlib.import_module, where))
-            obj = _guarded_import(name, str(where), load, problems, notice)
-            if obj is not None:
-                add(obj, name, str(where), "given")
-
-    folders = [(Path(d), "--plugins-dir") for d in plugin_dirs]
-    if not isolated:
-        folders += [(Path(d), "GINCLI_PLUGINS_DIR") for d in os.environ.get(ENV_PLUGINS_DIR, "").split(os.pathsep)
-                    if d]
-        user = config_dir() / "plugins"
-        if user.is_dir():
-            folders.append((user, "user config"))
-    for directory, origin in folders:
-        if not directory.is_dir():
-            problems.append(f"plugins directory {directory} does not exist")
-            continue
-        for path in sorted(directory.iterdir()):
-            if path.name.startswith(("_", ".")):
-                continue
-            if path.suffix == ".py" and path.is_file():  # not a FIFO or a device, which would never end
-                name = path.stem
-            elif (path / "__init__.py").is_file():
-                name = path.name
-            else:
-                continue
-            if not candidate(name, str(path)):
-                continue
-            obj = _guarded_import(name, str(path), functools.partial(_import_path, name, path), problems, notice)
-            if obj is not None:
-                add(obj, name, str(path), origin)
-
-    if entry_points and not isolated:
-        from ..base.packages import entry_points as find_entry_points
-
-        for ep in sorted(find_entry_points(ENTRY_POINT_GROUP), key=lambda e: e.name):
-            dist = getattr(ep.dist, "name", None) or "?"
-            if not candidate(ep.name, f"package {dist}"):
-                continue
-            obj = _guarded_import(ep.name, f"package {dist}", ep.load, problems, notice)
-            if obj is not None:
-                add(obj, ep.name, f"package {dist}", "package")
-
-    for module, name in DEFAULT_PLUGINS.items():
-        if candidate(name, "built-in"):
-            add(importlib.import_module(module), name, "built-in", "built-in")
-    for name in sorted(blocked - set(seen)):
-        problems.append(f"--disable-plugin {quote(name)} names no plugin (the plugins are "
-                        f"{', '.join(sorted(seen))})")
-    return pm, infos, problems
 
 
 def _invalid_hooks(pm: pluggy.PluginManager, plugin: object, exc: Exception) -> str:

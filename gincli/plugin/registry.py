@@ -29,7 +29,7 @@ from ..rulebook.rng import SplitMix64
 from ..rulebook.rules import PLAY_OPTIONS, Option, Rules, resolve
 from ..rulebook.variant import PendingVariant, Variant
 from ..sessions.systems import ScoringSystem
-from .loading import PluginInfo, make_plugin_manager
+from .loading import PluginInfo, PluginLoading
 from .registration import Catalogue, register
 
 #: Options of play a transcript writes only when they are not at their default: gincli's additions
@@ -325,12 +325,15 @@ def _plugin_identity(info: PluginInfo, module: Any) -> dict[str, Any]:
 def load_registry(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
                   entry_points: bool = True, notice: Callable[[str], None] | None = None,
                   bots_file: str | Path | None = None, *, given: Iterable[tuple[str, str | Path]] = (),
-                  isolated: bool = False) -> Registry:
+                  isolated: bool = False, loading: PluginLoading | None = None) -> Registry:
     """Load every plugin and collect what it registers (the one factory);
     ``notice``, ``given`` and ``isolated``: as :func:`make_plugin_manager`'s;
-    ``bots_file``: its named bots too (:meth:`Registry.add_bots_file`)."""
-    pm, infos, problems = make_plugin_manager(plugin_dirs, disabled, entry_points, notice, given=given,
-                                              isolated=isolated)
+    ``bots_file``: its named bots too (:meth:`Registry.add_bots_file`);
+    ``loading``: the plugins loaded already but the built-ins (the arguments
+    before it are then not used again)."""
+    if loading is None:
+        loading = PluginLoading(plugin_dirs, disabled, entry_points, notice, given=given, isolated=isolated)
+    pm, infos, problems = loading.finish()
     registry = Registry(pm, infos, problems)
     if bots_file is not None:
         registry.add_bots_file(bots_file)
