@@ -80,6 +80,39 @@ def test_simple_takes_the_upcard_only_to_form_a_meld_and_knocks_at_once(registry
     assert move.card != taken
 
 
+def test_simple_stops_trading_discards_late_in_a_hand(registry):
+    from gincli_builtin.bots import TRADING_TURNS, SimpleBot
+
+    bot = SimpleBot(SplitMix64(1))
+    hand = mask("7s 7h 2c 3d 9h Jc Qd Ks 4h 5s")
+    top = mask("7d").bit_length() - 1  # melds with 7s 7h
+    others = [c for c in range(52) if not (hand >> c & 1) and c != top] * 2  # discarded, taken back, again
+    base = dict(me="ann", opponent="bob", dealer="bob", upcard=0, discard_pile=(top,), stock_count=20, passes=(),
+                my_took=(), opponent_took=(), opponent_discards=(), taken=-1, must_draw_stock=False, knock_limit=10,
+                big_gin=False, rules=registry.rules(registry.variant("standard"), registry.scoring("game"), {}),
+                scores={}, hand_number=0, phase="draw", hand=hand)
+
+    def source(discards: list[int]) -> str:
+        return bot.choose(PlayerView(**base, my_discards=tuple(discards))).source
+
+    early = [top, *others[:TRADING_TURNS - 2]]  # its own discard, taken back: early in a hand, as ever
+    assert source(early) == "discard"
+    late = [top, *others[:TRADING_TURNS - 1]]  # past TRADING_TURNS discards: not its own again
+    assert source(late) == "stock"
+    assert source(others[:TRADING_TURNS + 5]) == "discard"  # another's card it still takes
+
+
+def test_two_simple_bots_under_a_plugins_loose_melds_end_their_hands(tmp_path):
+    # benchmarks/plugins/mixed_runs.py: any three consecutive ranks meld, suits mixed; almost any
+    # discard melds, and two simple bots traded discards until gincli stopped the hand at 2,000 moves.
+    out = tmp_path / "t.jsonl"
+    res = gin("--plugins-dir", str(ROOT / "benchmarks" / "plugins"), "match", "--bots", "simple,simple", "--hands",
+              "300", "--seed", "1", "-o", "mixed_runs=true", "--transcripts", str(out), "-q", "-f", "json")
+    assert res.returncode == 0, res.stderr
+    moves = [len(h["moves"]) for line in out.read_text().splitlines() for h in json.loads(line)["hands"]]
+    assert len(moves) == 300 and max(moves) < 400
+
+
 def test_gin_bots_lists_the_builtins(run):
     res = run("bots", "--format", "json")
     assert {b["name"] for b in json.loads(res.stdout)["bots"]} >= {"random", "simple", "expert"}

@@ -39,6 +39,20 @@ class RandomBot(Bot):
         return moves[self.rng.below(len(moves))]
 
 
+#: Discards of one player in a hand past which the hand is two players trading discards: the
+#: stock alone ends a hand within 32 draws, so only taking each other's discards lasts this long.
+TRADING_TURNS = 50
+
+
+def trading(view: PlayerView, card: int) -> bool:
+    """Whether taking ``card`` would go on trading discards: the hand is past
+    :data:`TRADING_TURNS` of this player's discards and ``card`` is one of them.
+    Two ``simple`` bots under meld rules where almost any card melds (a plugin's)
+    would otherwise take each other's discards until gincli ends the hand dead
+    at 2,000 moves; under the rule book's melds no hand of 20,000 got there."""
+    return len(view.my_discards) >= TRADING_TURNS and card in view.my_discards
+
+
 class SimpleBot(Bot):
     name = "simple"
     description = ("The EAAI challenge baseline: takes the face-up card only to form a meld, discards to the "
@@ -55,7 +69,7 @@ class SimpleBot(Bot):
         melds = view.melds  # the meld rules in force: what melds, what each card counts
         if view.phase != "discard":
             top = view.discard_top
-            if not view.must_draw_stock and top is not None and melds.forms_meld(hand, top):
+            if not view.must_draw_stock and top is not None and melds.forms_meld(hand, top) and not trading(view, top):
                 return view.take()
             return view.pass_() if view.phase == "offer" else view.draw_stock()
         deadwood = melds.deadwood
