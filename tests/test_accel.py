@@ -34,9 +34,9 @@ from gincli.rulebook import meldrules, scoring
 from gincli.rulebook.cards import card_str
 
 try:
-    from gincli.rulebook._stdscore import plain as compiled, spreads as compiled_spreads
+    from gincli.rulebook._stdscore import labels as compiled_labels, plain as compiled, spreads as compiled_spreads
 except ImportError:  # not built: test_the_accelerator_is_built_where_a_compiler_is says whether it should be
-    compiled = compiled_spreads = None
+    compiled = compiled_spreads = compiled_labels = None
 
 try:
     from gincli.rulebook._meldsearch import Search as compiled_search
@@ -139,6 +139,7 @@ def test_the_accelerator_answers_as_the_pure_python_does_on_any_hands_and_limits
     k, d = hands
     assert compiled(k, d, limit) == scoring.plain_pieces(k, d, limit)
     assert compiled_spreads(k, d, limit) == scoring.plain_spreads(k, d, limit)
+    assert compiled_labels(k, d, limit) == scoring.plain_labels(k, d, limit)
 
 
 @needs_compiled
@@ -151,6 +152,7 @@ def test_the_accelerator_answers_as_the_pure_python_does_on_many_deals():
         k, d = deal_knock(rng)
         assert compiled(k, d, 10) == scoring.plain_pieces(k, d, 10), (k, d)
         assert compiled_spreads(k, d, 10) == scoring.plain_spreads(k, d, 10), (k, d)
+        assert compiled_labels(k, d, 10) == scoring.plain_labels(k, d, 10), (k, d)
 
 
 @needs_compiled
@@ -273,6 +275,7 @@ def scores_as_the_python(module: ModuleType) -> None:
         k, d = deal_knock(rng)
         for limit in (10, 0, 3):
             assert module.plain(k, d, limit) == scoring.plain_pieces(k, d, limit), (k, d, limit)
+            assert module.labels(k, d, limit) == scoring.plain_labels(k, d, limit), (k, d, limit)
     with pytest.raises(ValueError):
         module.plain((1 << 12) - 1, 0, 10)  # twelve cards: the plain count sees them too
 

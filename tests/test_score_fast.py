@@ -31,11 +31,12 @@ def solver(request):
             pytest.skip("the accelerator is not built here (tests/test_accel.py says whether it should be)")
         yield
         return
-    saved, scoring._plain = scoring._plain, scoring.plain_pieces
+    saved = scoring._plain, scoring._labels
+    scoring._plain, scoring._labels = scoring.plain_pieces, scoring.plain_labels
     try:
         yield
     finally:
-        scoring._plain = saved
+        scoring._plain, scoring._labels = saved
 
 
 @pytest.fixture(scope="module", params=["orjson", "json"])
@@ -79,7 +80,7 @@ def records(draw):
     knocker += deck[:10 - len(knocker)]
     deck = [c for c in deck if c not in knocker]
     defender, deck = deck[:10], deck[10:]
-    names = draw(st.sampled_from([("ann", "bob"), ("bob", "ann"), ("é\u2028", "x\"y")]))
+    names = draw(st.sampled_from([("ann", "bob"), ("bob", "ann"), ("é\u2028", "x\"y"), ("[b]x", "c\x1bd")]))
     ids = st.one_of(st.text(max_size=4), st.integers(), st.none(), st.floats(allow_nan=False, allow_infinity=False))
     rec = {"id": draw(ids),
            "hands": {names[0]: [CARD_NAMES[c] for c in knocker], names[1]: [CARD_NAMES[c] for c in defender]}}
@@ -114,6 +115,33 @@ def test_the_hot_path_writes_what_the_careful_way_writes(scorer, rec):
         return
     assert fast[0] == expected
     assert fast[1] == json.loads(expected)["outcome"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(records())
+def test_the_text_hot_path_writes_what_hand_text_writes(scorer, rec):
+    """gin score for people, without colours: the plain knocks' text straight from
+    the raw line (cli/hands.py's knock_text_lane) is hand_text's of the careful way's
+    result, byte for byte, with the same outcome, winner and points."""
+    from gincli.base.errors import RecordError
+    from gincli.cli.hands import hand_text, knock_text_lane
+
+    line = json.dumps(rec, ensure_ascii=False)
+    lane = knock_text_lane(scorer)
+    try:
+        fast = lane(line.encode())
+    except ValueError:
+        return
+    try:
+        result = scorer.score(loads(line))
+    except RecordError:
+        assert fast is None
+        return
+    if fast is None:
+        return
+    assert fast[0] == hand_text(result, False, scorer.movesets(result))
+    assert fast[1:4] == (result.outcome, result.winner, result.points)
+    assert lane(line.encode()) == fast  # remembered pairs and sums: the same text again
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@ hands this way."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..rulebook.cards import by_rank, cards_of
@@ -99,28 +100,28 @@ def _arithmetic(result: HandResult, multiplied_because: str | None, name: Any) -
         return f"{name(result.winner)} wins the forfeiter's deadwood plus the gin bonus: {result.points}"
     if k is None or d is None:
         return f"{name(result.winner)} wins {result.points}"
-    kn, dn = name(k.name), name(d.name)
-    m = result.multiplier or 1
-    base = result.points // m
+    return _sums(result.outcome, result.points, result.multiplier or 1, name(k.name), name(d.name), k.deadwood,
+                 d.deadwood, bool(d.layoffs), multiplied_because)
 
-    def total(sum_: str) -> str:
-        if m == 1:
-            return f"{sum_} = {result.points}"
-        why = f" ({multiplied_because})" if multiplied_because else ""
-        return f"({sum_}) × {m}{why} = {result.points}"
 
-    laid = " after laying off" if d.layoffs else ""
-    if result.outcome in ("gin", "big_gin"):
-        what = "gin" if result.outcome == "gin" else "big gin"
-        bonus = base - d.deadwood
-        return f"{kn} went {what}: " + total(f"{d.deadwood} ({dn}'s deadwood{laid}) + {bonus} ({what} bonus)")
-    if result.outcome == "knock":
-        return f"{dn} has {d.deadwood}{laid}, {kn} knocked with {k.deadwood}: " + total(
-            f"{d.deadwood} − {k.deadwood}")
-    bonus = base - (k.deadwood - d.deadwood)  # undercut
-    than = "as little as" if d.deadwood == k.deadwood else "less than"
-    return (f"{dn} has {d.deadwood}{laid}, {than} {kn}'s {k.deadwood}: undercut, "
-            + total(f"{k.deadwood} − {d.deadwood} + {bonus} (undercut bonus)"))
+def _sums(outcome: str, points: int, m: int, kn: str, dn: str, k_dw: int, d_dw: int, laid_off: bool,
+          multiplied_because: str | None) -> str:
+    """A knock's or gin's points, the arithmetic in words, from the knocker's and
+    the defender's names (as shown) and deadwoods, and the multiplier ``m``."""
+    laid = " after laying off" if laid_off else ""
+    if outcome == "knock":
+        said, sum_ = f"{dn} has {d_dw}{laid}, {kn} knocked with {k_dw}: ", f"{d_dw} − {k_dw}"
+    elif outcome in ("gin", "big_gin"):
+        what = "gin" if outcome == "gin" else "big gin"
+        said, sum_ = f"{kn} went {what}: ", f"{d_dw} ({dn}'s deadwood{laid}) + {points // m - d_dw} ({what} bonus)"
+    else:  # undercut
+        than = "as little as" if d_dw == k_dw else "less than"
+        said = f"{dn} has {d_dw}{laid}, {than} {kn}'s {k_dw}: undercut, "
+        sum_ = f"{k_dw} − {d_dw} + {points // m - (k_dw - d_dw)} (undercut bonus)"
+    if m == 1:
+        return f"{said}{sum_} = {points}"
+    why = f" ({multiplied_because})" if multiplied_because else ""
+    return f"{said}({sum_}) × {m}{why} = {points}"
 
 
 def render_result(result: HandResult, title: str | None = None, explained: bool = False,
@@ -191,16 +192,78 @@ def hand_text(result: HandResult, colour: bool = False, movesets: Iterable[Any] 
     width = max([len(who) + len(role) for who, (role, _) in zip(names, spreads, strict=True)], default=0) + 3
     for who, (role, spread) in zip(names, spreads, strict=True):
         melds = "  ".join([t for _, t in sorted([_meld_text(m, colour, labels) for m in spread.melds])])
-        laid = (" · laid off " + " ".join([labels[c] for c in spread.layoffs])
-                if role == "defender" and spread.layoffs else "")
+        laid = (" ".join([labels[c] for c in spread.layoffs]) if role == "defender" and spread.layoffs else "")
         dead = _by_rank_text(spread.deadwood_mask, colour, labels)
-        lines.append(f"  {f'{_BOLD}{who}{_OFF}' if colour else who} ({role}){' ' * (width - len(who) - len(role))}"
-                     f"{melds or 'no melds'}{laid} · deadwood {dead + ' ' if dead else ''}= {spread.deadwood}")
+        lines.append(_spread_line(who, f"{_BOLD}{who}{_OFF}" if colour else who, role, width, melds, laid, dead,
+                                  spread.deadwood))
     stake = (result.fields or {}).get("multiplier", 1)
     why = "spade doubling" if result.multiplier != stake else ("the stake" if stake != 1 else None)
     said = explain(result, why, movesets, markup=False)
     lines.append(f"  {_DIM}{said}{_OFF}" if colour else "  " + said)
     return "\n".join(lines) + "\n"
+
+
+def _spread_line(who: str, shown: str, role: str, width: int, melds: str, laid: str, dead: str,
+                 deadwood: int) -> str:
+    """A spread's line: who (``shown``, as drawn), the role, the melds, what was
+    laid off, the deadwood cards and their count; ``width`` sets the melds' column."""
+    return _spread_head(who, shown, role, width) + _spread_cards(melds, laid, dead, deadwood)
+
+
+def _spread_head(who: str, shown: str, role: str, width: int) -> str:
+    return f"  {shown} ({role}){' ' * (width - len(who) - len(role))}"
+
+
+def _spread_cards(melds: str, laid: str, dead: str, deadwood: int) -> str:
+    return (f"{melds or 'no melds'}{' · laid off ' + laid if laid else ''} · deadwood {dead + ' ' if dead else ''}"
+            f"= {deadwood}")
+
+
+def knock_text_lane(scorer: Any) -> Callable[[bytes], tuple[str, str, str, int, str, str] | None]:
+    """``gin score``'s hot path for people, without colours: a JSON Lines record
+    of a plain knock or gin, read raw (:meth:`~gincli.formats.records.HandScorer.plain_line`),
+    straight to :func:`hand_text`'s text, the cards drawn by the rule book's
+    compiled scorer (``knock_labels``); with the outcome, the winner, the points
+    and the knocker and the defender. None for any other record (a dead hand, an
+    error): :func:`hand_text` of its result then, the same text."""
+    from ..rulebook.scoring import knock_labels
+
+    seated: dict[tuple[str, str, str], tuple[str, str, str, str, str]] = {}  # the few pairs of a run, bounded
+    sums: dict[tuple[Any, ...], str] = {}
+
+    def pair(knocker: str, defender: str, variant: str) -> tuple[str, str, str, str, str]:
+        kn, dn = plain_name(knocker), plain_name(defender)
+        width = max(len(kn) + 7, len(dn) + 8) + 3
+        found = (kn, dn, plain_name(variant), _spread_head(kn, kn, "knocker", width),
+                 _spread_head(dn, dn, "defender", width))
+        if len(seated) < 4096:
+            seated[knocker, defender, variant] = found
+        return found
+
+    def text(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard: int | None, variant: Any,
+             rules: Any, ident: Any) -> tuple[str, str, str, int, str, str] | None:
+        settled = knock_labels(p0, p1, m0, m1, knocker, upcard, variant, rules)
+        if settled is None or knocker is None:
+            return None
+        outcome, knocker_wins, points, multiplier, defender, (k_dw, d_dw, k_melds, k_dead, d_melds, laid,
+                                                              d_dead) = settled
+        kn, dn, name, k_head, d_head = (seated.get((knocker, defender, variant.name))
+                                        or pair(knocker, defender, variant.name))
+        key = (outcome, points, multiplier, kn, dn, k_dw, d_dw, bool(laid))
+        said = sums.get(key)
+        if said is None:  # a run's sums come again and again: remembered (bounded)
+            said = _sums(*key, "spade doubling" if multiplier != 1 else None)
+            if len(sums) < 65536:
+                sums[key] = said
+        if ident is not None:  # safe() changes no printable string (no control characters, no lone surrogates)
+            name = f"{ident if type(ident) is str and ident.isprintable() else safe(ident, markup=False)} · {name}"
+        return (f"{name} — "
+                f"{kn if knocker_wins else dn} {_WINS[outcome]} {points}\n"
+                f"{k_head}{_spread_cards(k_melds, '', k_dead, k_dw)}\n"
+                f"{d_head}{_spread_cards(d_melds, laid, d_dead, d_dw)}\n"
+                f"  {said}\n", outcome, knocker if knocker_wins else defender, points, knocker, defender)
+
+    return functools.partial(scorer.plain_line, make=text)
 
 
 def _meld_text(meld: int, colour: bool, labels: tuple[str, ...]) -> tuple[tuple[int, int], str]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..base.errors import plural  # noqa: F401  (re-exported for the commands)
 from ..base.jsonio import dumps
-from ..rulebook.cards import RANKS, SUIT_SYMBOLS, parse_card
+from ..rulebook.cards import CARD_LABELS, parse_card
 
 
 class OutputFormat(str, Enum):
@@ -46,6 +46,19 @@ def write_data(text: str, json: bool = False) -> None:
         out.json_text(text)
     else:
         out.write(text)
+
+
+def write_utf8(*chunks: bytes) -> None:
+    """Data on standard output already encoded as UTF-8 (when :func:`utf8_output`)."""
+    data().utf8(*chunks)
+
+
+def utf8_output(json: bool = False) -> bool:
+    """Whether standard output takes bytes and is UTF-8 (with ``json``, whatever
+    its encoding): what is written may then be encoded in the workers."""
+    from .streams import utf8_output
+
+    return utf8_output(json)
 
 
 def write_json(obj: Any) -> None:
@@ -272,8 +285,7 @@ _RED = (1, 2)  # hearts, diamonds
 
 def card_label(card: int) -> str:
     """``10♥``, ``Q♠``: rank and suit symbol, as people write cards."""
-    rank = RANKS[card % 13]
-    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card // 13]
+    return CARD_LABELS[card]
 
 
 def is_red(card: int) -> bool:

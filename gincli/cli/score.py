@@ -40,7 +40,20 @@ from .options import (
     overrides_from,
     workers_for,
 )
-from .render import RowsFormat, color_mode, cut, data, plural, progress_bar, safe, say, stdin_notice, write_data
+from .render import (
+    RowsFormat,
+    color_mode,
+    cut,
+    data,
+    plural,
+    progress_bar,
+    safe,
+    say,
+    stdin_notice,
+    utf8_output,
+    write_data,
+    write_utf8,
+)
 
 HELP = """Score hands from their end positions (hand records).
 
@@ -83,8 +96,9 @@ def score(
     gc.freeze()  # start-up objects never die: keep the collector off them
     mode = format.value
     colour = mode == "text" and (color_mode() == "always" or (color_mode() == "auto" and data().isatty()))
-    state = chunk_state(scorer, mode, colour)
-    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, mode, colour)
+    utf8 = mode != "csv" and utf8_output(json=mode == "json")  # the workers encode the text, gin writes the bytes
+    state = chunk_state(scorer, mode, colour, utf8)
+    setup = functools.partial(_setup, s.plugin_dirs, s.disabled, variant, scoring, overrides, mode, colour, utf8)
     write_chunk = _writer(mode)  # for csv, the header first
     total = Totals("all")
     per_file = []
@@ -151,24 +165,31 @@ def players_text(players: dict[str, list[int]]) -> str:
 
 
 def _setup(plugin_dirs: list[str], disabled: list[str], variant: str | None, scoring: str,
-           overrides: dict[str, Any], mode: str, colour: bool) -> dict[str, Any]:
+           overrides: dict[str, Any], mode: str, colour: bool, utf8: bool = False) -> dict[str, Any]:
     """A worker's state when it cannot inherit the parent's (spawn start method)."""
     from ..plugin.registry import load_registry
 
-    return chunk_state(HandScorer(load_registry(plugin_dirs, disabled), variant, scoring, overrides), mode, colour)
+    return chunk_state(HandScorer(load_registry(plugin_dirs, disabled), variant, scoring, overrides), mode, colour,
+                       utf8)
 
 
-def chunk_state(scorer: HandScorer, mode: str, colour: bool) -> dict[str, Any]:
+def chunk_state(scorer: HandScorer, mode: str, colour: bool, utf8: bool = False) -> dict[str, Any]:
     """What :func:`~gincli.work.score.score_chunk` needs to score records for
     ``gin score`` in ``mode`` (text, json, csv): the functions that turn a
     scored record into what is written (for text and csv) and a chunk's
-    records into one text (its failures apart, for people), run in the workers."""
+    records into one text (its failures apart, for people), run in the workers;
+    with ``utf8`` (standard output takes UTF-8), people's text encoded there too."""
     if mode == "text":
-        return {"scorer": scorer, "write": functools.partial(_hand, scorer, colour), "shown": True,
-                "finish": _hands}
+        state = {"scorer": scorer, "write": functools.partial(_hand, scorer, colour), "shown": True,
+                 "finish": _hands_utf8 if utf8 else _hands}
+        if not colour:  # the plain knocks' text straight from their raw lines
+            from .hands import knock_text_lane
+
+            state["lane"] = knock_text_lane(scorer)
+        return state
     if mode == "csv":
         return {"scorer": scorer, "write": _row, "finish": _rows}
-    return {"scorer": scorer, "finish": _json_lines}
+    return {"scorer": scorer, "finish": _json_bytes if utf8 else _json_lines}
 
 
 def _hand(scorer: HandScorer, colour: bool, result: HandResult, where: str) -> str:
@@ -194,6 +215,12 @@ def _hands(records: list[str | Failure]) -> list[str | Failure]:
     return out
 
 
+def _hands_utf8(records: list[str | Failure]) -> list[bytes | Failure]:
+    """:func:`_hands`, each run of hands encoded as UTF-8 (in a worker: gin then
+    writes the bytes as they come)."""
+    return [r.encode("utf-8", "replace") if isinstance(r, str) else r for r in _hands(records)]
+
+
 def _row(result: HandResult, where: str) -> str:
     """A scored hand as a CSV row (in a worker)."""
     from ..formats import rows
@@ -214,18 +241,32 @@ def _json_lines(records: list[str | Failure]) -> list[str | Failure]:
     return [json_lines(records)]
 
 
-def _writer(mode: str) -> Callable[[], Callable[[list[str | Failure]], None]]:
+def _json_bytes(records: list[str | Failure]) -> list[bytes]:
+    """A chunk's JSON Lines as UTF-8 (in a worker: gin then writes the bytes as they come)."""
+    return [json_lines(records).encode("utf-8", "replace")]
+
+
+def _writer(mode: str) -> Callable[[], Callable[[list[Any]], None]]:
     """What makes, for each input, the function that writes its chunks (as
     :func:`chunk_state`'s ``finish`` made them) in ``mode``; for csv, the
     header is written now, before them."""
     if mode == "json":
-        return lambda: lambda texts: write_data("".join(cast("list[str]", texts)), json=True)
+        return lambda: _json_writer
     if mode == "csv":
         from ..formats import rows  # here: csv, and its module, only for --format csv
 
         write_data(rows.header(rows.HAND))
         return lambda: lambda texts: write_data("".join(cast("list[str]", texts)))
     return _People
+
+
+def _json_writer(texts: list[str] | list[bytes]) -> None:
+    """An input's JSON Lines, as the workers made them: text, or UTF-8 (:func:`_json_bytes`)."""
+    for text in texts:
+        if isinstance(text, bytes):
+            write_utf8(text)
+        else:
+            write_data(text, json=True)
 
 
 class _People:
@@ -236,10 +277,13 @@ class _People:
     def __init__(self) -> None:
         self.shown = False  # a hand of this input is written: the next one after a blank line
 
-    def __call__(self, texts: list[str | Failure]) -> None:
+    def __call__(self, texts: list[str | bytes | Failure]) -> None:
         for r in texts:
             if isinstance(r, str):
                 write_data("\n" + r if self.shown else r)
+                self.shown = True
+            elif isinstance(r, bytes):  # encoded by the worker for a standard output that takes UTF-8
+                write_utf8(b"\n" if self.shown else b"", r)
                 self.shown = True
             else:
                 data().flush()

@@ -126,6 +126,16 @@ def _unicode(stream: Any) -> bool:
     return encoding.startswith("utf")
 
 
+def utf8_output(json: bool = False) -> bool:
+    """Whether standard output takes bytes (:meth:`_Data.utf8`) and is UTF-8;
+    with ``json``, whatever its encoding (JSON is UTF-8, as :meth:`_Data.json_text` writes it)."""
+    out = data()
+    if not isinstance(out, _Data) or out.buffer.raw is None:
+        return False
+    encoding = (getattr(out, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    return json or encoding == "utf8"
+
+
 def unicode_output() -> bool:
     """Whether standard output takes any character (else gincli draws cards with letters)."""
     return _unicode(data())
@@ -157,6 +167,14 @@ class _Data:
         else:
             self.flush()
             self.buffer.write(text.encode("utf-8"))
+
+    def utf8(self, *chunks: bytes) -> None:
+        """Write text already encoded as UTF-8 (when :func:`utf8_output`): what the
+        text layer holds first, then the bytes."""
+        self.flush()
+        for chunk in chunks:
+            if chunk:
+                self.buffer.write(chunk)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

@@ -6,7 +6,7 @@ sentence, which ``gin score`` writes as that record's ``error`` entry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -123,6 +123,7 @@ _CARD_BIT = CARD_BITS.__getitem__
 #: A scoring system, as this layer sees one: what a :class:`RuleSource` names,
 #: handed back to it to make rules (the sessions layer, above, says what one is).
 System = TypeVar("System")
+_T = TypeVar("_T")
 
 
 class RuleSource(Protocol[System]):
@@ -247,6 +248,14 @@ class HandScorer(Generic[System]):
         ``to_json``) then gives the same result, or the error in its exact words."""
         plain = self._plain_record(raw)
         return None if plain is None else score_plain(*plain)
+
+    def plain_line(self, raw: bytes, make: Callable[..., _T | None]) -> _T | None:
+        """``make(*plain)`` of a JSON Lines record read raw, ``plain`` as
+        :meth:`score_line` reads it (the players, their cards, the knocker, the
+        upcard, the variant, its rules and the id): a face's own hot path (``gin
+        score`` for people); None for any other record."""
+        plain = self._plain_record(raw)
+        return None if plain is None else make(*plain)
 
     def result_line(self, raw: bytes) -> tuple[HandResult, str, str] | None:
         """A JSON Lines record, read raw, straight to its result and its two

@@ -197,6 +197,93 @@ static PyObject *plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     return out;
 }
 
+/* For people (gincli/cli/hands.py's hand_text): each card as people write it,
+ * cards apart by a space, melds by two, in the order the JSON has them. */
+static inline void put_label(Out *o, int c) {
+    for (const char *l = CARD_LABEL[c]; *l; l++) *o->p++ = *l;
+}
+
+static void put_meld_labels(Out *o, const Arr *a) {
+    int order[MAX_MELDS], keys[MAX_MELDS];
+    for (int i = 0; i < a->n; i++) {
+        keys[i] = WRITTEN_PLACE[ctz64(a->melds[i])];
+        order[i] = i;
+        for (int j = i; j > 0 && keys[order[j - 1]] > keys[order[j]]; j--) {
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    }
+    for (int i = 0; i < a->n; i++) {
+        if (i) {
+            *o->p++ = ' ';
+            *o->p++ = ' ';
+        }
+        mask_t m = a->melds[order[i]];
+        int firstc = 1;
+        while (m) {
+            int c = ctz64(m);
+            m &= m - 1;
+            if (!firstc) *o->p++ = ' ';
+            firstc = 0;
+            put_label(o, c);
+        }
+    }
+}
+
+static void put_labels_by_rank(Out *o, mask_t mask) {
+    int first = 1;
+    for (int i = 0; i < 52; i++)
+        if (mask >> WRITTEN_ORDER[i] & 1) {
+            if (!first) *o->p++ = ' ';
+            first = 0;
+            put_label(o, WRITTEN_ORDER[i]);
+        }
+}
+
+static PyObject *utf8(Out *o, char *start) { return PyUnicode_DecodeUTF8(start, o->p - start, NULL); }
+
+/* text: scoring.py's plain_labels: plain's pieces for people. */
+static PyObject *labels(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    Solved sv;
+    int got = solve(args, nargs, "labels(knocker_mask, defender_mask, knock_limit)", &sv);
+    if (got < 0) return NULL;
+    if (!got) Py_RETURN_NONE;
+    char buf[1024];
+    Out o;
+    o.p = buf;
+    PyObject *parts[5];
+    char *s = o.p;
+    put_meld_labels(&o, sv.k_arr);
+    parts[0] = utf8(&o, s);
+    s = o.p;
+    put_labels_by_rank(&o, sv.k_arr->dead);
+    parts[1] = utf8(&o, s);
+    s = o.p;
+    put_meld_labels(&o, &sv.d_arr);
+    parts[2] = utf8(&o, s);
+    s = o.p;
+    for (int i = 0; i < sv.nlaid; i++) {
+        if (i) *o.p++ = ' ';
+        put_label(&o, sv.laid[i]);
+    }
+    parts[3] = utf8(&o, s);
+    s = o.p;
+    put_labels_by_rank(&o, sv.d_arr.dead);
+    parts[4] = utf8(&o, s);
+    if (!parts[0] || !parts[1] || !parts[2] || !parts[3] || !parts[4]) {
+        for (int i = 0; i < 5; i++) Py_XDECREF(parts[i]);
+        return NULL;
+    }
+    PyObject *kd = PyLong_FromLong(sv.k_arr->deadwood), *dd = PyLong_FromLong(sv.d_arr.deadwood);
+    PyObject *out = (kd && dd) ? PyTuple_Pack(7, kd, dd, parts[0], parts[1], parts[2], parts[3], parts[4]) : NULL;
+    Py_XDECREF(kd);
+    Py_XDECREF(dd);
+    for (int i = 0; i < 5; i++) Py_DECREF(parts[i]);
+    return out;
+}
+
 static PyObject *melds_tuple(const Arr *a) {
     PyObject *t = PyTuple_New(a->n);
     if (!t) return NULL;
@@ -241,6 +328,9 @@ static PyMethodDef methods[] = {
      "plain(knocker_mask, defender_mask, knock_limit) -> None if the knocker's deadwood is over the limit, else "
      "(knocker's deadwood, defender's deadwood, knocker's melds, knocker's deadwood cards, defender's melds, "
      "layoffs, defender's deadwood cards), the texts as the inside of JSON lists."},
+    {"labels", (PyCFunction)(void (*)(void))labels, METH_FASTCALL,
+     "labels(knocker_mask, defender_mask, knock_limit): plain's pieces as people write the cards (scoring.py's "
+     "plain_labels)"},
     {"spreads", (PyCFunction)(void (*)(void))spreads, METH_FASTCALL,
      "spreads(knocker_mask, defender_mask, knock_limit) -> None if the knocker's deadwood is over the limit, else "
      "(knocker's deadwood, defender's deadwood, knocker's melds, knocker's deadwood mask, defender's melds, "

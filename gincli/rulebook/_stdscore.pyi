@@ -11,3 +11,8 @@ def spreads(knocker_mask: int, defender_mask: int, knock_limit: int,
             /) -> tuple[int, int, tuple[int, ...], int, tuple[int, ...], list[int], int] | None:
     """None if the knocker's deadwood is over the limit, else the deadwoods, melds
     (masks), deadwood masks and layoffs of :func:`~gincli.rulebook.scoring.plain_spreads`."""
+
+def labels(knocker_mask: int, defender_mask: int, knock_limit: int,
+           /) -> tuple[int, int, str, str, str, str, str] | None:
+    """None if the knocker's deadwood is over the limit, else the deadwoods and the
+    texts of :func:`~gincli.rulebook.scoring.plain_labels` (the cards as people write them)."""

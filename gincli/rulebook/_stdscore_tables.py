@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .cards import CARD_NAMES, CARD_VALUES, FULL_DECK_MASK, RANK_ORDER
+from .cards import CARD_LABELS, CARD_NAMES, CARD_VALUES, FULL_DECK_MASK, RANK_ORDER
 from .melds import _SPREAD, NO_ACES, NO_KINGS, RUN_DEADWOOD, RUN_MELDED, SUIT_MASK
 
 #: The header, beside ``_stdscore.c`` and ``_melds.h``.
@@ -27,6 +27,12 @@ def _table(kind: str, name: str, values: Sequence[int | str], per_line: int, siz
     lines = [", ".join(str(v) for v in values[i:i + per_line]) for i in range(0, len(values), per_line)]
     size = f"[{len(values)}]" if sized else ""
     return f"static const {kind} {name}{size} = {{\n    " + ",\n    ".join(lines) + "};\n"
+
+
+def _c_string(text: str) -> str:
+    """``text`` as a C string literal of its UTF-8 bytes, escaped past ASCII
+    (a compiler reads the source as it likes; the escapes are the same bytes everywhere)."""
+    return '"' + "".join(chr(b) if b < 128 else f"\\x{b:02x}" for b in text.encode()) + '"'
 
 
 def header() -> str:
@@ -47,6 +53,8 @@ def header() -> str:
         f"#define NO_KINGS 0x{NO_KINGS:X}ull\n",
         "/* Each card's name (cards.py's CARD_NAMES), two letters and the end. */\n"
         + _table("char", "CARD_NAME[52][3]", [f'"{n}"' for n in CARD_NAMES], 13, sized=False),
+        "/* Each card as people write it (cards.py's CARD_LABELS), UTF-8, and the end. */\n"
+        + _table("char", "CARD_LABEL[52][6]", [_c_string(n) for n in CARD_LABELS], 7, sized=False),
         "/* Each card's value in deadwood (cards.py's CARD_VALUES). */\n"
         + _table("unsigned char", "CARD_VALUE", CARD_VALUES, 26),
         "/* Each card's place in the order cards are written, by rank then suit\n"

@@ -24,6 +24,8 @@ FULL_DECK_MASK = (1 << 52) - 1
 
 #: Canonical name of each card: ``As``, ``Td``, ``Kc``.
 CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+#: Each card as people write it: ``10♥``, ``Q♠`` (rank, then the suit's symbol).
+CARD_LABELS: tuple[str, ...] = tuple(("10" if r == "T" else r) + symbol for symbol in SUIT_SYMBOLS for r in RANKS)
 #: Deadwood value of each card: ace 1, pips their number, J/Q/K 10.
 CARD_VALUES: tuple[int, ...] = tuple(min(r + 1, 10) for _ in SUITS for r in range(13))
 #: Rank value by rank index (0 = ace).

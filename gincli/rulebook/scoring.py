@@ -13,7 +13,7 @@ from typing import Any, cast
 from ..base.compiled import compiled
 from ..base.errors import RecordError, plural
 from ..base.jsonio import dumps as _dumps
-from .cards import CARD_NAMES, CARD_TABLE, by_rank, card_str, cards_of, json_by_rank
+from .cards import CARD_LABELS, CARD_NAMES, CARD_TABLE, by_rank, card_str, cards_of, json_by_rank
 from .irregular import IRREGULAR, VOID, TableHand
 from .meldrules import STANDARD, MeldSolver
 from .melds import Arrangement, deadwood, in_sequence, meld_info, min_arrangements
@@ -489,6 +489,44 @@ def plain_pieces(k_mask: int, d_mask: int, limit: int) -> tuple[int, int, str, s
             ", ".join([CARD_JSON[c] for c in laid]), json_by_rank(d_dead))
 
 
+def plain_labels(k_mask: int, d_mask: int, limit: int) -> tuple[int, int, str, str, str, str, str] | None:
+    """:func:`plain_pieces` for people: each card as people write it
+    (``CARD_LABELS``), cards apart by a space and melds by two. The pure-Python
+    reference of the accelerator's ``_stdscore.labels``."""
+    solved = plain_spreads(k_mask, d_mask, limit)
+    if solved is None:
+        return None
+    k_dw, d_dw, k_melds, k_dead, d_melds, laid, d_dead = solved
+    return (k_dw, d_dw, _melds_labels(k_melds), _labels_by_rank(k_dead), _melds_labels(d_melds),
+            " ".join([CARD_LABELS[c] for c in laid]), _labels_by_rank(d_dead))
+
+
+def _melds_labels(melds: tuple[int, ...]) -> str:
+    return "  ".join([" ".join([CARD_LABELS[c] for c in meld_cards_in_order(m)]) for m in sort_melds(melds)])
+
+
+def _labels_by_rank(mask: int) -> str:
+    return " ".join([CARD_LABELS[c] for c in by_rank(cards_of(mask))])
+
+
+def knock_labels(p0: str, p1: str, m0: int, m1: int, knocker: str | None, upcard: int | None, variant: Variant,
+                 rules: Rules) -> tuple[str, bool, int, int, str, tuple[int, int, str, str, str, str, str]] | None:
+    """A plain knock (as :func:`score_plain` takes it) settled, its cards as
+    people write them: ``(outcome, whether the knocker wins, points, multiplier,
+    defender, plain_labels's pieces)``; None for a dead hand and any position
+    not the common one. The hot path of ``gin score`` for people."""
+    if knocker is None:
+        return None
+    solved = _solve_plain(p0, p1, m0, m1, knocker, upcard, variant, rules, _labels)
+    if solved is None:
+        return None
+    defender, multiplier, pieces = solved
+    outcome, knocker_wins, points = settle("knock" if pieces[0] else "gin", pieces[0], pieces[1], rules)
+    if knocker_wins is None:
+        return None
+    return outcome, knocker_wins, points * multiplier, multiplier, defender, pieces
+
+
 def _accelerator(name: str) -> Callable[[int, int, int], Any] | None:
     """The compiled twin of :func:`plain_pieces` (``plain``) or of
     :func:`plain_spreads` (``spreads``), in ``gincli.rulebook._stdscore``, built
@@ -502,6 +540,8 @@ def _accelerator(name: str) -> Callable[[int, int, int], Any] | None:
 _plain = _accelerator("plain") or plain_pieces
 #: What :func:`result_plain` solves with: the accelerator, else :func:`plain_spreads`.
 _spreads = _accelerator("spreads") or plain_spreads
+#: What :func:`knock_labels` solves with: the accelerator, else :func:`plain_labels`.
+_labels = _accelerator("labels") or plain_labels
 #: Whether the hot path runs compiled (``gin score`` writes the same either way).
 ACCELERATED = _plain is not plain_pieces
 

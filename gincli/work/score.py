@@ -98,7 +98,9 @@ def score_chunk(state: dict[str, Any], chunk: Lines | list[Item]) -> Scored:
     here, in the worker, and ``shown``, true when that text is for people (a
     record it fails on "could not be shown", else "written"). Without
     ``write``, each result's JSON text (the common record straight from its
-    raw line). ``finish(records)``, given, makes the chunk's records into what
+    raw line). ``lane(raw)``, given, is the face's own hot path of a raw line
+    (``(text, outcome, winner, points, player, player)``, or None to go the
+    usual way). ``finish(records)``, given, makes the chunk's records into what
     the face writes (the texts joined), here too."""
     scorer: HandScorer = state["scorer"]
     write: Callable[[HandResult, str], str] | None = state.get("write")
@@ -108,7 +110,7 @@ def score_chunk(state: dict[str, Any], chunk: Lines | list[Item]) -> Scored:
     counts: Counter[str] = Counter()
     players: dict[str, list[int]] = {}
     failed = faults = 0
-    lane = scorer.score_line if write is None else None
+    lane = state.get("lane") or (scorer.score_line if write is None else None)  # a face's own hot path first
     result_lane = scorer.result_line if write is not None else None
     for item in chunk.items() if isinstance(chunk, Lines) else chunk:
         if item.raw is not None:
@@ -122,7 +124,7 @@ def score_chunk(state: dict[str, Any], chunk: Lines | list[Item]) -> Scored:
                     counts[done[1]] += 1
                     _tally(players, done[1], done[2], done[3], done[4], done[5])
                     continue
-            elif result_lane is not None and write is not None:
+            if result_lane is not None and write is not None:
                 try:
                     solved = result_lane(item.raw)
                     text = "" if solved is None else write(solved[0], item.where)
