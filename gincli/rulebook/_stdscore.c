@@ -45,10 +45,10 @@ static inline void put_sep(Out *o, int *first) {
     *first = 0;
 }
 
-/* _melds_text: in the written order of each meld's first card; a run
- * ascending, a set by suit (the order of the bits). */
-static void put_melds(Out *o, const Arr *a) {
-    int order[MAX_MELDS], keys[MAX_MELDS];
+/* The melds of an arrangement in the written order of each one's first card
+ * (a run's lowest, a set's first suit): their indexes into order. */
+static void written_order(const Arr *a, int *order) {
+    int keys[MAX_MELDS];
     for (int i = 0; i < a->n; i++) {
         keys[i] = WRITTEN_PLACE[ctz64(a->melds[i])];
         order[i] = i;
@@ -58,6 +58,13 @@ static void put_melds(Out *o, const Arr *a) {
             order[j - 1] = x;
         }
     }
+}
+
+/* _melds_text: in the written order of each meld's first card; a run
+ * ascending, a set by suit (the order of the bits). */
+static void put_melds(Out *o, const Arr *a) {
+    int order[MAX_MELDS];
+    written_order(a, order);
     int firstm = 1;
     for (int i = 0; i < a->n; i++) {
         put_sep(o, &firstm);
@@ -204,16 +211,8 @@ static inline void put_label(Out *o, int c) {
 }
 
 static void put_meld_labels(Out *o, const Arr *a) {
-    int order[MAX_MELDS], keys[MAX_MELDS];
-    for (int i = 0; i < a->n; i++) {
-        keys[i] = WRITTEN_PLACE[ctz64(a->melds[i])];
-        order[i] = i;
-        for (int j = i; j > 0 && keys[order[j - 1]] > keys[order[j]]; j--) {
-            int x = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = x;
-        }
-    }
+    int order[MAX_MELDS];
+    written_order(a, order);
     for (int i = 0; i < a->n; i++) {
         if (i) {
             *o->p++ = ' ';

@@ -481,24 +481,26 @@ def plain_pieces(k_mask: int, d_mask: int, limit: int) -> tuple[int, int, str, s
     """:func:`plain_spreads`, the melds and cards as the insides of JSON lists
     (the melds in written order). The pure-Python reference of the accelerator
     (``_stdscore.plain``, which tests/test_accel.py holds to the same answers)."""
-    solved = plain_spreads(k_mask, d_mask, limit)
+    return _drawn(plain_spreads(k_mask, d_mask, limit), _melds_text, json_by_rank,
+                  lambda laid: ", ".join([CARD_JSON[c] for c in laid]))
+
+
+def _drawn(solved: tuple[int, int, tuple[int, ...], int, tuple[int, ...], list[int], int] | None,
+           melds: Callable[[tuple[int, ...]], str], cards: Callable[[int], str],
+           laid: Callable[[list[int]], str]) -> tuple[int, int, str, str, str, str, str] | None:
+    """:func:`plain_spreads`'s answer with its melds, deadwood cards and layoffs drawn as texts."""
     if solved is None:
         return None
-    k_dw, d_dw, k_melds, k_dead, d_melds, laid, d_dead = solved
-    return (k_dw, d_dw, _melds_text(k_melds), json_by_rank(k_dead), _melds_text(d_melds),
-            ", ".join([CARD_JSON[c] for c in laid]), json_by_rank(d_dead))
+    k_dw, d_dw, k_melds, k_dead, d_melds, layoffs, d_dead = solved
+    return k_dw, d_dw, melds(k_melds), cards(k_dead), melds(d_melds), laid(layoffs), cards(d_dead)
 
 
 def plain_labels(k_mask: int, d_mask: int, limit: int) -> tuple[int, int, str, str, str, str, str] | None:
     """:func:`plain_pieces` for people: each card as people write it
     (``CARD_LABELS``), cards apart by a space and melds by two. The pure-Python
     reference of the accelerator's ``_stdscore.labels``."""
-    solved = plain_spreads(k_mask, d_mask, limit)
-    if solved is None:
-        return None
-    k_dw, d_dw, k_melds, k_dead, d_melds, laid, d_dead = solved
-    return (k_dw, d_dw, _melds_labels(k_melds), _labels_by_rank(k_dead), _melds_labels(d_melds),
-            " ".join([CARD_LABELS[c] for c in laid]), _labels_by_rank(d_dead))
+    return _drawn(plain_spreads(k_mask, d_mask, limit), _melds_labels, _labels_by_rank,
+                  lambda laid: " ".join([CARD_LABELS[c] for c in laid]))
 
 
 def _melds_labels(melds: tuple[int, ...]) -> str:
