@@ -67,9 +67,17 @@ def test_an_unexpected_failure_on_one_record_costs_that_record_only(run, tmp_pat
             raise TypeError("unhashable type: 'list'")
         return real_result(*args, **kwargs)
 
+    real_line = records.HandScorer.plain_line
+
+    def flaky_line(self, raw, make):  # and the text's own, straight from the raw line (cli/hands.py)
+        if b'"boom"' in raw:
+            raise TypeError("unhashable type: 'list'")
+        return real_line(self, raw, make)
+
     monkeypatch.setattr(records, "score_position", flaky)
     monkeypatch.setattr(records, "score_plain", flaky_plain)
     monkeypatch.setattr(records, "result_plain", flaky_result)
+    monkeypatch.setattr(records.HandScorer, "plain_line", flaky_line)
     monkeypatch.setattr(score, "CHUNK", 4)
     ids = [f"r{i}" for i in range(10)]
     ids[5] = "boom"
