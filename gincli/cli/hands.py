@@ -8,7 +8,7 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..rulebook.cards import by_rank, cards_of
+from ..rulebook.cards import CARD_LABELS, by_rank, cards_of
 from ..rulebook.irregular import IRREGULAR, VOID
 from ..rulebook.melds import meld_info
 from ..rulebook.scoring import HandResult, meld_cards_in_order, meld_strs, sort_melds
@@ -161,14 +161,13 @@ _BOLD, _DIM, _RED, _OFF = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[0m"
 
 
 def _labels(colour: bool) -> tuple[str, ...]:
-    from .render import card_label, is_red
+    """Each card as drawn: the rule book's labels, in bold (hearts and diamonds red) with ``colour``."""
+    if not colour:
+        return CARD_LABELS
+    from .render import is_red
 
-    out = []
-    for c in range(52):
-        label = card_label(c)
-        out.append((f"{_BOLD}{_RED}{label}{_OFF}" if is_red(c) else f"{_BOLD}{label}{_OFF}") if colour
-                   else label)
-    return tuple(out)
+    return tuple(f"{_BOLD}{_RED}{label}{_OFF}" if is_red(c) else f"{_BOLD}{label}{_OFF}"
+                 for c, label in enumerate(CARD_LABELS))
 
 
 _LABELS: dict[bool, tuple[str, ...]] = {}

@@ -121,9 +121,13 @@ def _plain(exc: UnicodeError) -> tuple[str, int]:
     return "".join(_PLAIN.get(c, "?") for c in text), exc.end
 
 
+def _encoding(stream: Any) -> str:
+    """A stream's encoding, lower case, without dashes and underscores (``utf8``)."""
+    return (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+
+
 def _unicode(stream: Any) -> bool:
-    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
-    return encoding.startswith("utf")
+    return _encoding(stream).startswith("utf")
 
 
 def utf8_output(json: bool = False) -> bool:
@@ -132,8 +136,7 @@ def utf8_output(json: bool = False) -> bool:
     out = data()
     if not isinstance(out, _Data) or out.buffer.raw is None:
         return False
-    encoding = (getattr(out, "encoding", None) or "").lower().replace("-", "").replace("_", "")
-    return json or encoding == "utf8"
+    return json or _encoding(out) == "utf8"
 
 
 def unicode_output() -> bool:

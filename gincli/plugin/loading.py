@@ -71,29 +71,21 @@ def split_names(text: str | None) -> list[str]:
     return [n.strip() for n in (text or "").split(",") if n.strip()]
 
 
-def make_plugin_manager(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
-                        entry_points: bool = True, notice: Callable[[str], None] | None = None, *,
-                        given: Iterable[tuple[str, str | Path]] = (), isolated: bool = False,
-                        ) -> tuple[pluggy.PluginManager, list[PluginInfo], list[str]]:
-    """Build the plugin manager: hook specs, then the plugins in order of
-    precedence (the module's docstring). ``notice`` hears of a plugin that is
-    slow to import, while it imports (gin's warnings; worker processes pass none).
-    ``given``: plugins a program names itself, first, each ``(name, where)``: a
-    ``.py`` file or a package's folder (a :class:`~pathlib.Path`), or a module's
-    name to import. ``isolated``: nothing from the environment, the user's
-    folder or installed packages, only what is given, ``plugin_dirs`` and the
-    built-ins (a plugin's tests then hold whatever else is installed).
-
-    Returns ``(manager, plugins loaded, problems)``; each problem is one
-    sentence naming a plugin that was left out, or what it did wrong.
-    """
-    return PluginLoading(plugin_dirs, disabled, entry_points, notice, given=given, isolated=isolated).finish()
-
-
 class PluginLoading:
-    """:func:`make_plugin_manager` in two steps: made, it has loaded every plugin
-    but the built-ins (:meth:`adds_commands` can tell, cheaply, whether any adds
-    a command: ``gin --help``); :meth:`finish` adds the built-ins, last."""
+    """The plugin manager, built in two steps: hook specs, then the plugins in
+    order of precedence (the module's docstring). Made, it has loaded every
+    plugin but the built-ins (:meth:`adds_commands` can tell, cheaply, whether
+    any adds a command: ``gin --help``); :meth:`finish` adds the built-ins, last,
+    and returns ``(manager, plugins loaded, problems)``, each problem one
+    sentence naming a plugin that was left out, or what it did wrong.
+
+    ``notice`` hears of a plugin that is slow to import, while it imports (gin's
+    warnings; worker processes pass none). ``given``: plugins a program names
+    itself, first, each ``(name, where)``: a ``.py`` file or a package's folder
+    (a :class:`~pathlib.Path`), or a module's name to import. ``isolated``:
+    nothing from the environment, the user's folder or installed packages, only
+    what is given, ``plugin_dirs`` and the built-ins (a plugin's tests then hold
+    whatever else is installed)."""
 
     def __init__(self, plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str] = (),
                  entry_points: bool = True, notice: Callable[[str], None] | None = None, *,

@@ -327,7 +327,7 @@ def load_registry(plugin_dirs: Iterable[str | Path] = (), disabled: Iterable[str
                   bots_file: str | Path | None = None, *, given: Iterable[tuple[str, str | Path]] = (),
                   isolated: bool = False, loading: PluginLoading | None = None) -> Registry:
     """Load every plugin and collect what it registers (the one factory);
-    ``notice``, ``given`` and ``isolated``: as :func:`make_plugin_manager`'s;
+    ``notice``, ``given`` and ``isolated``: as :class:`~.loading.PluginLoading`'s;
     ``bots_file``: its named bots too (:meth:`Registry.add_bots_file`);
     ``loading``: the plugins loaded already but the built-ins (the arguments
     before it are then not used again)."""
