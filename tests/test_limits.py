@@ -303,3 +303,39 @@ def test_lines_of_gives_each_line_whole_or_cut_past_its_limit(sizes, limit, piec
         containers.PIECE = old
     expected = [(len(ln) - ln.endswith(b"\n") > limit, ln) for ln in lines if ln]
     assert got == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([b"{", b" {", b"", b" ", b"\t \r", b"x"]), st.integers(0, 300)),
+                max_size=12),
+       st.integers(1, 250), st.integers(1, 90), st.integers(1, 5), st.booleans(), st.booleans())
+def test_batches_give_the_items_the_line_reader_gives(shapes, limit, piece, size, last_ended, gzipped):
+    """Reader.batches, which reads JSON Lines in pieces and cuts them at line
+    ends, gives the items Reader.items gives a line at a time: the same
+    lines, indices, blank lines skipped, each line past the limit its error,
+    whatever the piece size, the limit, the chunk size and the compression."""
+    import gzip as gz
+    import tempfile
+
+    from gincli.formats.containers import Lines, Reader
+
+    lines = [start + (b"y" * n if start.strip() else b"") + b"\n" for start, n in shapes]
+    if lines and not last_ended:
+        lines[-1] = lines[-1][:-1]
+    data = b"".join(lines)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "h.jsonl.gz" if gzipped else "h.jsonl")
+        with open(path, "wb") as fh:
+            fh.write(gz.compress(data) if gzipped else data)
+        old = containers.PIECE, containers.MAX_RECORD_BYTES
+        containers.PIECE, containers.MAX_RECORD_BYTES = piece, limit
+        try:
+            want = [(i.index, i.line, i.error, i.raw.rstrip(b"\n") if i.raw else None)
+                    for i in Reader(path, "jsonl").items(parse=False)]
+            chunks = list(Reader(path, "jsonl").batches(size))
+            got = [(i.index, i.line, i.error, i.raw) for chunk in chunks
+                   for i in (chunk.items() if isinstance(chunk, Lines) else chunk)]
+        finally:
+            containers.PIECE, containers.MAX_RECORD_BYTES = old
+    assert got == want
+    assert all(len(c.data) <= max(size * (limit + 1), 1) + piece + limit + 1 for c in chunks)

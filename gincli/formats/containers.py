@@ -116,6 +116,16 @@ class Lines:
             lineno += 1
 
 
+def _records(data: bytes, lines: int, cut: int) -> int:
+    """The records among ``lines`` lines of JSON Lines (``data``): the lines
+    not blank, and those past the limit (``cut``, each an empty line in
+    ``data``). A line that starts with ``{`` is no blank line, so the count
+    is one pass in C unless some line does not."""
+    if data.count(b"\n{") + data.startswith(b"{") == lines:
+        return lines
+    return sum(1 for raw in data.split(b"\n")[:-1] if raw and not raw.isspace()) + cut
+
+
 def input_name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
@@ -310,43 +320,89 @@ class Reader:
             index += 1
 
     def _jsonl_lines(self, head: list[bytes], stream: IO[bytes], skipped: int, size: int) -> Iterator[Lines]:
-        """:meth:`_jsonl`'s lines, ``size`` at a time (blank ones too: they keep
-        the count of lines), joined as they were read; a line past the limit
-        is let go as there, and stands as an empty line, marked."""
+        """:meth:`_jsonl`'s lines, at least ``size`` at a time (blank ones too:
+        they keep the count of lines), as they were read: the input is read
+        in pieces of :data:`PIECE` bytes and cut at line ends, never a line at
+        a time (the worker that gets a chunk splits it). A line past the limit
+        is let go as it is read, and stands as an empty line, marked."""
         name = self.name
         limit = MAX_RECORD_BYTES
-        readline = stream.readline
-        lines: list[bytes] = []
+        step = min(PIECE, limit + 1)  # a line whole inside a piece is never past the limit
+        read = getattr(stream, "read1", None) or stream.read
+        parts: list[bytes] = []  # whole lines, for the chunk
+        count = 0  # the lines in parts
         cut: list[int] = []
-        first, index, records = skipped + 1, 0, 0
-        read = _skipping_cut(chain(head, lines_of(readline, limit)), readline)
-        while True:
-            try:
-                raw = next(read, None)
-            except (EOFError, OSError, zlib.error):
-                if lines:  # the lines read whole before the input failed are handled, then the failure said
-                    yield Lines(name, first, index, b"".join(lines), tuple(cut))
-                raise
-            if raw is None:
-                break
+        first, index = skipped + 1, 0
+        begun: list[bytes] = []  # a line begun in pieces before, not yet ended
+        held = 0  # its length
+        for raw in head:
             if type(raw) is Cut:
-                cut.append(len(lines))
+                raw.pieces.clear()
+                if not raw.ended:
+                    skip_line(stream.readline)
+                cut.append(count)
                 raw = b"\n"
-                records += 1
             elif raw[-1:] != b"\n":  # the input's last line
                 raw += b"\n"
-            if not raw.isspace():
-                records += 1
-            lines.append(raw)
-            if len(lines) == size:
-                yield Lines(name, first, index, b"".join(lines), tuple(cut))
-                first += size
-                index += records
-                lines = []
-                cut = []
-                records = 0
-        if lines:
-            yield Lines(name, first, index, b"".join(lines), tuple(cut))
+            parts.append(raw)
+            count += 1
+        while True:
+            if count >= size:
+                chunk = Lines(name, first, index, b"".join(parts), tuple(cut))
+                yield chunk
+                first += count
+                index += _records(chunk.data, count, len(cut))
+                parts, count, cut = [], 0, []
+            try:
+                piece = read(step)
+            except (EOFError, OSError, zlib.error):
+                if parts:  # the lines read whole before the input failed are handled, then the failure said
+                    yield Lines(name, first, index, b"".join(parts), tuple(cut))
+                raise
+            if not piece:
+                break
+            end = piece.find(b"\n")
+            if end < 0 or held + end > limit:
+                if held + len(piece) - (end >= 0) <= limit:
+                    begun.append(piece)
+                    held += len(piece)
+                    continue
+                # past the limit: what was read of it let go, the rest of it skipped, an empty line marked
+                begun.clear()
+                held = 0
+                if end < 0:
+                    skip_line(stream.readline)
+                    rest = b""
+                else:
+                    rest = piece[end + 1:]
+                cut.append(count)
+                parts.append(b"\n")
+                count += 1
+                piece = rest
+                if not piece:
+                    continue
+                end = -1 if piece.find(b"\n") < 0 else 0
+                if end < 0:
+                    begun.append(piece)
+                    held = len(piece)
+                    continue
+            last = piece.rfind(b"\n") + 1
+            if begun:
+                begun.append(piece[:last])
+                whole = b"".join(begun)
+                begun.clear()
+            else:
+                whole = piece if last == len(piece) else piece[:last]
+            if last < len(piece):
+                begun.append(piece[last:])
+            held = len(piece) - last
+            parts.append(whole)
+            count += whole.count(b"\n")
+        if begun:  # the input's last line, without its newline
+            parts.append(b"".join(begun) + b"\n")
+            count += 1
+        if parts:
+            yield Lines(name, first, index, b"".join(parts), tuple(cut))
 
     def _whole(self, data: bytes | bytearray, fmt: str) -> Iterator[Item]:
         name = self.name
