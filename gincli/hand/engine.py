@@ -179,6 +179,8 @@ class Hand:
         self.knocker: str | None = None
         self.knock_melds: list[int] | None = None
         self.knock_outcome: str | None = None
+        #: Whether the knock (the hand's knock, while there is one) was made with eleven cards, no discard: big gin.
+        self.knocked_eleven = False
         self.result: HandResult | None = None
         self.limit = variant.checked_knock_limit(rules, self.upcard)
         self.number = 0  # the hand's index in its session
@@ -475,6 +477,7 @@ class Hand:
             self.pile.append(card)
             self.discarded[player].append(card)
         self.knocker = player
+        self.knocked_eleven = card is None
         self.knock_melds = move.melds
         self.knock_outcome = outcome
         self.phase = SPREAD
@@ -610,6 +613,7 @@ class Hand:
                 return False
             if action == "knock":
                 self.knocker, self.knock_melds, self.phase = player, None, SPREAD
+                self.knocked_eleven = card is None
                 self.to_act = self.other(player)
             elif self.wall_turn:
                 self.phase, self.result = OVER, self._finished(dead_hand(self.players, self.variant.name))
@@ -645,8 +649,7 @@ class Hand:
         if self.phase == DISCARD and self.to_act == player:
             return 11
         if player == self.knocker and self.phase in (SPREAD, OVER):
-            knock = next(m for m in reversed(self.moves) if m.action == "knock")
-            return 11 if knock.card is None else 10
+            return 11 if self.knocked_eleven else 10
         return 10
 
     def _wrong(self) -> set[str]:
@@ -724,7 +727,11 @@ class Hand:
             t.at_end.add(player)
             if self.phase == OVER:  # scored already: again, by the end-of-hand rule
                 spread = next(m for m in reversed(self.moves) if m.action == "layoff")
-                self.result = self._score(spread.melds, spread.cards)
+                try:
+                    self.result = self._score(spread.melds, spread.cards)
+                except RecordError as exc:  # the other player's count is wrong too, and not recorded: refused
+                    t.at_end.discard(player)
+                    raise IllegalMove(exc.rule or "hand-size", exc.message) from None
             return
         if player in t.found or player in t.correcting:
             raise IllegalMove("irregular-hand-count", f"{player}'s count was recorded already")
@@ -786,10 +793,11 @@ class Hand:
         """Play goes on after an illegal knock: its discard stays discarded, and the
         opponent's turn comes (the knocker discards first after a big gin knock)."""
         t.illegal = None
-        knock = next(m for m in reversed(self.moves) if m.action == "knock")
+        eleven = self.knocked_eleven
         self.knocker = self.knock_melds = self.knock_outcome = None
+        self.knocked_eleven = False
         self.to_act, self.phase, self.taken = knocker, DISCARD, -1
-        if knock.card is not None:
+        if not eleven:
             self._end_turn()
 
     def _end_turn(self) -> None:
@@ -968,6 +976,7 @@ class Hand:
         t.illegal = IllegalKnock(player, fault, fault.rule in COUNT_ONLY)
         t.illegal_at.add(len(self.moves))
         self.knocker, self.knock_melds, self.knock_outcome = player, move.melds, None
+        self.knocked_eleven = card is None
         self.phase, self.to_act = SPREAD, self.other(player)
         self.moves.append(move)
         self._played(move.shown() if self.movesets else move)
