@@ -8,8 +8,9 @@ master:worlds=W,AGAINST --games N --duplicate --seed S --scoring SCORING``: mast
 won with its 95% interval, the Elo difference, both sides' points per hand. Then the cost of a
 decision: ``--timing-hands`` hands of ``master:worlds=W`` against ``expert`` played in this process
 (seed S), each of master's decisions timed on its own: the mean, median, 99th percentile and most,
-in milliseconds of CPU time (the process's own: a busy machine does not inflate them). The strength is
-reproducible by seed; the times are this machine's.
+in milliseconds of CPU time (the process's own: a busy machine does not inflate them), and the
+share of its discards that it searched and that the search switched to another discard than
+master-knock's. The strength is reproducible by seed; the times are this machine's.
 """
 
 from __future__ import annotations
@@ -35,14 +36,19 @@ def strength(bot: str, against: str, games: int, seed: int, scoring: str, worker
     return json.loads(out.stdout)
 
 
-def decision_times(worlds: int, hands: int, seed: int) -> list[float]:
-    """Each of master's decisions in ``hands`` hands against expert, in milliseconds."""
+def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | None = None) -> list[float]:
+    """Each of master's decisions in ``hands`` hands against expert, in
+    milliseconds; into ``counts``, given: its ``discards``, how many of them it
+    ``searched``, and in how many the search ``switched`` from master-knock's
+    discard to another."""
     import gincli
     from gincli.rulebook.rng import SplitMix64
     from gincli_builtin.master import MasterBot, MasterKnockBot
 
     times: list[float] = []
     base = MasterBot if worlds else MasterKnockBot
+    seen = {"discards": 0, "searched": 0, "switched": 0} if counts is None else counts
+    seen.update(discards=0, searched=0, switched=0)
 
     class Timed(base):  # type: ignore[valid-type, misc]
         params = {**base.params, **({"worlds": worlds} if worlds else {})}
@@ -51,6 +57,13 @@ def decision_times(worlds: int, hands: int, seed: int) -> list[float]:
             start = time.process_time()
             move = super().choose(view)
             times.append((time.process_time() - start) * 1000)
+            seen["discards"] += move.action == "discard"
+            return move
+
+        def _searched(self, view: PlayerView, k: object, moves: list[Move]) -> Move:
+            move = super()._searched(view, k, moves)  # type: ignore[misc]
+            seen["searched"] += 1
+            seen["switched"] += move is not moves[0]
             return move
 
     gincli.play_match([Timed(SplitMix64(seed)), "expert"], hands=hands, seed=seed, workers=1, transcripts=False)
@@ -72,7 +85,8 @@ def main() -> None:
     for w in (int(x) for x in a.worlds.split(",")):
         bot = f"master:worlds={w}" if w else "master-knock"
         m = strength(bot, a.against, a.games, a.seed, a.scoring, a.workers) if a.games else None
-        t = decision_times(w, a.timing_hands, a.seed) if a.timing_hands else []
+        counts: dict[str, int] = {}
+        t = decision_times(w, a.timing_hands, a.seed, counts) if a.timing_hands else []
         row: dict = {"worlds": w, "bot": bot, "against": a.against, "scoring": a.scoring, "games": a.games,
                      "seed": a.seed}
         if m is not None:
@@ -81,13 +95,14 @@ def main() -> None:
         if t:
             t.sort()
             row.update(decisions=len(t), mean_ms=statistics.fmean(t), median_ms=statistics.median(t),
-                       p99_ms=t[int(0.99 * (len(t) - 1))], max_ms=t[-1])
+                       p99_ms=t[int(0.99 * (len(t) - 1))], max_ms=t[-1], **counts)
         rows.append(row)
         print(f"worlds {w} done", file=sys.stderr, flush=True)
     if a.format == "json":
         print(json.dumps(rows, indent=2))
         return
-    header = ("worlds", "games won, 95% interval", "Elo", "points a hand", "ms a decision: mean / median / p99 / max")
+    header = ("worlds", "games won, 95% interval", "Elo", "points a hand", "ms a decision: mean / median / p99 / max",
+              "discards searched / switched")
     out = []
     for r in rows:
         wr = r.get("win_rate")
@@ -96,7 +111,9 @@ def main() -> None:
         pph = " vs ".join(f"{x:.2f}" for x in r["points_per_hand"]) if wr else "—"
         ms = (f"{r['mean_ms']:.2f} / {r['median_ms']:.2f} / {r['p99_ms']:.1f} / {r['max_ms']:.1f}"
               if "mean_ms" in r else "—")
-        out.append((str(r["worlds"]), won, elo, pph, ms))
+        share = (f"{r['searched'] / r['discards']:.0%} / {r['switched'] / r['discards']:.1%}"
+                 if r.get("discards") else "—")
+        out.append((str(r["worlds"]), won, elo, pph, ms, share))
     print(f"master:worlds=W against {a.against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
     print(table(out, header))
 
