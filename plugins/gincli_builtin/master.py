@@ -18,9 +18,11 @@ changes most is when it knocks:
   it could knock with): ``python -m gincli_builtin.expert_fit knock --hands
   24000 --seed 8 --chunk 1000 --workers 2 --opponent expert --no-knock 1
   --danger 0.5 --take-margin 1 --features master`` gives ``KNOCK_MODEL``
-  below (94,602 decisions, the same rows on any number of workers). The fit
-  standardises the features and sums exactly (``expert_fit.fit_linear``), so
-  that it prints the same digits however its rows are ordered. Against such
+  below, digit for digit (94,602 decisions, the same rows on any number of
+  workers). The fit standardises the features and sums exactly
+  (``expert_fit.fit_linear``), so that it prints the same digits however its
+  rows are ordered; ``md`` and ``md*stock`` weigh 0 because the others make
+  them (``ev`` is ``md - k - 25 pu`` row for row). Against such
   opponents, knocking early with a low count wins far more hands than it loses
   to undercuts.
 * **The game in view:** when a knock now would take it to the session's
@@ -111,10 +113,10 @@ class MasterKnockBot(ExpertBot):
     #: Knock when the knock takes us to the target in at least this share of the simulated hands.
     GAME_KNOCK_P = 1.0
     #: The knock model, fitted on master's draws and discards against expert (see the module's docstring).
-    KNOCK_MODEL = {"1": -14.54, "k": 6.217, "stock": 0.00227, "ev": -0.5727, "outs": 11.41, "e_kept": -5.587,
-                   "nd": 0.2886, "last": -0.9838, "pu": -0.4739, "md": 1.337, "opp_took": 2.249, "opp_held": 1.628,
-                   "k*stock": -0.1346, "pu*stock": -1.195, "k*pu": -1.119, "outs*stock": 6.133, "k*k": 0.1365,
-                   "ev*stock": -0.03706, "md*stock": 0.01261}
+    KNOCK_MODEL = {"1": -14.54, "k": 7.554, "stock": 0.00227, "ev": 0.7643, "outs": 11.41, "e_kept": -5.587,
+                   "nd": 0.2886, "last": -0.9838, "pu": 32.95, "md": 0, "opp_took": 2.249, "opp_held": 1.628,
+                   "k*stock": -0.122, "pu*stock": -0.8796, "k*pu": -1.119, "outs*stock": 6.133, "k*k": 0.1365,
+                   "ev*stock": -0.02445, "md*stock": 0}
     #: The model's products of two features.
     PRODUCTS = tuple(name for name in KNOCK_MODEL if "*" in name)
     #: The simulated opponent hands are taken as drawn: an opponent that waits for gin
