@@ -547,16 +547,6 @@ class Cut(bytes):
     ended: bool
 
 
-def _skipping_cut(lines: Iterator[bytes], readline: Any) -> Iterator[bytes]:
-    """``lines``, each one past the limit (a :class:`Cut`) let go and the rest of it skipped."""
-    for line in lines:
-        if type(line) is Cut:
-            line.pieces.clear()
-            if not line.ended:
-                skip_line(readline)
-        yield line
-
-
 def _cut(pieces: list[bytes], ended: bool) -> Cut:
     line = Cut(pieces[0])
     line.pieces = pieces
