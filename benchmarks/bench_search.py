@@ -1,6 +1,6 @@
 """What master's search buys as it is given more worlds, and what a decision costs.
 
-    python benchmarks/bench_search.py [--worlds 0,12,48,192] [--against expert] [--games 400] [--seed 1]
+    python benchmarks/bench_search.py [--worlds 0,48,192,768] [--against expert] [--games 400] [--seed 1]
                                       [--scoring game] [--workers 1] [--timing-hands 300] [--format text|json]
 
 For each number of worlds W (0: ``master-knock``, master without its search), ``gin match --bots
@@ -72,7 +72,7 @@ def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--worlds", default="0,12,48,192", help="the numbers of worlds, comma-separated (0: no search)")
+    ap.add_argument("--worlds", default="0,48,192,768", help="the numbers of worlds, comma-separated (0: no search)")
     ap.add_argument("--against", default="expert")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
