@@ -170,9 +170,10 @@ class MasterBot(MasterKnockBot):
     params = {"samples": 16, "worlds": WORLDS}
 
     #: The discards weighed beside master-knock's: up to this many more, ...
-    WIDTH = 2
-    #: ... each scored (expected deadwood after the next draw, danger) within this much of its best.
-    MARGIN = 3.0
+    WIDTH = 4
+    #: ... each scored (expected deadwood after the next draw, danger) within this much of its best
+    #: (2 within 3.0 won 1.3 to 2.1 points fewer games than 4 within 5.0 at 192 worlds: docs/benchmarks.md).
+    MARGIN = 5.0
     #: A discard replaces master-knock's only when it gains this many standard errors over it.
     Z = 1.0
     #: The play-outs' knock: we knock with at most this much deadwood, the opponent with at most
