@@ -81,6 +81,33 @@ def test_the_compiled_search_draws_and_scores_the_worlds_the_python_does(rng, ph
         playout.PLAYOUT = saved
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), RULES, st.integers(0, 2**64 - 1))
+def test_the_wall_a_discard_after_the_stocks_third_to_last_card_ends_the_hand_dead(rng, rules, seed):
+    """RULES.md, the wall: the seat that drew the stock's third-to-last card,
+    two being left, and discards without knocking ends the hand, dead, for 0
+    points; a play-out (and each world of a search) from that discard is that
+    one move, compiled and in Python alike."""
+    mine, pile, theirs, stock, taken = position(rng, playout.DISCARD)
+    stock = stock[:2]
+    held = cards_of(mine)
+    args = (mine, pile, 0, playout.DISCARD, taken, 0, 0, theirs, stock, rules)
+    for first in [-1] + [playout.DISCARD_ID + c for c in held[:3]]:
+        for moves, points in {playout.playout(*args, first), python_playout(*args, first)}:
+            assert len(moves) == 1
+            if moves[0] < playout.KNOCK_ID:  # a discard: the hand is dead
+                assert points == 0
+    weights = bytes(1 if (theirs | sum(1 << c for c in stock)) >> c & 1 else 0 for c in range(52))
+    candidates = [playout.DISCARD_ID + c for c in held[:3]]
+    search = (mine, pile, playout.DISCARD, taken, 0, 0, weights, 2, rules, candidates, 8, seed)
+    assert playout.search(*search) == ((0, 0, 0), (0, 0, 0))
+    saved, playout.PLAYOUT = playout.PLAYOUT, None
+    try:
+        assert playout.search(*search) == ((0, 0, 0), (0, 0, 0))
+    finally:
+        playout.PLAYOUT = saved
+
+
 def engine_move(action: int, player: str) -> Move:
     if action == playout.STOCK:
         return Move(player, "draw", "stock")

@@ -117,6 +117,12 @@ static int discard_choice(const Pos *p, const Rules *r) {
     return DISCARD_ID + best;
 }
 
+/* Whether the seat to act drew the stock's third-to-last card and has yet to discard (the
+ * rule book's wall): its discard, unless a knock, ends the hand dead. */
+static int at_the_wall(const Pos *p) {
+    return p->phase == DISCARD && p->taken < 0 && p->nstock == 2;
+}
+
 /* One move of the seat to act, as the hand engine plays it (hand/engine.py). */
 static void play(Pos *p, int action) {
     int s = p->to_act;
@@ -268,6 +274,7 @@ static PyObject *playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     p.took[1] &= p.hand[1];
     p.nstock = (int)PyBytes_GET_SIZE(args[8]);
     memcpy(p.stock, PyBytes_AS_STRING(args[8]), (size_t)p.nstock);
+    p.wall_turn = at_the_wall(&p);
     int8_t moves[MAX_MOVES + 1];
     int n = 0;
     long points = play_out(&p, &r, (int)first, moves, &n);
@@ -350,6 +357,7 @@ static PyObject *search_worlds(PyObject *self, PyObject *const *args, Py_ssize_t
         }
         memcpy(p.stock, pool, (size_t)left);
         p.nstock = left;
+        p.wall_turn = at_the_wall(&p);
         long first = 0;
         for (int i = 0; i < ncand; i++) {
             Pos q = p;

@@ -70,7 +70,8 @@ class _Pos:
         self.to_act = to_act
         self.phase = phase
         self.taken = taken
-        self.wall_turn = False
+        # the seat that drew the stock's third-to-last card and has yet to discard: its discard ends the hand
+        self.wall_turn = phase == DISCARD and taken < 0 and len(stock) == 2
         self.moves = 0
         self.end = False
         self.ender = -1
