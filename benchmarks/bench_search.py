@@ -1,10 +1,12 @@
 """What master's search buys as it is given more worlds, and what a decision costs.
 
-    python benchmarks/bench_search.py [--worlds 0,48,192,768] [--against expert] [--games 400] [--seed 1]
-                                      [--scoring game] [--workers 1] [--timing-hands 300] [--format text|json]
+    python benchmarks/bench_search.py [--worlds 0,48,192,768] [--params width=4:margin=5] [--against expert]
+                                      [--games 400] [--seed 1] [--scoring game] [--workers 1]
+                                      [--timing-hands 300] [--format text|json]
 
 For each number of worlds W (0: ``master-knock``, master without its search), ``gin match --bots
-master:worlds=W,AGAINST --games N --duplicate --seed S --scoring SCORING``: master's share of games
+master:worlds=W[:PARAMS],AGAINST --games N --duplicate --seed S --scoring SCORING`` (``--params``: master's
+other parameters, ``width=10:margin=20`` say, for every W but 0): master's share of games
 won with its 95% interval, the Elo difference, both sides' points per hand. Then the cost of a
 decision: ``--timing-hands`` hands of ``master:worlds=W`` against ``expert`` played in this process
 (seed S), each of master's decisions timed on its own: the mean, median, 99th percentile and most,
@@ -36,7 +38,8 @@ def strength(bot: str, against: str, games: int, seed: int, scoring: str, worker
     return json.loads(out.stdout)
 
 
-def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | None = None) -> list[float]:
+def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | None = None,
+                   extra: dict[str, int] | None = None) -> list[float]:
     """Each of master's decisions in ``hands`` hands against expert, in
     milliseconds; into ``counts``, given: its ``discards``, how many of them it
     ``searched``, and in how many the search ``switched`` from master-knock's
@@ -51,7 +54,7 @@ def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | 
     seen.update(discards=0, searched=0, switched=0)
 
     class Timed(base):  # type: ignore[valid-type, misc]
-        params = {**base.params, **({"worlds": worlds} if worlds else {})}
+        params = {**base.params, **({"worlds": worlds, **(extra or {})} if worlds else {})}
 
         def choose(self, view: PlayerView) -> Move:
             start = time.process_time()
@@ -73,6 +76,7 @@ def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--worlds", default="0,48,192,768", help="the numbers of worlds, comma-separated (0: no search)")
+    ap.add_argument("--params", default="", help="master's other parameters, key=value joined by ':'")
     ap.add_argument("--against", default="expert")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
@@ -81,12 +85,16 @@ def main() -> None:
     ap.add_argument("--timing-hands", type=int, default=300)
     ap.add_argument("--format", choices=("text", "json"), default="text")
     a = ap.parse_args()
+    extra = {}
+    for item in filter(None, a.params.split(":")):
+        key, _, value = item.partition("=")
+        extra[key] = int(value)
     rows = []
     for w in (int(x) for x in a.worlds.split(",")):
-        bot = f"master:worlds={w}" if w else "master-knock"
+        bot = f"master:worlds={w}" + "".join(f":{k}={v}" for k, v in extra.items()) if w else "master-knock"
         m = strength(bot, a.against, a.games, a.seed, a.scoring, a.workers) if a.games else None
         counts: dict[str, int] = {}
-        t = decision_times(w, a.timing_hands, a.seed, counts) if a.timing_hands else []
+        t = decision_times(w, a.timing_hands, a.seed, counts, extra) if a.timing_hands else []
         row: dict = {"worlds": w, "bot": bot, "against": a.against, "scoring": a.scoring, "games": a.games,
                      "seed": a.seed}
         if m is not None:
@@ -114,7 +122,7 @@ def main() -> None:
         share = (f"{r['searched'] / r['discards']:.0%} / {r['switched'] / r['discards']:.1%}"
                  if r.get("discards") else "—")
         out.append((str(r["worlds"]), won, elo, pph, ms, share))
-    print(f"master:worlds=W against {a.against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
+    print(f"master:worlds=W{''.join(f':{k}={v}' for k, v in extra.items())} against {a.against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
     print(table(out, header))
 
 

@@ -54,12 +54,25 @@ def test_parameters_are_listed_and_checked(run):
     res = run("bots", "-f", "json")
     assert res.exit_code == 0, res.stderr
     found = next(b for b in json.loads(res.stdout)["bots"] if b["name"] == "master")
-    assert [p["name"] for p in found["parameters"]] == ["samples", "worlds"]
-    bad = run("match", "--bots", "master:samples=many,simple", "--hands", "1")
-    assert bad.exit_code == 2 and "samples" in bad.stderr and "Traceback" not in bad.stderr
+    assert [p["name"] for p in found["parameters"]] == ["samples", "worlds", "width", "margin"]
+    for wrong, name in (("samples=many", "samples"), ("width=11", "width"), ("margin=-1", "margin")):
+        bad = run("match", "--bots", f"master:{wrong},simple", "--hands", "1")
+        assert bad.exit_code == 2 and name in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
     ok = run("match", "--bots", "master:samples=4,simple", "--hands", "3", "--seed", "1", "-q",
              "-f", "json")
     assert ok.exit_code == 0, ok.stderr
+
+
+def test_width_0_is_master_knock_and_a_wider_search_plays_otherwise(run):
+    """master:width=0 weighs no other discard: it plays master-knock's moves,
+    seed for seed; a width and margin that let more discards in change play."""
+    def points(bot: str) -> list[int]:
+        res = run("match", "--bots", f"{bot},expert", "--hands", "12", "--seed", "5", "-q", "-f", "json")
+        assert res.exit_code == 0, res.stderr
+        return [p["points"] for p in json.loads(res.stdout)["players"]]
+    knock = points("master-knock")
+    assert points("master:width=0") == knock
+    assert points("master:width=10:margin=30:worlds=24") != knock
 
 
 def knock_position(rules, rng: random.Random) -> tuple[int, int]:

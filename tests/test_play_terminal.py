@@ -120,7 +120,8 @@ def test_a_hand_played_in_a_terminal(registry, tmp_path):
         screen = pane.wait_for("You left")
         assert "You left after 1 hand." in screen.replace("\n", " ")
         deadline = time.monotonic() + 10
-        while not pane.exit_file.exists() and time.monotonic() < deadline:
+        # the shell creates the file before it writes the status: wait for the status
+        while not (pane.exit_file.exists() and pane.exit_file.read_text().strip()) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert pane.exit_file.read_text().strip() == "0"
     finally:

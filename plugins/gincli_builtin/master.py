@@ -39,9 +39,10 @@ and 16 won 55%, 59% and 60% against expert) and not beyond (48: no stronger;
 docs/benchmarks.md).
 
 **The search** (``master``): where master-knock would discard, ``master`` also
-weighs up to ``WIDTH`` other discards whose score (master-knock's own:
-expected deadwood after the next draw, and the danger of feeding the
-opponent) is within ``MARGIN`` of the best, and plays each of them out in
+weighs up to ``width`` other discards (``WIDTH``, 4) whose score
+(master-knock's own: expected deadwood after the next draw, and the danger of
+feeding the opponent) is within ``margin`` of the best (``MARGIN``, 5), and
+plays each of them out in
 ``worlds`` worlds (:func:`gincli.hand.playout.search`, compiled where it can
 be): the opponent's missing cards drawn from those it cannot place, each
 weighted by what the opponent took (a card that melds with one they hold
@@ -77,6 +78,11 @@ from .expert import ExpertBot, _Knowledge, feature
 #: master's worlds a close choice, by default (48 won no more than no search; 192 won 2 to 3 points
 #: more against expert at each of three seeds: docs/benchmarks.md).
 WORLDS = 192
+#: The discards weighed beside master-knock's: up to this many more, ...
+WIDTH = 4
+#: ... each scored (expected deadwood after the next draw, danger) within this much of its best
+#: (2 within 3 won 1.3 to 2.1 points fewer games than 4 within 5 at 192 worlds: docs/benchmarks.md).
+MARGIN = 5
 
 
 class Settlement:
@@ -166,14 +172,11 @@ class MasterBot(MasterKnockBot):
                    "playing the hand out in worlds drawn from what it knows.")
     parameters = MasterKnockBot.parameters + (
         Option("worlds", WORLDS, "worlds each close discard is played out in (more: slower, and surer)"),
+        Option("width", WIDTH, "other discards weighed beside master-knock's, at most (0: no search)", most=10),
+        Option("margin", MARGIN, "how much worse than master-knock's best, in its score (points of deadwood), a "
+                                 "discard weighed may be"),
     )
-    params = {"samples": 16, "worlds": WORLDS}
-
-    #: The discards weighed beside master-knock's: up to this many more, ...
-    WIDTH = 4
-    #: ... each scored (expected deadwood after the next draw, danger) within this much of its best
-    #: (2 within 3.0 won 1.3 to 2.1 points fewer games than 4 within 5.0 at 192 worlds: docs/benchmarks.md).
-    MARGIN = 5.0
+    params = {"samples": 16, "worlds": WORLDS, "width": WIDTH, "margin": MARGIN}
     #: A discard replaces master-knock's only when it gains this many standard errors over it.
     Z = 1.0
     #: The play-outs' knock: we knock with at most this much deadwood, the opponent with at most
@@ -191,8 +194,9 @@ class MasterBot(MasterKnockBot):
         hand = view.hand
         options = [(k.t.deadwood(hand & ~(1 << c)), c, hand & ~(1 << c)) for c in cards_of(hand) if c != view.taken]
         weighed = self.discards_weighed(options, min(o[0] for o in options), k)
-        moves = [move] + [view.discard(c) for score, c in weighed[:1 + self.WIDTH]
-                          if c != move.card and score <= weighed[0][0] + self.MARGIN and view.allows(view.discard(c))]
+        width, margin = self.params["width"], self.params["margin"]
+        moves = [move] + [view.discard(c) for score, c in weighed[:1 + width]
+                          if c != move.card and score <= weighed[0][0] + margin and view.allows(view.discard(c))]
         if len(moves) == 1:
             return move
         return self._searched(view, k, moves)
