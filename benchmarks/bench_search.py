@@ -122,7 +122,8 @@ def main() -> None:
         share = (f"{r['searched'] / r['discards']:.0%} / {r['switched'] / r['discards']:.1%}"
                  if r.get("discards") else "—")
         out.append((str(r["worlds"]), won, elo, pph, ms, share))
-    print(f"master:worlds=W{''.join(f':{k}={v}' for k, v in extra.items())} against {a.against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
+    named = "".join(f":{k}={v}" for k, v in extra.items())
+    print(f"master:worlds=W{named} against {a.against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
     print(table(out, header))
 
 
