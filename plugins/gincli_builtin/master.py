@@ -39,10 +39,11 @@ and 16 won 55%, 59% and 60% against expert) and not beyond (48: no stronger;
 docs/benchmarks.md).
 
 **The search** (``master``): where master-knock would discard, ``master`` also
-weighs up to ``width`` other discards (``WIDTH``, 4) whose score
-(master-knock's own: expected deadwood after the next draw, and the danger of
-feeding the opponent) is within ``margin`` of the best (``MARGIN``, 5), and
-plays each of them out in
+weighs the other discards master-knock weighs (those leaving at most 5 more
+deadwood than the least; ``width``, at most 10 of them, the best by
+master-knock's own score: expected deadwood after the next draw, and the
+danger of feeding the opponent; ``margin``, only those within it of the
+best, off by default), and plays each of them out in
 ``worlds`` worlds (:func:`gincli.hand.playout.search`, compiled where it can
 be): the opponent's missing cards drawn from those it cannot place, each
 weighted by what the opponent took (a card that melds with one they hold
@@ -70,7 +71,7 @@ from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
 from gincli.rulebook.cards import cards_of
 from gincli.rulebook.meldrules import STANDARD
-from gincli.rulebook.rules import Option
+from gincli.rulebook.rules import OFF, Option
 from gincli.rulebook.scoring import knock_points
 
 from .expert import ExpertBot, _Knowledge, feature
@@ -78,11 +79,14 @@ from .expert import ExpertBot, _Knowledge, feature
 #: master's worlds a close choice, by default (48 won no more than no search; 192 won 2 to 3 points
 #: more against expert at each of three seeds: docs/benchmarks.md).
 WORLDS = 192
-#: The discards weighed beside master-knock's: up to this many more, ...
-WIDTH = 4
-#: ... each scored (expected deadwood after the next draw, danger) within this much of its best
-#: (2 within 3 won 1.3 to 2.1 points fewer games than 4 within 5 at 192 worlds: docs/benchmarks.md).
-MARGIN = 5
+#: The discards weighed beside master-knock's: up to this many more (10: every one master-knock weighs,
+#: those leaving at most its PRUNE, 5, more deadwood than the least), ...
+WIDTH = 10
+#: ... each scored (expected deadwood after the next draw, danger) within this much of its best ("off":
+#: however far). At 192 worlds, 2 within 3 won 1.3 to 2.1 points fewer games than 4 within 5, and 4
+#: within 5 no more than all of them; at 768 worlds, all of them won 3 points more than 4 within 5
+#: (docs/benchmarks.md).
+MARGIN = OFF
 
 
 class Settlement:
@@ -168,13 +172,13 @@ class MasterKnockBot(ExpertBot):
 
 class MasterBot(MasterKnockBot):
     name = "master"
-    description = ("The strongest built-in: master-knock's play, with each close choice of discard searched by "
-                   "playing the hand out in worlds drawn from what it knows.")
+    description = ("The strongest built-in: master-knock's play, with its likely discards searched by playing "
+                   "the hand out in worlds drawn from what it knows.")
     parameters = MasterKnockBot.parameters + (
         Option("worlds", WORLDS, "worlds each close discard is played out in (more: slower, and surer)"),
         Option("width", WIDTH, "other discards weighed beside master-knock's, at most (0: no search)", most=10),
         Option("margin", MARGIN, "how much worse than master-knock's best, in its score (points of deadwood), a "
-                                 "discard weighed may be"),
+                                 "discard weighed may be (off: however much)", kind="int-or-off"),
     )
     params = {"samples": 16, "worlds": WORLDS, "width": WIDTH, "margin": MARGIN}
     #: A discard replaces master-knock's only when it gains this many standard errors over it.
@@ -195,8 +199,9 @@ class MasterBot(MasterKnockBot):
         options = [(k.t.deadwood(hand & ~(1 << c)), c, hand & ~(1 << c)) for c in cards_of(hand) if c != view.taken]
         weighed = self.discards_weighed(options, min(o[0] for o in options), k)
         width, margin = self.params["width"], self.params["margin"]
+        most = weighed[0][0] + margin if margin != OFF else float("inf")
         moves = [move] + [view.discard(c) for score, c in weighed[:1 + width]
-                          if c != move.card and score <= weighed[0][0] + margin and view.allows(view.discard(c))]
+                          if c != move.card and score <= most and view.allows(view.discard(c))]
         if len(moves) == 1:
             return move
         return self._searched(view, k, moves)
