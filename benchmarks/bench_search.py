@@ -28,6 +28,7 @@ from common import HERE, gin_command, table
 
 from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
+from gincli.rulebook.rules import parse_value
 
 
 def strength(bot: str, against: str, games: int, seed: int, scoring: str, workers: int) -> dict:
@@ -39,7 +40,7 @@ def strength(bot: str, against: str, games: int, seed: int, scoring: str, worker
 
 
 def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | None = None,
-                   extra: dict[str, int] | None = None) -> list[float]:
+                   extra: dict[str, object] | None = None) -> list[float]:
     """Each of master's decisions in ``hands`` hands against expert, in
     milliseconds; into ``counts``, given: its ``discards``, how many of them it
     ``searched``, and in how many the search ``switched`` from master-knock's
@@ -85,13 +86,13 @@ def main() -> None:
     ap.add_argument("--timing-hands", type=int, default=300)
     ap.add_argument("--format", choices=("text", "json"), default="text")
     a = ap.parse_args()
-    extra = {}
+    extra, typed = {}, {}
     for item in filter(None, a.params.split(":")):
-        key, _, value = item.partition("=")
-        extra[key] = int(value)
+        key, _, typed[key] = item.partition("=")
+        extra[key] = parse_value(typed[key])
     rows = []
     for w in (int(x) for x in a.worlds.split(",")):
-        bot = f"master:worlds={w}" + "".join(f":{k}={v}" for k, v in extra.items()) if w else "master-knock"
+        bot = f"master:worlds={w}" + "".join(f":{k}={v}" for k, v in typed.items()) if w else "master-knock"
         m = strength(bot, a.against, a.games, a.seed, a.scoring, a.workers) if a.games else None
         counts: dict[str, int] = {}
         t = decision_times(w, a.timing_hands, a.seed, counts, extra) if a.timing_hands else []
@@ -122,7 +123,7 @@ def main() -> None:
         share = (f"{r['searched'] / r['discards']:.0%} / {r['switched'] / r['discards']:.1%}"
                  if r.get("discards") else "—")
         out.append((str(r["worlds"]), won, elo, pph, ms, share))
-    named = "".join(f":{k}={v}" for k, v in extra.items())
+    named = "".join(f":{k}={v}" for k, v in typed.items())
     print(f"master:worlds=W{named} against {a.against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
     print(table(out, header))
 

@@ -54,8 +54,10 @@ def test_parameters_are_listed_and_checked(run):
     res = run("bots", "-f", "json")
     assert res.exit_code == 0, res.stderr
     found = next(b for b in json.loads(res.stdout)["bots"] if b["name"] == "master")
-    assert [p["name"] for p in found["parameters"]] == ["samples", "worlds", "width", "margin"]
-    for wrong, name in (("samples=many", "samples"), ("width=11", "width"), ("margin=-1", "margin")):
+    assert [p["name"] for p in found["parameters"]] == ["samples", "worlds", "width", "margin",
+                                                          "halving"]
+    for wrong, name in (("samples=many", "samples"), ("width=11", "width"), ("margin=-1", "margin"),
+                         ("halving=2", "halving")):
         bad = run("match", "--bots", f"master:{wrong},simple", "--hands", "1")
         assert bad.exit_code == 2 and name in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
     ok = run("match", "--bots", "master:samples=4,simple", "--hands", "3", "--seed", "1", "-q",
@@ -73,6 +75,43 @@ def test_width_0_is_master_knock_and_a_wider_search_plays_otherwise(run):
     knock = points("master-knock")
     assert points("master:width=0") == knock
     assert points("master:width=10:margin=30:worlds=24") != knock
+
+
+@pytest.mark.parametrize("others", [1, 2, 3, 5, 9])
+def test_halving_spends_the_same_play_outs_on_the_closest_discards(registry, monkeypatch, others):
+    """master:halving=true plays master-knock's discard in every round and
+    drops the worse half of the others after each; it spends no more
+    play-outs than every discard in every world, and the last round's
+    discards have the most worlds. Play-outs that score discard i as i points
+    in every world (no spread): the best, the last, is chosen."""
+    from gincli.hand import playout
+    from gincli_builtin.master import MasterBot, _Knowledge
+
+    calls: list[tuple[list[int], int]] = []
+
+    def search(*args):
+        ids, worlds = list(args[-3]), args[-2]
+        calls.append((ids, worlds))
+        value = {c: i for i, c in enumerate(first_ids)}
+        totals = tuple(value[c] * worlds for c in ids)
+        return totals, tuple((value[c] - value[ids[0]]) ** 2 * worlds for c in ids)
+
+    monkeypatch.setattr(playout, "search", search)
+    view = make_view(registry, "As 3d 5c 7h 9s Jd Kc 2h 4s 6d 8c", pile="Qh", stock=30, scores={"ann": 0, "bob": 0})
+    bot = MasterBot(SplitMix64(1), "ann")
+    bot.params = {**bot.params, "halving": True, "worlds": 100}
+    moves = [view.discard(c) for c in cards_of(view.hand)][:others + 1]
+    first_ids = [playout.DISCARD_ID + (m.card or 0) for m in moves]
+    chosen = bot._searched(view, _Knowledge(view, bot), moves)
+    assert chosen is moves[-1]
+    assert all(ids[0] == first_ids[0] for ids, _ in calls)
+    assert sum(len(ids) * w for ids, w in calls) <= 100 * len(moves)
+    assert [len(ids) - 1 for ids, _ in calls][-1] == min(others, 2)
+    for (ids, worlds), (after, more) in zip(calls, calls[1:], strict=False):
+        assert len(after) - 1 == len(ids) // 2 and more > worlds
+        assert set(after) <= set(ids) and first_ids[-1] in after
+    seen = {c: sum(w for ids, w in calls if c in ids) for c in first_ids}
+    assert seen[first_ids[-1]] == max(seen.values()) >= 100
 
 
 def knock_position(rules, rng: random.Random) -> tuple[int, int]:
