@@ -128,7 +128,7 @@ class MasterKnockBot(ExpertBot):
         Option("samples", 16, "opponent hands simulated for each knock decision (more: slower, reads the undercut "
                               "risk better)"),
     )
-    params = {"samples": 16}
+    params = {o.name: o.default for o in parameters}
 
     #: Less weight than expert's on not feeding the opponent (measured: expert's 2.5 was tuned against simple).
     DANGER = 0.5
@@ -192,7 +192,7 @@ class MasterBot(MasterKnockBot):
         Option("halving", HALVING, "spend the same play-outs in rounds, dropping the worse half of the discards "
                                    "after each (true), or every discard in every world (false)", kind="bool"),
     )
-    params = {"samples": 16, "worlds": WORLDS, "width": WIDTH, "margin": MARGIN, "halving": HALVING}
+    params = {o.name: o.default for o in parameters}
     #: A discard replaces master-knock's only when it gains this many standard errors over it.
     Z = 1.0
     #: The play-outs' knock: we knock with at most this much deadwood, the opponent with at most
