@@ -163,10 +163,12 @@ def test_a_bot_that_forfeits_hand_after_hand_stops_the_match_and_resumes_once_fi
 
 def test_max_forfeits_is_a_limit_of_its_own(tmp_path):
     bot = write(tmp_path, "bot.py", CHATTY_ON_STDOUT)
-    res = gin("match", "--bots", f"{bot},simple", "--hands", "8", "--workers", "1", "-q", "--max-forfeits", "3")
+    # Seeded: unseeded, the deal now and then lets simple knock on its first turn, before the bot is asked.
+    res = gin("match", "--bots", f"{bot},simple", "--hands", "8", "--workers", "1", "--seed", "1", "-q",
+              "--max-forfeits", "3")
     assert res.returncode == 2 and "forfeited 3 hands in a row" in res.stderr
     assert "the last 3: session 1 hand 1, session 2 hand 1, session 3 hand 1: replied" in res.stderr, res.stderr
-    res = gin("match", "--bots", f"{bot},simple", "--hands", "12", "--workers", "1", "-q", "--max-forfeits", "0",
+    res = gin("match", "--bots", f"{bot},simple", "--hands", "12", "--workers", "1", "--seed", "1", "-q", "--max-forfeits", "0",
               "--format", "json")
     assert res.returncode == 0 and json.loads(res.stdout)["players"][0]["forfeits"] == 12
     res = gin("match", "--bots", f"{bot},simple", "--hands", "2", "-q", "--max-forfeits", "-1")
@@ -175,12 +177,12 @@ def test_max_forfeits_is_a_limit_of_its_own(tmp_path):
 
 def test_a_tournament_stops_too(tmp_path):
     bot = write(tmp_path, "bot.py", CHATTY_ON_STDOUT)
-    res = gin("tournament", "--bots", f"simple,simple,{bot}",
-              "--hands", "20", "--workers", "1", "-q", "--max-forfeits", "4")
+    res = gin("tournament", "--bots", f"simple,simple,{bot}",  # seeded, as above
+              "--hands", "20", "--workers", "1", "--seed", "1", "-q", "--max-forfeits", "4")
     assert res.returncode == 2 and "forfeited 4 hands in a row" in res.stderr, res.stderr
     assert "crosstable" in res.stderr and res.stdout == ""  # what was played, on stderr, before the error
-    res = gin("tournament", "--bots", f"simple,simple,{bot}", "--hands", "20", "--workers", "1", "-q",
-              "--max-forfeits", "4", "-f", "json")
+    res = gin("tournament", "--bots", f"simple,simple,{bot}", "--hands", "20", "--workers", "1", "--seed", "1",
+              "-q", "--max-forfeits", "4", "-f", "json")
     s = json.loads(res.stdout)
     assert res.returncode == 2 and "forfeited 4 hands in a row" in s["stopped"]
     ext = next(p for p in s["players"] if p["name"] == "external")
