@@ -168,8 +168,8 @@ def test_max_forfeits_is_a_limit_of_its_own(tmp_path):
               "--max-forfeits", "3")
     assert res.returncode == 2 and "forfeited 3 hands in a row" in res.stderr
     assert "the last 3: session 1 hand 1, session 2 hand 1, session 3 hand 1: replied" in res.stderr, res.stderr
-    res = gin("match", "--bots", f"{bot},simple", "--hands", "12", "--workers", "1", "--seed", "1", "-q", "--max-forfeits", "0",
-              "--format", "json")
+    res = gin("match", "--bots", f"{bot},simple", "--hands", "12", "--workers", "1", "--seed", "1", "-q",
+              "--max-forfeits", "0", "--format", "json")
     assert res.returncode == 0 and json.loads(res.stdout)["players"][0]["forfeits"] == 12
     res = gin("match", "--bots", f"{bot},simple", "--hands", "2", "-q", "--max-forfeits", "-1")
     assert res.returncode == 2 and "-1 must be at least 0" in res.stderr and "Traceback" not in res.stderr
