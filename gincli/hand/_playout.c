@@ -68,13 +68,17 @@ static uint64_t below(Rng *r, uint64_t n) {
 }
 
 /* The cards that meld with c: its rank, and its suit within two. */
-static mask_t neighbours(int c) {
+static mask_t neighbour_of[52];  /* filled once, when the module is made */
+
+static mask_t neighbours_made(int c) {
     int r = c % 13, s = c / 13;
     mask_t m = ((mask_t)SPREAD << r) & ~BIT(c);
     for (int d = -2; d <= 2; d++)
         if (d && r + d >= 0 && r + d < 13) m |= BIT(s * 13 + r + d);
     return m;
 }
+
+static inline mask_t neighbours(int c) { return neighbour_of[c]; }
 
 /* The policy's draw: the pile's top when it melds and leaves less deadwood after the best
  * discard (never the top itself); at the wall the top, the stock being closed. */
@@ -83,10 +87,15 @@ static int draw_choice(const Pos *p) {
     if (p->nstock <= 2) return TAKE;
     int top = p->pile[p->npile - 1];
     mask_t h = p->hand[s], with = h | BIT(top);
+    if (!(neighbours(top) & h)) return STOCK;  /* a top that melds with nothing adds its value: no less */
     int dw = deadwood(h), dwt = deadwood(with);
     if (dwt >= dw + CARD_VALUE[top]) return STOCK;
-    for (mask_t rest = h; rest; rest &= rest - 1)
-        if (deadwood(with & ~(rest & (~rest + 1))) < dw) return TAKE;
+    for (mask_t rest = h; rest; rest &= rest - 1) {
+        int c = ctz64(rest);
+        /* a card melding with none of the others is in no meld: without it, its value less */
+        int less = neighbours(c) & with ? deadwood(with & ~BIT(c)) : dwt - CARD_VALUE[c];
+        if (less < dw) return TAKE;
+    }
     return STOCK;
 }
 
@@ -97,13 +106,16 @@ static int draw_choice(const Pos *p) {
 static int discard_choice(const Pos *p, const Rules *r) {
     int s = p->to_act;
     mask_t h = p->hand[s], fed = p->took[1 - s];
-    if (r->big_gin_bonus >= 0 && deadwood(h) == 0) return GIN_ID;
+    int whole = deadwood(h);
+    if (r->big_gin_bonus >= 0 && whole == 0) return GIN_ID;
     int best = -1, best_dw = 0, best_key = 0, best_kin = 0;
     for (mask_t rest = h; rest; rest &= rest - 1) {
         int c = ctz64(rest);
         if (c == p->taken) continue;
         mask_t near = neighbours(c);
-        int dw = deadwood(h & ~BIT(c)), kin = popcount64(near & h);
+        /* a card melding with none of the others is in no meld: without it, its value less */
+        int kin = near & h ? popcount64(near & h) : 0;
+        int dw = kin ? deadwood(h & ~BIT(c)) : whole - CARD_VALUE[c];
         int key = dw + (near & fed ? (int)r->danger : 0);
         if (best < 0 || key < best_key || (key == best_key && (kin < best_kin ||
                                                               (kin == best_kin && CARD_VALUE[c] > CARD_VALUE[best])))) {
@@ -393,4 +405,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout",
                                     "The optional compiled play-outs of the built-in bots' search.", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__playout(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__playout(void) {
+    for (int c = 0; c < 52; c++) neighbour_of[c] = neighbours_made(c);
+    return PyModule_Create(&module);
+}

@@ -28,18 +28,21 @@ typedef unsigned long long mask_t;
 #define BITS_PLAIN
 #endif
 
-#if defined(BITS_GCC)
-static inline int ctz64(mask_t v) { return __builtin_ctzll(v); }
-static inline int clz64(mask_t v) { return __builtin_clzll(v); }
+#if defined(BITS_GCC) && defined(__POPCNT__)
 static inline int popcount64(mask_t v) { return __builtin_popcountll(v); }
 #else
+/* Without the CPU's instruction (a build for any x86-64 has none), __builtin_popcountll is a
+ * call into the compiler's library, slower than these few operations inline. */
 static inline int popcount64(mask_t v) {
     v = v - ((v >> 1) & 0x5555555555555555ull);
     v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
     return (int)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
 }
 #endif
-#if defined(BITS_MSVC)
+#if defined(BITS_GCC)
+static inline int ctz64(mask_t v) { return __builtin_ctzll(v); }
+static inline int clz64(mask_t v) { return __builtin_clzll(v); }
+#elif defined(BITS_MSVC)
 #include <intrin.h>
 static inline int ctz64(mask_t v) { unsigned long i; _BitScanForward64(&i, v); return (int)i; }
 static inline int clz64(mask_t v) { unsigned long i; _BitScanReverse64(&i, v); return 63 - (int)i; }
