@@ -30,13 +30,18 @@ import reference as ref
 from conftest import ROOT
 from hypothesis import example, given, settings, strategies as st
 
-from gincli.rulebook import meldrules, scoring
+from gincli.rulebook import meldrules, melds as std_melds, scoring
 from gincli.rulebook.cards import card_str
 
 try:
     from gincli.rulebook._stdscore import labels as compiled_labels, plain as compiled, spreads as compiled_spreads
 except ImportError:  # not built: test_the_accelerator_is_built_where_a_compiler_is says whether it should be
     compiled = compiled_spreads = compiled_labels = None
+
+try:
+    from gincli.rulebook._stdscore import deadwood as compiled_deadwood
+except ImportError:
+    compiled_deadwood = None
 
 try:
     from gincli.rulebook._meldsearch import Search as compiled_search
@@ -187,6 +192,33 @@ def test_the_accelerator_refuses_what_it_was_not_built_for(k, d, error):
         compiled(0, 0)  # type: ignore[call-arg]
 
 
+hands = st.lists(st.integers(0, 51), max_size=12, unique=True).map(lambda cards: sum(1 << c for c in cards))
+
+
+@needs_compiled
+@settings(max_examples=1500, deadline=None)
+@given(hands)
+@example(0x8004002001 | 0x8004002001 << 1 | 0x8004002001 << 2)  # three ranks of four: every way of the sets tried
+@example(0b111 | 0b111 << 13 | 0b111 << 26 | 1 << 39)  # runs or sets of the same nine cards, and one more
+def test_the_compiled_deadwood_answers_as_the_python_and_the_brute_force_do(mask):
+    """Melds and deadwood: the least deadwood the engine, the views and the bots ask
+    of the rule book's melds (``STANDARD.deadwood``) is the compiled twin's where it
+    is built, and gives melds.py's answer and the brute force's, for any hand of up
+    to twelve cards."""
+    assert meldrules.STANDARD.deadwood is compiled_deadwood
+    expected = std_melds.deadwood(mask)
+    assert compiled_deadwood(mask) == expected
+    if mask.bit_count() <= 11:
+        assert expected == ref.min_deadwood(frozenset(ref.card(card_str(c)) for c in range(52) if mask >> c & 1))
+
+
+@needs_compiled
+@pytest.mark.parametrize("mask, error", [(1 << 52, ValueError), (-1, OverflowError), ("As", TypeError)])
+def test_the_compiled_deadwood_refuses_what_is_no_hand(mask, error):
+    with pytest.raises(error):
+        compiled_deadwood(mask)
+
+
 #: Files of records of every kind: plain, declared melds and layoffs, errors,
 #: dead hands, other variants (oklahoma, round the corner, doubling).
 FILES = ["examples/hands.jsonl", "examples/bad-hands.jsonl", "examples/corner.jsonl", "examples/hand.toml"]
@@ -278,6 +310,9 @@ def scores_as_the_python(module: ModuleType) -> None:
             assert module.labels(k, d, limit) == scoring.plain_labels(k, d, limit), (k, d, limit)
     with pytest.raises(ValueError):
         module.plain((1 << 12) - 1, 0, 10)  # twelve cards: the plain count sees them too
+    for _ in range(20_000):
+        mask = sum(1 << c for c in rng.sample(range(52), rng.randint(0, 11)))
+        assert module.deadwood(mask) == std_melds.deadwood(mask), mask
 
 
 def plays_as_the_python(module: ModuleType) -> None:

@@ -1,13 +1,14 @@
 /* The optional accelerator of `gin score`'s hot path, for the rule book's
  * standard melds only (RULES.md "Melds and deadwood", "Layoffs").
  *
- * Two functions of (knocker_mask, defender_mask, knock_limit): plain, what
+ * deadwood(mask), melds.py's deadwood (what the engine, the bots and the scorer ask
+ * most), and two functions of (knocker_mask, defender_mask, knock_limit): plain, what
  * gincli/rulebook/scoring.py's plain_pieces computes in Python, and spreads,
  * what its plain_spreads computes (the same choices as masks), the same
  * choices made in the same order (melds.py's _choices, _best_of, _runs and
  * min_arrangements; layoffs.py's plain_defence, layoff_options and _search),
  * and the same JSON texts (scoring.py's _melds_text, cards.py's json_by_rank).
- * tests/test_accel.py holds the two to the same answers. The Python code is
+ * tests/test_accel.py holds the three to the same answers. The Python code is
  * the reference and the fallback: GINCLI_PURE=1, or no compiler at install,
  * and this module is not used. The tables and constants (card names, the
  * written order, each suit's runs and deadwood) are not kept here: they are
@@ -156,6 +157,18 @@ static int solve(PyObject *const *args, Py_ssize_t nargs, const char *usage, Sol
     }
     out->k_arr = &out->cands[best];
     return 1;
+}
+
+/* deadwood(mask) -> melds.py's deadwood: the least deadwood of a hand (a card mask, any size). */
+static PyObject *least_deadwood(PyObject *self, PyObject *arg) {
+    (void)self;
+    mask_t mask = PyLong_AsUnsignedLongLong(arg);
+    if (mask == (mask_t)-1 && PyErr_Occurred()) return NULL;
+    if (mask & ~ALL52) {
+        PyErr_SetString(PyExc_ValueError, "a hand is a mask of the 52 cards");
+        return NULL;
+    }
+    return PyLong_FromLong(deadwood(mask));
 }
 
 static PyObject *plain(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -323,6 +336,8 @@ static PyObject *spreads(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 }
 
 static PyMethodDef methods[] = {
+    {"deadwood", (PyCFunction)least_deadwood, METH_O,
+     "deadwood(mask) -> the least deadwood of a hand (a card mask of any size), as melds.py's deadwood"},
     {"plain", (PyCFunction)(void (*)(void))plain, METH_FASTCALL,
      "plain(knocker_mask, defender_mask, knock_limit) -> None if the knocker's deadwood is over the limit, else "
      "(knocker's deadwood, defender's deadwood, knocker's melds, knocker's deadwood cards, defender's melds, "

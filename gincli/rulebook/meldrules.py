@@ -548,8 +548,15 @@ def _disjoint_unions(patterns: list[int], held: int) -> set[int]:
     return out
 
 
+#: The accelerator's twin of melds.py's deadwood (``_stdscore.deadwood``, the same answers; held to
+#: them by tests/test_accel.py), or None: not built, or GINCLI_PURE=1. The least deadwood is what the
+#: engine, the views and the bots ask most: in C, a call costs a few per cent of the Python's.
+_STDSCORE = compiled_module(f"{__package__}._stdscore")
+
+
 class StandardSolver(MeldSolver):
-    """The rule book's meld rules, on their fast paths (tables and forced runs)."""
+    """The rule book's meld rules, on their fast paths (tables and forced runs;
+    the least deadwood compiled where the accelerator is built)."""
 
     standard = True
     MEMO = 0
@@ -568,7 +575,7 @@ class StandardSolver(MeldSolver):
     def __repr__(self) -> str:
         return "<MeldSolver 'standard'>"
 
-    deadwood = staticmethod(_melds.deadwood)
+    deadwood = staticmethod(_melds.deadwood if _STDSCORE is None else _STDSCORE.deadwood)
     deadwoods = staticmethod(_melds.deadwoods)
     min_arrangements = staticmethod(_melds.min_arrangements)
     best_arrangement = staticmethod(_melds.best_arrangement)
