@@ -1,12 +1,13 @@
 """What master's search buys as it is given more worlds, and what a decision costs.
 
-    python benchmarks/bench_search.py [--worlds 0,48,192,768] [--params width=4:margin=5] [--against expert]
+    python benchmarks/bench_search.py [--worlds 0,48,192,768] [--params width=4:margin=5] [--against expert|half]
                                       [--games 400] [--seed 1] [--scoring game] [--workers 1]
                                       [--timing-hands 300] [--format text|json]
 
 For each number of worlds W (0: ``master-knock``, master without its search), ``gin match --bots
 master:worlds=W[:PARAMS],AGAINST --games N --duplicate --seed S --scoring SCORING`` (``--params``: master's
-other parameters, ``width=10:margin=20`` say, for every W but 0): master's share of games
+other parameters, ``width=10:margin=20`` say, for every W but 0; ``--against half``: master with W/2
+worlds and the same parameters, what each doubling buys): master's share of games
 won with its 95% interval, the Elo difference, both sides' points per hand. Then the cost of a
 decision: ``--timing-hands`` hands of ``master:worlds=W`` against ``expert`` played in this process
 (seed S), each of master's decisions timed on its own: the mean, median, 99th percentile and most,
@@ -78,7 +79,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--worlds", default="0,48,192,768", help="the numbers of worlds, comma-separated (0: no search)")
     ap.add_argument("--params", default="", help="master's other parameters, key=value joined by ':'")
-    ap.add_argument("--against", default="expert")
+    ap.add_argument("--against", default="expert",
+                    help="the opponent's bot; half: master with half the worlds, the same parameters (each "
+                         "doubling of the worlds, played against the one before)")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--scoring", default="game")
@@ -93,10 +96,15 @@ def main() -> None:
     rows = []
     for w in (int(x) for x in a.worlds.split(",")):
         bot = f"master:worlds={w}" + "".join(f":{k}={v}" for k, v in typed.items()) if w else "master-knock"
-        m = strength(bot, a.against, a.games, a.seed, a.scoring, a.workers) if a.games else None
+        against = a.against
+        if against == "half":
+            if w < 2:
+                ap.error("--against half plays each number of worlds against half as many: 2 or more")
+            against = f"master:worlds={w // 2}" + "".join(f":{k}={v}" for k, v in typed.items())
+        m = strength(bot, against, a.games, a.seed, a.scoring, a.workers) if a.games else None
         counts: dict[str, int] = {}
         t = decision_times(w, a.timing_hands, a.seed, counts, extra) if a.timing_hands else []
-        row: dict = {"worlds": w, "bot": bot, "against": a.against, "scoring": a.scoring, "games": a.games,
+        row: dict = {"worlds": w, "bot": bot, "against": against, "scoring": a.scoring, "games": a.games,
                      "seed": a.seed}
         if m is not None:
             row.update(win_rate=m["win_rate"], elo=m["elo"], hands=m["hands"],
@@ -116,7 +124,9 @@ def main() -> None:
     for r in rows:
         wr = r.get("win_rate")
         won = f"{wr['value']:.1%} ({wr['low']:.1%}–{wr['high']:.1%})" if wr else "—"
-        elo = f"{r['elo']['diff']:+.0f} ± {r['elo']['error']:.0f}" if wr else "—"
+        e = r.get("elo") or {}
+        elo = ("—" if e.get("diff") is None  # every game won or lost: no finite difference
+               else f"{e['diff']:+.0f}" + (f" ± {e['error']:.0f}" if e.get("error") is not None else ""))
         pph = " vs ".join(f"{x:.2f}" for x in r["points_per_hand"]) if wr else "—"
         ms = (f"{r['mean_ms']:.2f} / {r['median_ms']:.2f} / {r['p99_ms']:.1f} / {r['max_ms']:.1f}"
               if "mean_ms" in r else "—")
@@ -124,7 +134,8 @@ def main() -> None:
                  if r.get("discards") else "—")
         out.append((str(r["worlds"]), won, elo, pph, ms, share))
     named = "".join(f":{k}={v}" for k, v in typed.items())
-    print(f"master:worlds=W{named} against {a.against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
+    against = f"master:worlds=W/2{named}" if a.against == "half" else a.against
+    print(f"master:worlds=W{named} against {against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
     print(table(out, header))
 
 
