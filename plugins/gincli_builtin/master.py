@@ -61,7 +61,8 @@ master-knock's: searched the same way they lost (docs/benchmarks.md). More
 worlds cost more and decide more surely (``gin match --bots
 master:worlds=768``): 48 won no more games than no search, the default
 (``WORLDS``, 192) won two to three points more than either against
-``expert``, at each seed measured. Everything it uses is in its
+``expert``, at each seed measured; past it, no doubling of the worlds
+measured stronger than the one before (docs/benchmarks.md). Everything it uses is in its
 :class:`~gincli.hand.view.PlayerView`; the worlds come from the bot's seeded
 generator, so a match replays by its seed; under other meld rules or a move
 set in play it plays as master-knock (any variant, doubling's stakes as
