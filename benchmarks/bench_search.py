@@ -2,7 +2,7 @@
 
     python benchmarks/bench_search.py [--worlds 0,48,192,768] [--params width=4:margin=5] [--against expert|half]
                                       [--games 400] [--seed 1] [--scoring game] [--workers 1]
-                                      [--timing-hands 300] [--format text|json]
+                                      [--timing-hands 300] [--playout-positions 0] [--format text|json]
 
 For each number of worlds W (0: ``master-knock``, master without its search), ``gin match --bots
 master:worlds=W[:PARAMS],AGAINST --games N --duplicate --seed S --scoring SCORING`` (``--params``: master's
@@ -13,7 +13,10 @@ decision: ``--timing-hands`` hands of ``master:worlds=W`` against ``expert`` pla
 (seed S), each of master's decisions timed on its own: the mean, median, 99th percentile and most,
 in milliseconds of CPU time (the process's own: a busy machine does not inflate them), and the
 share of its discards that it searched and that the search switched to another discard than
-master-knock's. The strength is reproducible by seed; the times are this machine's.
+master-knock's. ``--playout-positions N``: the CPU time of a play-out, over N early-hand positions drawn
+by the seed (ten discards each, in 192 worlds, one ``playout.search`` call), compiled and in Python
+(on a tenth of them); with ``--format json`` the output is then ``{"rows": [...], "playouts": {...}}``
+rather than the rows alone. The strength is reproducible by seed; the times are this machine's.
 """
 
 from __future__ import annotations
@@ -75,6 +78,38 @@ def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | 
     return times
 
 
+def playout_cost(positions: int, seed: int, worlds: int = 192, compiled: bool = True) -> float:
+    """Microseconds of CPU a play-out, over ``positions`` early-hand positions
+    drawn by ``seed`` (eleven cards held, one on the pile, ten unknown in the
+    opponent's hand and thirty in the stock), each of the ten discards of all
+    but one card played out in ``worlds`` worlds by one
+    :func:`gincli.hand.playout.search` call: the compiled module's, or
+    (``compiled=False``) the Python reference's."""
+    from gincli.hand import playout
+    from gincli.rulebook.rng import SplitMix64
+
+    saved = playout.PLAYOUT
+    if not compiled:
+        playout.PLAYOUT = None
+    try:
+        rng = SplitMix64(seed)
+        spent, played = 0.0, 0
+        for _ in range(positions):
+            deck = list(range(52))
+            rng.shuffle(deck)
+            mine, top, unknown = deck[:11], deck[11], deck[12:]
+            weights = bytes(16 if c in unknown else 0 for c in range(52))
+            ids = [playout.DISCARD_ID + c for c in mine[:10]]
+            start = time.process_time()
+            playout.search(sum(1 << c for c in mine), [top], playout.DISCARD, -1, 0, 0, weights, len(unknown) - 10,
+                           (10, 25, 25, 31, 8, 0, 5), ids, worlds, rng.next64())
+            spent += time.process_time() - start
+            played += len(ids) * worlds
+        return spent / played * 1e6
+    finally:
+        playout.PLAYOUT = saved
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--worlds", default="0,48,192,768", help="the numbers of worlds, comma-separated (0: no search)")
@@ -88,7 +123,17 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--timing-hands", type=int, default=300)
     ap.add_argument("--format", choices=("text", "json"), default="text")
+    ap.add_argument("--playout-positions", type=int, default=0,
+                    help="also time the play-outs: this many early-hand positions, ten discards each in 192 "
+                         "worlds, compiled and in Python (0: not)")
     a = ap.parse_args()
+    if a.playout_positions:
+        from gincli.hand import playout
+
+        cost = {"positions": a.playout_positions, "seed": a.seed,
+                "compiled_us": playout_cost(a.playout_positions, a.seed) if playout.PLAYOUT is not None else None,
+                "python_us": playout_cost(max(1, a.playout_positions // 10), a.seed, compiled=False)}
+        print(f"play-outs timed ({a.playout_positions} positions)", file=sys.stderr, flush=True)
     extra, typed = {}, {}
     for item in filter(None, a.params.split(":")):
         key, _, typed[key] = item.partition("=")
@@ -116,7 +161,7 @@ def main() -> None:
         rows.append(row)
         print(f"worlds {w} done", file=sys.stderr, flush=True)
     if a.format == "json":
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"rows": rows, "playouts": cost} if a.playout_positions else rows, indent=2))
         return
     header = ("worlds", "games won, 95% interval", "Elo", "points a hand", "ms a decision: mean / median / p99 / max",
               "discards searched / switched")
@@ -137,6 +182,11 @@ def main() -> None:
     against = f"master:worlds=W/2{named}" if a.against == "half" else a.against
     print(f"master:worlds=W{named} against {against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
     print(table(out, header))
+    if a.playout_positions:
+        fast = f"{cost['compiled_us']:.1f} µs compiled" if cost["compiled_us"] is not None else "not compiled here"
+        print(f"a play-out, CPU time ({a.playout_positions} early-hand positions, ten discards in 192 worlds each, "
+              f"seed {a.seed}): {fast}, {cost['python_us']:.0f} µs in Python "
+              f"({max(1, a.playout_positions // 10)} positions)")
 
 
 if __name__ == "__main__":

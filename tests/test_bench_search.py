@@ -38,3 +38,13 @@ def test_half_of_fewer_than_two_worlds_is_refused_in_one_sentence():
     res = bench("--worlds", "0,8", "--against", "half", "--games", "2", "--timing-hands", "0")
     assert res.returncode == 2 and "--against half plays each number of worlds against half as many" in res.stderr
     assert "Traceback" not in res.stderr
+
+
+def test_the_play_outs_are_timed_compiled_and_in_python():
+    res = bench("--worlds", "8", "--games", "0", "--timing-hands", "0", "--playout-positions", "2", "--seed", "4",
+                "--format", "json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["rows"][0]["worlds"] == 8 and out["playouts"]["positions"] == 2
+    assert out["playouts"]["python_us"] > 0
+    assert out["playouts"]["compiled_us"] is None or 0 < out["playouts"]["compiled_us"] < out["playouts"]["python_us"]
