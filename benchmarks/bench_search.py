@@ -138,14 +138,15 @@ def main() -> None:
     for item in filter(None, a.params.split(":")):
         key, _, typed[key] = item.partition("=")
         extra[key] = parse_value(typed[key])
+    named = "".join(f":{k}={v}" for k, v in typed.items())  # the other parameters, as a bot's name writes them
     rows = []
     for w in (int(x) for x in a.worlds.split(",")):
-        bot = f"master:worlds={w}" + "".join(f":{k}={v}" for k, v in typed.items()) if w else "master-knock"
+        bot = f"master:worlds={w}{named}" if w else "master-knock"
         against = a.against
         if against == "half":
             if w < 2:
                 ap.error("--against half plays each number of worlds against half as many: 2 or more")
-            against = f"master:worlds={w // 2}" + "".join(f":{k}={v}" for k, v in typed.items())
+            against = f"master:worlds={w // 2}{named}"
         m = strength(bot, against, a.games, a.seed, a.scoring, a.workers) if a.games else None
         counts: dict[str, int] = {}
         t = decision_times(w, a.timing_hands, a.seed, counts, extra) if a.timing_hands else []
@@ -178,7 +179,6 @@ def main() -> None:
         share = (f"{r['searched'] / r['discards']:.0%} / {r['switched'] / r['discards']:.1%}"
                  if r.get("discards") else "—")
         out.append((str(r["worlds"]), won, elo, pph, ms, share))
-    named = "".join(f":{k}={v}" for k, v in typed.items())
     against = f"master:worlds=W/2{named}" if a.against == "half" else a.against
     print(f"master:worlds=W{named} against {against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
     print(table(out, header))
