@@ -194,8 +194,11 @@ class MasterBot(MasterKnockBot):
                                    "after each (true), or every discard in every world (false)", kind="bool"),
     )
     params = {o.name: o.default for o in parameters}
-    #: A discard replaces master-knock's only when it gains this many standard errors over it.
+    #: A discard replaces master-knock's only when it gains this many standard errors over it, ...
     Z = 1.0
+    #: ... and at least this many points a hand (0: any gain; a point measured no stronger, at 192 and at 768
+    #: worlds: docs/benchmarks.md).
+    MIN_GAIN = 0.0
     #: The play-outs' knock: we knock with at most this much deadwood, the opponent with at most
     #: that (0: it plays for gin, as expert does).
     KNOCK_AT = 8
@@ -255,7 +258,7 @@ class MasterBot(MasterKnockBot):
         for i in others:
             diff = gained[i] / seen[i]
             spread = max(squared[i] / seen[i] - diff * diff, 0.0) ** 0.5
-            if diff > self.Z * spread / seen[i] ** 0.5 and diff > gain:
+            if diff > max(self.Z * spread / seen[i] ** 0.5, self.MIN_GAIN) and diff > gain:
                 best, gain = i, diff
         return moves[best]
 

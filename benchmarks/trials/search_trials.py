@@ -1,0 +1,81 @@
+"""Changes to ``master``'s search tried and not kept, as bots, so that the
+figures docs/benchmarks.md gives for them ("Past the plateau") can be played
+again: ``gin --plugins-dir benchmarks/trials match --bots master-their8,master
+--games 1000 --duplicate --seed 9206 --workers 2``.
+
+* ``master-twin``: master under another name, the control of such a match;
+* ``master-surer``: a discard replaces master-knock's only on a gain of at least
+  a point a hand as well as a standard error;
+* ``master-draws``: the draw searched too, the top of the pile against the
+  stock, in ``worlds`` worlds, on a standard error;
+* ``master-their8``: the play-outs' opponent knocks with up to 8 points of
+  deadwood instead of playing for gin.
+
+Each takes master's parameters (``master-surer:worlds=768``).
+"""
+
+from __future__ import annotations
+
+from gincli import hookimpl
+from gincli.hand import playout
+from gincli.hand.moves import Move
+from gincli.hand.view import PlayerView
+from gincli.rulebook.meldrules import STANDARD
+from gincli_builtin.expert import _Knowledge
+from gincli_builtin.master import MasterBot
+
+
+class TwinBot(MasterBot):
+    name = "master-twin"
+    description = "master under another name: the control of a match against master."
+    params = dict(MasterBot.params)
+
+
+class SurerBot(MasterBot):
+    name = "master-surer"
+    description = "master, switching from master-knock's discard only on a gain of a point a hand or more."
+    params = dict(MasterBot.params)
+    MIN_GAIN = 1.0
+
+
+class TheirEightBot(MasterBot):
+    name = "master-their8"
+    description = "master, its play-outs' opponent knocking with up to 8 points instead of playing for gin."
+    params = dict(MasterBot.params)
+    THEIR_KNOCK_AT = 8
+
+
+class DrawsBot(MasterBot):
+    name = "master-draws"
+    description = "master, with its draws searched too: the top of the pile against the stock."
+    params = dict(MasterBot.params)
+
+    def choose(self, view: PlayerView) -> Move:
+        move = super().choose(view)
+        if (move.action != "draw" or view.phase != "draw" or view.melds is not STANDARD
+                or getattr(view.rules, "movesets", ()) or view.refusal is not None or view.stock_count <= 2):
+            return move
+        k = _Knowledge(view, self)
+        if len(k.unknown_cards) != 10 - k.opp_known.bit_count() + view.stock_count:
+            return move
+        took = move.source == "discard"
+        ids = [playout.TAKE, playout.STOCK] if took else [playout.STOCK, playout.TAKE]
+        big = view.rules["big_gin_bonus"] if view.big_gin else -1
+        rules = (view.knock_limit, view.rules["gin_bonus"], view.rules["undercut_bonus"],
+                 big if isinstance(big, int) else -1, self.KNOCK_AT, self.THEIR_KNOCK_AT, self.PLAY_DANGER)
+        mine_took = sum(1 << c for c in view.my_took) & view.hand
+        n = self.params["worlds"]
+        totals, squares = playout.search(view.hand, view.discard_pile, playout.DRAW, -1, mine_took, k.opp_known,
+                                         self.world_weights(view, k), view.stock_count, rules, ids, n,
+                                         self.rng.next64())
+        diff = (totals[1] - totals[0]) / n
+        spread = max(squares[1] / n - diff * diff, 0.0) ** 0.5
+        if diff > self.Z * spread / n ** 0.5:
+            return view.draw_stock() if took else view.take()
+        return move
+
+
+@hookimpl
+def gincli_register_bots(register):
+    for bot in (TwinBot, SurerBot, TheirEightBot, DrawsBot):
+        register(bot)
