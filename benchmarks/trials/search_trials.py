@@ -60,9 +60,7 @@ class DrawsBot(MasterBot):
             return move
         took = move.source == "discard"
         ids = [playout.TAKE, playout.STOCK] if took else [playout.STOCK, playout.TAKE]
-        big = view.rules["big_gin_bonus"] if view.big_gin else -1
-        rules = (view.knock_limit, view.rules["gin_bonus"], view.rules["undercut_bonus"],
-                 big if isinstance(big, int) else -1, self.KNOCK_AT, self.THEIR_KNOCK_AT, self.PLAY_DANGER)
+        rules = self.playout_rules(view)
         mine_took = sum(1 << c for c in view.my_took) & view.hand
         n = self.params["worlds"]
         totals, squares = playout.search(view.hand, view.discard_pile, playout.DRAW, -1, mine_took, k.opp_known,

@@ -228,9 +228,7 @@ class MasterBot(MasterKnockBot):
         if len(k.unknown_cards) != 10 - k.opp_known.bit_count() + view.stock_count:
             return moves[0]  # a view whose cards do not add up (made by hand): no world holds it
         n = self.params["worlds"]
-        big = view.rules["big_gin_bonus"] if view.big_gin else -1
-        rules = (view.knock_limit, view.rules["gin_bonus"], view.rules["undercut_bonus"],
-                 big if isinstance(big, int) else -1, self.KNOCK_AT, self.THEIR_KNOCK_AT, self.PLAY_DANGER)
+        rules = self.playout_rules(view)
         mine_took = sum(1 << c for c in view.my_took) & view.hand
         weights = self.world_weights(view, k)
 
@@ -261,6 +259,13 @@ class MasterBot(MasterKnockBot):
             if diff > max(self.Z * spread / seen[i] ** 0.5, self.MIN_GAIN) and diff > gain:
                 best, gain = i, diff
         return moves[best]
+
+    def playout_rules(self, view: PlayerView) -> playout.Rules:
+        """The play-outs' rules for this view (:func:`gincli.hand.playout.search`):
+        the knock limit and bonuses of its rules, and the policy's knocks and danger."""
+        big = view.rules["big_gin_bonus"] if view.big_gin else -1
+        return (view.knock_limit, view.rules["gin_bonus"], view.rules["undercut_bonus"],
+                big if isinstance(big, int) else -1, self.KNOCK_AT, self.THEIR_KNOCK_AT, self.PLAY_DANGER)
 
     def world_weights(self, view: PlayerView, k: _Knowledge) -> bytes:
         """For each card we cannot place, its weight in the draw of the
