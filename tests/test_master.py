@@ -90,7 +90,7 @@ def test_halving_spends_the_same_play_outs_on_the_closest_discards(registry, mon
     calls: list[tuple[list[int], int]] = []
 
     def search(*args):
-        ids, worlds = list(args[-3]), args[-2]
+        ids, worlds = list(args[9]), args[10]  # playout.search's candidates and worlds
         calls.append((ids, worlds))
         value = {c: i for i, c in enumerate(first_ids)}
         totals = tuple(value[c] * worlds for c in ids)

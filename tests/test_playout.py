@@ -14,7 +14,8 @@ from hypothesis import given, settings, strategies as st
 from gincli.hand import playout
 from gincli.hand.engine import Hand
 from gincli.hand.moves import Move
-from gincli.rulebook.cards import cards_of
+from gincli.rulebook.cards import CARD_VALUES, cards_of
+from gincli.rulebook.meldrules import STANDARD
 from gincli.rulebook.rng import SplitMix64
 
 needs_compiled = pytest.mark.skipif(playout.PLAYOUT is None, reason="the compiled play-outs are not built here")
@@ -62,8 +63,8 @@ def test_the_compiled_playout_plays_as_the_python(rng, phase, to_act, rules):
 @needs_compiled
 @settings(max_examples=150, deadline=None)
 @given(st.randoms(use_true_random=False), st.sampled_from((playout.DRAW, playout.DISCARD)), RULES,
-       st.integers(0, 2**64 - 1), st.integers(1, 6))
-def test_the_compiled_search_draws_and_scores_the_worlds_the_python_does(rng, phase, rules, seed, worlds):
+       st.integers(0, 2**64 - 1), st.integers(1, 6), st.sampled_from((0, 0, 1, 2, 5, 40)))
+def test_the_compiled_search_draws_and_scores_the_worlds_the_python_does(rng, phase, rules, seed, worlds, draws):
     mine, pile, theirs, stock, taken = position(rng, phase)
     known = sum(1 << c for c in rng.sample([c for c in range(52) if theirs >> c & 1], rng.randint(0, 3)))
     weights = bytes(rng.randint(1, 255) if (theirs & ~known | sum(1 << c for c in stock)) >> c & 1 else 0
@@ -72,7 +73,7 @@ def test_the_compiled_search_draws_and_scores_the_worlds_the_python_does(rng, ph
     candidates = ([playout.STOCK, playout.TAKE] if phase == playout.DRAW
                   else [playout.DISCARD_ID + c for c in held[:3]] + [playout.KNOCK_ID + held[3]])
     mine_took = sum(1 << c for c in held[4:4 + rng.randint(0, 2)])
-    args = (mine, pile, phase, taken, mine_took, known, weights, len(stock), rules, candidates, worlds, seed)
+    args = (mine, pile, phase, taken, mine_took, known, weights, len(stock), rules, candidates, worlds, seed, draws)
     compiled = playout.search(*args)
     saved, playout.PLAYOUT = playout.PLAYOUT, None
     try:
@@ -181,6 +182,56 @@ def test_the_worlds_drawn_hold_what_the_seat_knows(rng, seed):
         assert theirs.bit_count() == 10 and theirs & known == known
         assert not theirs & sum(1 << c for c in mine + pile)
         assert sorted(stock) == sorted(c for c in unknown if not theirs >> c & 1) and len(stock) == stock_count
+
+
+def improved_by_brute_force(theirs: int, stock: list[int], known: int, j: int) -> tuple[int, list[int]]:
+    """One draw of the opponent's improvement, the slow way: every card it
+    could throw back, scored by the deadwood left (the rule book's solver
+    over the whole hand), the cards of the hand melding with it and its
+    value."""
+    hand = theirs | 1 << stock[j]
+    options = [(STANDARD.deadwood(hand & ~(1 << c)), kin(hand, c), -CARD_VALUES[c], c)
+               for c in cards_of(hand) if not known >> c & 1]
+    thrown = min(options)[3]
+    stock = stock[:]
+    stock[j] = thrown
+    return hand & ~(1 << thrown), stock
+
+
+def kin(hand: int, c: int) -> int:
+    """The cards of ``hand`` that would meld with ``c``: its rank, or its suit within two."""
+    return sum(1 for x in cards_of(hand) if x != c and (x % 13 == c % 13 or (x // 13 == c // 13 and abs(x - c) <= 2)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(0, 2**64 - 1), st.integers(1, 6))
+def test_the_opponents_hand_is_made_better_by_its_draws(rng, seed, draws):
+    """The world drawn with ``draws``: the same draw of the opponent's hand and
+    shuffle of the stock as without, then each of the stock's cards drawn at
+    random (the seeded generator's next ``below``) taken in for the card the
+    brute force throws back (the least deadwood left, of the cards not known to
+    be held; among equals the fewest cards melding with it, then the highest,
+    then the first), in its place in the stock. Its deadwood never grows, it
+    still holds what it is known to hold, and every card is still in one
+    place."""
+    deck = list(range(52))
+    rng.shuffle(deck)  # ours the first ten, the pile the next four
+    known = sum(1 << c for c in deck[14:14 + rng.randint(0, 4)])
+    unknown = deck[14 + known.bit_count():]
+    weights = bytearray(52)
+    for c in unknown:
+        weights[c] = rng.randint(1, 255)
+    need = 10 - known.bit_count()
+    plain_rng, improved_rng = SplitMix64(seed), SplitMix64(seed)
+    theirs, stock = playout.draw_world(plain_rng, unknown, bytes(weights), known, need)
+    got = playout.draw_world(improved_rng, unknown, bytes(weights), known, need, draws)
+    for _ in range(draws):
+        before = STANDARD.deadwood(theirs)
+        theirs, stock = improved_by_brute_force(theirs, stock, known, plain_rng.below(len(stock)))
+        assert STANDARD.deadwood(theirs) <= before
+    assert got == (theirs, stock)
+    assert theirs.bit_count() == 10 and theirs & known == known
+    assert sorted(stock + cards_of(theirs & ~known)) == sorted(c for c in unknown if not known >> c & 1)
 
 
 def test_the_worlds_follow_the_weights():

@@ -33,7 +33,7 @@ def match(tmp_path: Path, bots: str, hands: int = 12, seed: int = 5) -> tuple[di
     return json.loads(res.stdout), moves
 
 
-@pytest.mark.parametrize("bot", ["master-twin", "master-surer", "master-their8", "master-draws"])
+@pytest.mark.parametrize("bot", ["master-twin", "master-surer", "master-their8", "master-as-dealt", "master-draws"])
 def test_each_trial_plays_legally(tmp_path, bot):
     summary, moves = match(tmp_path, f"{bot},expert", hands=4)
     assert summary["hands"] == 4 and len(moves) == 4
@@ -42,5 +42,5 @@ def test_each_trial_plays_legally(tmp_path, bot):
 def test_the_twin_plays_as_master_and_each_trial_does_not(tmp_path):
     _, master = match(tmp_path, "master,expert")
     assert match(tmp_path, "master-twin,expert")[1] == master
-    for bot in ("master-surer", "master-their8", "master-draws"):
+    for bot in ("master-surer", "master-their8", "master-as-dealt", "master-draws"):
         assert match(tmp_path, f"{bot},expert")[1] != master, bot

@@ -1,15 +1,18 @@
 """Changes to ``master``'s search tried and not kept, as bots, so that the
 figures docs/benchmarks.md gives for them ("Past the plateau") can be played
-again: ``gin --plugins-dir benchmarks/trials match --bots master-their8,master
+again, each on master as it was when tried (``master-as-dealt``) unless said:
+``gin --plugins-dir benchmarks/trials match --bots master-their8,master-as-dealt
 --games 1000 --duplicate --seed 9206 --workers 2``.
 
-* ``master-twin``: master under another name, the control of such a match;
+* ``master-twin``: master (as it is) under another name, the control of such a match;
 * ``master-surer``: a discard replaces master-knock's only on a gain of at least
   a point a hand as well as a standard error;
 * ``master-draws``: the draw searched too, the top of the pile against the
   stock, in ``worlds`` worlds, on a standard error;
 * ``master-their8``: the play-outs' opponent knocks with up to 8 points of
-  deadwood instead of playing for gin.
+  deadwood instead of playing for gin;
+* ``master-as-dealt``: master before its worlds' opponent hands were made
+  better by two of the stock's cards (``THEIR_DRAWS`` 0): held as drawn.
 
 Each takes master's parameters (``master-surer:worlds=768``).
 """
@@ -31,21 +34,28 @@ class TwinBot(MasterBot):
     params = dict(MasterBot.params)
 
 
-class SurerBot(MasterBot):
+class AsDealtBot(MasterBot):
+    name = "master-as-dealt"
+    description = "master as it was before its worlds' opponent hands were made better: each held as drawn."
+    params = dict(MasterBot.params)
+    THEIR_DRAWS = 0
+
+
+class SurerBot(AsDealtBot):
     name = "master-surer"
     description = "master, switching from master-knock's discard only on a gain of a point a hand or more."
     params = dict(MasterBot.params)
     MIN_GAIN = 1.0
 
 
-class TheirEightBot(MasterBot):
+class TheirEightBot(AsDealtBot):
     name = "master-their8"
     description = "master, its play-outs' opponent knocking with up to 8 points instead of playing for gin."
     params = dict(MasterBot.params)
     THEIR_KNOCK_AT = 8
 
 
-class DrawsBot(MasterBot):
+class DrawsBot(AsDealtBot):
     name = "master-draws"
     description = "master, with its draws searched too: the top of the pile against the stock."
     params = dict(MasterBot.params)
@@ -65,7 +75,7 @@ class DrawsBot(MasterBot):
         n = self.params["worlds"]
         totals, squares = playout.search(view.hand, view.discard_pile, playout.DRAW, -1, mine_took, k.opp_known,
                                          self.world_weights(view, k), view.stock_count, rules, ids, n,
-                                         self.rng.next64())
+                                         self.rng.next64(), self.THEIR_DRAWS)
         diff = (totals[1] - totals[0]) / n
         spread = max(squares[1] / n - diff * diff, 0.0) ** 0.5
         if diff > self.Z * spread / n ** 0.5:
@@ -75,5 +85,5 @@ class DrawsBot(MasterBot):
 
 @hookimpl
 def gincli_register_bots(register):
-    for bot in (TwinBot, SurerBot, TheirEightBot, DrawsBot):
+    for bot in (TwinBot, SurerBot, TheirEightBot, AsDealtBot, DrawsBot):
         register(bot)

@@ -293,28 +293,57 @@ static PyObject *playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return Py_BuildValue("y#l", (const char *)moves, (Py_ssize_t)n, points);
 }
 
+/* The opponent's hand of a world made better by `draws` of the stock's cards, as a player's is by its
+ * turns: each time a card of the stock drawn at random (`j`, below the stock's size) joins the hand and
+ * the card leaving the least deadwood, of those not known to be held, goes back in its place (among
+ * equals the one melding with the fewest of the hand's cards, then the highest, then the first). */
+static void improve(Pos *p, mask_t known, int8_t *pool, int left, long draws, Rng *rng) {
+    for (long step = 0; step < draws && left > 0; step++) {
+        int j = (int)below(rng, (uint64_t)left);
+        mask_t h = p->hand[1] | BIT(pool[j]);
+        int whole = deadwood(h), best = -1, best_dw = 0, best_kin = 0;
+        for (mask_t rest = h & ~known; rest; rest &= rest - 1) {
+            int c = ctz64(rest);
+            mask_t near = neighbours(c);
+            /* a card melding with none of the others is in no meld: without it, its value less */
+            int kin = near & h ? popcount64(near & h) : 0;
+            int dw = kin ? deadwood(h & ~BIT(c)) : whole - CARD_VALUE[c];
+            if (best < 0 || dw < best_dw || (dw == best_dw && (kin < best_kin ||
+                                                             (kin == best_kin && CARD_VALUE[c] > CARD_VALUE[best])))) {
+                best = c;
+                best_dw = dw;
+                best_kin = kin;
+            }
+        }
+        p->hand[1] = h & ~BIT(best);
+        pool[j] = (int8_t)best;
+    }
+}
+
 /* search(mine, pile, to_act, phase, taken, mine_took, known, weights, stock_count, rules, candidates, worlds,
- * seed) -> (totals, squares): for each candidate, the sum of its play-outs' points over the worlds, and the
- * sum of the squares of their differences from the first candidate's. The opponent took `known` and holds it. */
+ * seed, draws) -> (totals, squares): for each candidate, the sum of its play-outs' points over the worlds, and
+ * the sum of the squares of their differences from the first candidate's. The opponent took `known` and holds
+ * it; its hand in each world is then made better by `draws` of the stock's cards (improve). */
 static PyObject *search_worlds(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     Pos base;
     Rules r;
     mask_t known;
-    long stock_count, worlds;
+    long stock_count, worlds, draws;
     uint64_t seed;
-    if (nargs != 13) {
-        PyErr_SetString(PyExc_TypeError, "search takes 13 arguments");
+    if (nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "search takes 14 arguments");
         return NULL;
     }
     if (as_position(&base, args) || as_mask(args[6], &known) || as_long(args[8], &stock_count) ||
-        as_rules(args[9], &r) || as_long(args[11], &worlds))
+        as_rules(args[9], &r) || as_long(args[11], &worlds) || as_long(args[13], &draws))
         return NULL;
     seed = PyLong_AsUnsignedLongLongMask(args[12]);
     if (seed == (uint64_t)-1 && PyErr_Occurred()) return NULL;
     if (!PyBytes_Check(args[7]) || PyBytes_GET_SIZE(args[7]) != 52 || !PyBytes_Check(args[10]) ||
-        PyBytes_GET_SIZE(args[10]) < 1 || PyBytes_GET_SIZE(args[10]) > MAX_CANDIDATES || worlds < 1) {
-        PyErr_SetString(PyExc_ValueError, "weights are 52 bytes, candidates 1 to 16 bytes, worlds 1 or more");
+        PyBytes_GET_SIZE(args[10]) < 1 || PyBytes_GET_SIZE(args[10]) > MAX_CANDIDATES || worlds < 1 || draws < 0) {
+        PyErr_SetString(PyExc_ValueError, "weights are 52 bytes, candidates 1 to 16 bytes, worlds 1 or more, draws 0 "
+                                          "or more");
         return NULL;
     }
     const unsigned char *w = (const unsigned char *)PyBytes_AS_STRING(args[7]);
@@ -367,6 +396,7 @@ static PyObject *search_worlds(PyObject *self, PyObject *const *args, Py_ssize_t
             pool[i] = pool[j];
             pool[j] = t;
         }
+        improve(&p, known, pool, left, draws, &rng);
         memcpy(p.stock, pool, (size_t)left);
         p.nstock = left;
         p.wall_turn = at_the_wall(&p);
@@ -398,7 +428,7 @@ static PyMethodDef methods[] = {
      "(moves, points)"},
     {"search", (PyCFunction)(void (*)(void))search_worlds, METH_FASTCALL,
      "search(mine, pile, to_act, phase, taken, mine_took, known, weights, stock_count, rules, candidates, worlds, "
-     "seed) -> (totals, squares)"},
+     "seed, draws) -> (totals, squares)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout",

@@ -25,7 +25,8 @@ candidate moves in ``worlds`` worlds drawn from what it knows, the same worlds
 for every candidate: the opponent's missing cards drawn one by one with
 chances in proportion to ``weights`` (one byte a card, non-zero exactly for
 the cards seat 0 cannot place), the rest shuffled into the stock
-(:class:`~gincli.rulebook.rng.SplitMix64`'s ``below`` and Fisher-Yates). The
+(:class:`~gincli.rulebook.rng.SplitMix64`'s ``below`` and Fisher-Yates), the
+opponent's hand then made better by a few of the stock's cards. The
 compiled module (``_playout.c``, built where a C compiler is) gives the same
 numbers as the Python here; :data:`PLAYOUT` is it, or None (not built, or
 ``GINCLI_PURE=1``), and the functions below take the faster of the two.
@@ -201,26 +202,27 @@ def playout(mine: int, pile: Sequence[int], to_act: int, phase: int, taken: int,
 
 
 def search(mine: int, pile: Sequence[int], phase: int, taken: int, mine_took: int, known: int, weights: bytes,
-           stock_count: int, rules: Rules, candidates: Sequence[int], worlds: int,
-           seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+           stock_count: int, rules: Rules, candidates: Sequence[int], worlds: int, seed: int,
+           draws: int = 0) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Seat 0, to act, plays each of ``candidates`` (action ids) and then the
     policy to the end, in ``worlds`` worlds drawn by ``seed``: seat 1 holds
     ``known`` (cards it took from the pile) and the rest of its ten cards drawn
-    by ``weights``; ``mine_took``, the cards seat 0 took and holds. For each
-    candidate, the sum of its points over the worlds, and the sum of the
+    by ``weights``, then made better by ``draws`` of the stock's cards
+    (:func:`draw_world`); ``mine_took``, the cards seat 0 took and holds. For
+    each candidate, the sum of its points over the worlds, and the sum of the
     squares of their differences from the first candidate's."""
     if PLAYOUT is not None:
         return PLAYOUT.search(mine, bytes(pile), 0, phase, taken, mine_took, known, weights, stock_count, rules,
-                              bytes(candidates), worlds, seed & (1 << 64) - 1)
+                              bytes(candidates), worlds, seed & (1 << 64) - 1, draws)
     unknown = [c for c in range(52) if weights[c]]
     need = 10 - known.bit_count()
-    if not 1 <= len(candidates) <= 16 or need < 0 or len(unknown) != need + stock_count or worlds < 1:
+    if not 1 <= len(candidates) <= 16 or need < 0 or len(unknown) != need + stock_count or worlds < 1 or draws < 0:
         raise ValueError("the unknown cards are not the opponent's missing cards and the stock")
     rng = SplitMix64(seed)
     totals = [0] * len(candidates)
     squares = [0] * len(candidates)
     for _ in range(worlds):
-        theirs, stock = draw_world(rng, unknown, weights, known, need)
+        theirs, stock = draw_world(rng, unknown, weights, known, need, draws)
         first = 0
         for i, action in enumerate(candidates):
             v = _play_out(_Pos([mine, theirs], [mine_took, known], list(pile), stock[:], 0, phase, taken), rules,
@@ -232,11 +234,16 @@ def search(mine: int, pile: Sequence[int], phase: int, taken: int, mine_took: in
     return tuple(totals), tuple(squares)
 
 
-def draw_world(rng: SplitMix64, unknown: Sequence[int], weights: bytes, known: int,
-               need: int) -> tuple[int, list[int]]:
+def draw_world(rng: SplitMix64, unknown: Sequence[int], weights: bytes, known: int, need: int,
+               draws: int = 0) -> tuple[int, list[int]]:
     """One world: the opponent's hand (``known`` and ``need`` of ``unknown``,
     drawn one by one with chances in proportion to ``weights``) and the stock
-    (the rest of ``unknown``, shuffled; its top last)."""
+    (the rest of ``unknown``, shuffled; its top last); then the hand made
+    better by ``draws`` of the stock's cards, as a player's is by its turns:
+    each time a card of the stock drawn at random joins the hand, and the card
+    leaving the least deadwood, of those not in ``known``, goes back in its
+    place (among equals the one melding with the fewest of the hand's cards,
+    then the highest, then the first)."""
     pool = list(unknown)
     weight = [weights[c] for c in pool]
     total = sum(weight)
@@ -253,4 +260,20 @@ def draw_world(rng: SplitMix64, unknown: Sequence[int], weights: bytes, known: i
         pool.pop()
         weight.pop()
     rng.shuffle(pool)
+    for _ in range(draws if pool else 0):
+        j = rng.below(len(pool))
+        h = theirs | 1 << pool[j]
+        best, best_dw, best_kin = -1, 0, 0
+        rest = h & ~known
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            c = low.bit_length() - 1
+            dw = _deadwood(h ^ low)
+            kin = (NEIGHBOURS[c] & h).bit_count()
+            if best < 0 or dw < best_dw or (dw == best_dw and (kin < best_kin or (
+                    kin == best_kin and CARD_VALUES[c] > CARD_VALUES[best]))):
+                best, best_dw, best_kin = c, dw, kin
+        theirs = h & ~(1 << best)
+        pool[j] = best
     return theirs, pool

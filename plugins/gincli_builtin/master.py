@@ -48,7 +48,9 @@ best, off by default), and plays each of them out
 drawn for the decision: the opponent's missing cards drawn from those it cannot place, each
 weighted by what the opponent took (a card that melds with one they hold
 weighs double) and refused or threw away (half), the rest shuffled into the
-stock; both seats then play a cheap policy that sees what a seat sees (it
+stock, and the opponent's hand made better by ``THEIR_DRAWS`` of the stock's
+cards, each taken in for the card it would throw (a hand drawn at random is
+weaker than one its player has kept the best of); both seats then play a cheap policy that sees what a seat sees (it
 knocks with ``KNOCK_AT``, the opponent plays for gin, a discard that feeds
 the other's takes counts ``PLAY_DANGER`` more). With ``halving`` (the
 default), in rounds: each round plays master-knock's discard and the others
@@ -205,6 +207,11 @@ class MasterBot(MasterKnockBot):
     THEIR_KNOCK_AT = 0
     #: What a discard that melds with a card the other seat took counts in the play-outs, in deadwood.
     PLAY_DANGER = 5
+    #: The opponent's hand in each world is made better by this many of the stock's cards, each taken in for
+    #: the card leaving the most deadwood (:func:`gincli.hand.playout.draw_world`): a hand drawn at random
+    #: holds more deadwood than a hand its player has kept the best of for some turns, and play-outs against
+    #: it were 6 points a hand too hopeful in the middle of a hand (docs/benchmarks.md).
+    THEIR_DRAWS = 2
 
     def choose(self, view: PlayerView) -> Move:
         move = super().choose(view)
@@ -234,7 +241,7 @@ class MasterBot(MasterKnockBot):
 
         def played(ids: list[int], worlds: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
             return playout.search(view.hand, view.discard_pile, playout.DISCARD, view.taken, mine_took, k.opp_known,
-                                  weights, view.stock_count, rules, ids, worlds, self.rng.next64())
+                                  weights, view.stock_count, rules, ids, worlds, self.rng.next64(), self.THEIR_DRAWS)
 
         ids = [playout.DISCARD_ID + (m.card or 0) for m in moves]
         # For each discard: the worlds it was played in, the sum of its points' differences from
