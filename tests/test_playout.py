@@ -292,3 +292,23 @@ def test_master_plays_by_its_seed(registry):
     from helpers import assert_legal_and_replayable
 
     assert_legal_and_replayable(registry, ("master", "master-knock"), "standard", "eaai", 3)
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_a_search_asked_for_nothing_it_can_do_is_refused(monkeypatch, pure):
+    """No candidates, no worlds or a negative number of the opponent's
+    draws: a ValueError, compiled or not, never a search of nothing."""
+    if pure:
+        monkeypatch.setattr(playout, "PLAYOUT", None)
+    elif playout.PLAYOUT is None:
+        pytest.skip("the compiled play-outs are not built here")
+    rng = random.Random(3)
+    mine, pile, theirs, stock, taken = position(rng, playout.DISCARD)
+    weights = bytes(1 if (theirs | sum(1 << c for c in stock)) >> c & 1 else 0 for c in range(52))
+    rules = (10, 25, 25, -1, 8, 0, 5)
+    first = [playout.DISCARD_ID + cards_of(mine)[0]]
+    ok = (mine, pile, playout.DISCARD, taken, 0, 0, weights, len(stock), rules, first)
+    assert len(playout.search(*ok, 2, 7, 2)[0]) == 1
+    for worlds, draws, candidates in ((2, -1, ok[-1]), (0, 0, ok[-1]), (2, 0, [])):
+        with pytest.raises(ValueError):
+            playout.search(*ok[:-1], candidates, worlds, 7, draws)

@@ -216,7 +216,9 @@ def search(mine: int, pile: Sequence[int], phase: int, taken: int, mine_took: in
                               bytes(candidates), worlds, seed & (1 << 64) - 1, draws)
     unknown = [c for c in range(52) if weights[c]]
     need = 10 - known.bit_count()
-    if not 1 <= len(candidates) <= 16 or need < 0 or len(unknown) != need + stock_count or worlds < 1 or draws < 0:
+    if not 1 <= len(candidates) <= 16 or worlds < 1 or draws < 0:
+        raise ValueError("candidates 1 to 16, worlds 1 or more, draws 0 or more")
+    if need < 0 or len(unknown) != need + stock_count:
         raise ValueError("the unknown cards are not the opponent's missing cards and the stock")
     rng = SplitMix64(seed)
     totals = [0] * len(candidates)

@@ -208,9 +208,9 @@ class MasterBot(MasterKnockBot):
     #: What a discard that melds with a card the other seat took counts in the play-outs, in deadwood.
     PLAY_DANGER = 5
     #: The opponent's hand in each world is made better by this many of the stock's cards, each taken in for
-    #: the card leaving the most deadwood (:func:`gincli.hand.playout.draw_world`): a hand drawn at random
-    #: holds more deadwood than a hand its player has kept the best of for some turns, and play-outs against
-    #: it were 6 points a hand too hopeful in the middle of a hand (docs/benchmarks.md).
+    #: the card whose throwing leaves the least deadwood (:func:`gincli.hand.playout.draw_world`): a hand
+    #: drawn at random holds more deadwood than a hand its player has kept the best of for some turns, and
+    #: play-outs against it were 6 points a hand too hopeful in the middle of a hand (docs/benchmarks.md).
     THEIR_DRAWS = 2
 
     def choose(self, view: PlayerView) -> Move:
