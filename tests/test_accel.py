@@ -361,12 +361,12 @@ def plays_out_as_the_python(module: ModuleType) -> None:
             took = mine & -mine
             expected = (playout.playout(mine, pile, 0, playout.DISCARD, -1, took, 0, theirs, stock, rules),
                         playout.search(mine, pile, playout.DISCARD, -1, took, 0, weights, len(stock), rules,
-                                       candidates, 3, i))
+                                       candidates, 3, i, i % 4))
         finally:
             playout.PLAYOUT = saved
         got = (module.playout(mine, bytes(pile), 0, playout.DISCARD, -1, took, 0, theirs, bytes(stock), rules, -1),
                module.search(mine, bytes(pile), 0, playout.DISCARD, -1, took, 0, weights, len(stock), rules,
-                             bytes(candidates), 3, i))
+                             bytes(candidates), 3, i, i % 4))
         assert got == expected, i
 
 
