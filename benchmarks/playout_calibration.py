@@ -52,13 +52,10 @@ class Recorder(MasterBot):
     def choose(self, view: PlayerView):
         move = super().choose(view)
         if move.action == "discard" and searchable(view):
-            k = _Knowledge(view, self)
-            if len(k.unknown_cards) == 10 - k.opp_known.bit_count() + view.stock_count:
-                self.hand_positions.append(dict(
-                    args=(view.hand, view.discard_pile, playout.DISCARD, view.taken,
-                          sum(1 << c for c in view.my_took) & view.hand, k.opp_known, self.world_weights(view, k),
-                          view.stock_count, self.playout_rules(view), [playout.DISCARD_ID + (move.card or 0)]),
-                    stock=view.stock_count))
+            position = self.search_position(view, _Knowledge(view, self), playout.DISCARD, view.taken)
+            if position is not None:
+                self.hand_positions.append(dict(args=(*position, [playout.DISCARD_ID + (move.card or 0)]),
+                                                stock=view.stock_count))
         return move
 
     def hand_over(self, view: PlayerView, result: dict) -> None:
@@ -74,17 +71,29 @@ def band(stock: int) -> str:
     return next(name for name, least in BANDS if stock >= least)
 
 
+def counts(text: str) -> list[int]:
+    """``--draws``: whole numbers from 0, comma-separated."""
+    try:
+        values = [int(d) for d in text.split(",")]
+    except ValueError:
+        values = [-1]
+    if any(v < 0 for v in values):
+        raise argparse.ArgumentTypeError(f"{text!r} is not whole numbers from 0, comma-separated")
+    return values
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=21)
-    ap.add_argument("--draws", default="0,1,2,3", help="the opponent's improving draws to weigh, comma-separated")
+    ap.add_argument("--draws", type=counts, default=counts("0,1,2,3"),
+                    help="the opponent's improving draws to weigh, comma-separated")
     ap.add_argument("--worlds", type=int, default=200, help="worlds a position is played out in")
     ap.add_argument("--master-draws", type=int, default=MasterBot.THEIR_DRAWS,
                     help="the THEIR_DRAWS of the master that plays the match")
     ap.add_argument("--format", choices=("text", "json"), default="text")
     args = ap.parse_args(argv)
-    draws = [int(d) for d in args.draws.split(",")]
+    draws = args.draws
     bot = Recorder(SplitMix64(args.seed))
     bot.THEIR_DRAWS = args.master_draws
     print(f"playing {args.hands} hands of master (THEIR_DRAWS {args.master_draws}) against expert (seed "

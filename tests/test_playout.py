@@ -160,27 +160,34 @@ def test_a_playout_is_a_hand_the_engine_plays_to_the_same_score(registry, seed, 
         assert points == (result.points if result.winner == "ann" else -result.points)
 
 
+def seat_knowledge(rng: random.Random) -> tuple[int, int, list[int], bytes]:
+    """What a seat knows of a shuffled deck: the cards it places (its ten and a
+    pile of four), those it knows the opponent holds (up to four), the cards it
+    cannot place, and their weights (1 to 255; 0 for every other card)."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    known = sum(1 << c for c in deck[14:14 + rng.randint(0, 4)])
+    unknown = deck[14 + known.bit_count():]
+    weights = bytearray(52)
+    for c in unknown:
+        weights[c] = rng.randint(1, 255)
+    return sum(1 << c for c in deck[:14]), known, unknown, bytes(weights)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(0, 2**64 - 1))
 def test_the_worlds_drawn_hold_what_the_seat_knows(rng, seed):
     """Every world: the opponent holds the cards known to be theirs and ten in
     all, drawn only from the cards the seat cannot place; the stock is the
     rest, as many as the view counts; a card of weight 0 is never drawn."""
-    deck = list(range(52))
-    rng.shuffle(deck)
-    mine, pile = deck[:10], deck[10:14]
-    known = sum(1 << c for c in deck[14:14 + rng.randint(0, 4)])
-    unknown = deck[14 + known.bit_count():]
-    weights = bytearray(52)
-    for c in unknown:
-        weights[c] = rng.randint(1, 255)
+    placed, known, unknown, weights = seat_knowledge(rng)
     need = 10 - known.bit_count()
     stock_count = len(unknown) - need
     draw = SplitMix64(seed)
     for _ in range(5):
-        theirs, stock = playout.draw_world(draw, unknown, bytes(weights), known, need)
+        theirs, stock = playout.draw_world(draw, unknown, weights, known, need)
         assert theirs.bit_count() == 10 and theirs & known == known
-        assert not theirs & sum(1 << c for c in mine + pile)
+        assert not theirs & placed
         assert sorted(stock) == sorted(c for c in unknown if not theirs >> c & 1) and len(stock) == stock_count
 
 
@@ -214,17 +221,11 @@ def test_the_opponents_hand_is_made_better_by_its_draws(rng, seed, draws):
     then the first), in its place in the stock. Its deadwood never grows, it
     still holds what it is known to hold, and every card is still in one
     place."""
-    deck = list(range(52))
-    rng.shuffle(deck)  # ours the first ten, the pile the next four
-    known = sum(1 << c for c in deck[14:14 + rng.randint(0, 4)])
-    unknown = deck[14 + known.bit_count():]
-    weights = bytearray(52)
-    for c in unknown:
-        weights[c] = rng.randint(1, 255)
+    _, known, unknown, weights = seat_knowledge(rng)
     need = 10 - known.bit_count()
     plain_rng, improved_rng = SplitMix64(seed), SplitMix64(seed)
-    theirs, stock = playout.draw_world(plain_rng, unknown, bytes(weights), known, need)
-    got = playout.draw_world(improved_rng, unknown, bytes(weights), known, need, draws)
+    theirs, stock = playout.draw_world(plain_rng, unknown, weights, known, need)
+    got = playout.draw_world(improved_rng, unknown, weights, known, need, draws)
     for _ in range(draws):
         before = STANDARD.deadwood(theirs)
         theirs, stock = improved_by_brute_force(theirs, stock, known, plain_rng.below(len(stock)))

@@ -65,17 +65,13 @@ class DrawsBot(AsDealtBot):
         if (move.action != "draw" or view.phase != "draw" or view.melds is not STANDARD
                 or getattr(view.rules, "movesets", ()) or view.refusal is not None or view.stock_count <= 2):
             return move
-        k = _Knowledge(view, self)
-        if len(k.unknown_cards) != 10 - k.opp_known.bit_count() + view.stock_count:
+        position = self.search_position(view, _Knowledge(view, self), playout.DRAW, -1)
+        if position is None:
             return move
         took = move.source == "discard"
         ids = [playout.TAKE, playout.STOCK] if took else [playout.STOCK, playout.TAKE]
-        rules = self.playout_rules(view)
-        mine_took = sum(1 << c for c in view.my_took) & view.hand
         n = self.params["worlds"]
-        totals, squares = playout.search(view.hand, view.discard_pile, playout.DRAW, -1, mine_took, k.opp_known,
-                                         self.world_weights(view, k), view.stock_count, rules, ids, n,
-                                         self.rng.next64(), self.THEIR_DRAWS)
+        totals, squares = playout.search(*position, ids, n, self.rng.next64(), self.THEIR_DRAWS)
         diff = (totals[1] - totals[0]) / n
         spread = max(squares[1] / n - diff * diff, 0.0) ** 0.5
         if diff > self.Z * spread / n ** 0.5:

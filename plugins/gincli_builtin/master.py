@@ -100,6 +100,9 @@ MARGIN = OFF
 #: 7611 and 0.5 more at 7703, 2,000 duplicate games each (docs/benchmarks.md).
 HALVING = True
 
+#: :func:`gincli.hand.playout.search`'s arguments before the candidates (MasterBot.search_position).
+Position = tuple[int, tuple[int, ...], int, int, int, int, bytes, int, playout.Rules]
+
 
 class Settlement:
     """How a knock ends against a known defender's hand, under one view's rules
@@ -232,16 +235,13 @@ class MasterBot(MasterKnockBot):
     def _searched(self, view: PlayerView, k: _Knowledge, moves: list[Move]) -> Move:
         """Of ``moves`` (discards, master-knock's first), the one whose
         play-outs score best, when it beats the first by ``Z`` standard errors."""
-        if len(k.unknown_cards) != 10 - k.opp_known.bit_count() + view.stock_count:
-            return moves[0]  # a view whose cards do not add up (made by hand): no world holds it
+        position = self.search_position(view, k, playout.DISCARD, view.taken)
+        if position is None:
+            return moves[0]
         n = self.params["worlds"]
-        rules = self.playout_rules(view)
-        mine_took = sum(1 << c for c in view.my_took) & view.hand
-        weights = self.world_weights(view, k)
 
         def played(ids: list[int], worlds: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-            return playout.search(view.hand, view.discard_pile, playout.DISCARD, view.taken, mine_took, k.opp_known,
-                                  weights, view.stock_count, rules, ids, worlds, self.rng.next64(), self.THEIR_DRAWS)
+            return playout.search(*position, ids, worlds, self.rng.next64(), self.THEIR_DRAWS)
 
         ids = [playout.DISCARD_ID + (m.card or 0) for m in moves]
         # For each discard: the worlds it was played in, the sum of its points' differences from
@@ -266,6 +266,19 @@ class MasterBot(MasterKnockBot):
             if diff > max(self.Z * spread / seen[i] ** 0.5, self.MIN_GAIN) and diff > gain:
                 best, gain = i, diff
         return moves[best]
+
+    def search_position(self, view: PlayerView, k: _Knowledge, phase: int, taken: int) -> Position | None:
+        """:func:`gincli.hand.playout.search`'s arguments before the candidates
+        for this view in ``phase`` (``taken``, the card taken from the pile this
+        turn, or -1): our hand, the pile, the cards we took and hold, the
+        opponent's known cards, the worlds' weights, the stock's count and the
+        play-outs' rules; None for a view whose cards do not add up (made by
+        hand): no world holds it."""
+        if len(k.unknown_cards) != 10 - k.opp_known.bit_count() + view.stock_count:
+            return None
+        mine_took = sum(1 << c for c in view.my_took) & view.hand
+        return (view.hand, view.discard_pile, phase, taken, mine_took, k.opp_known, self.world_weights(view, k),
+                view.stock_count, self.playout_rules(view))
 
     def playout_rules(self, view: PlayerView) -> playout.Rules:
         """The play-outs' rules for this view (:func:`gincli.hand.playout.search`):
