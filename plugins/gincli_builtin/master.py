@@ -73,6 +73,8 @@ set in play it plays as master-knock (any variant, doubling's stakes as
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from gincli.hand import playout
 from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
@@ -238,34 +240,9 @@ class MasterBot(MasterKnockBot):
         position = self.search_position(view, k, playout.DISCARD, view.taken)
         if position is None:
             return moves[0]
-        n = self.params["worlds"]
-
-        def played(ids: list[int], worlds: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-            return playout.search(*position, ids, worlds, self.rng.next64(), self.THEIR_DRAWS)
-
         ids = [playout.DISCARD_ID + (m.card or 0) for m in moves]
-        # For each discard: the worlds it was played in, the sum of its points' differences from
-        # master-knock's discard in them, and of their squares.
-        seen, gained, squared = [0] * len(moves), [0] * len(moves), [0] * len(moves)
-        others = list(range(1, len(moves)))
-        rounds = max(1, (len(others) - 1).bit_length()) if self.params["halving"] else 1
-        for r in range(rounds):
-            worlds = max(1, n * len(moves) // (rounds * (len(others) + 1)))
-            totals, squares = played([ids[0]] + [ids[i] for i in others], worlds)
-            for j, i in enumerate(others, 1):
-                seen[i] += worlds
-                gained[i] += totals[j] - totals[0]
-                squared[i] += squares[j]
-            if r + 1 < rounds:
-                others.sort(key=lambda i: -gained[i] / seen[i])
-                others = others[:(len(others) + 1) // 2]
-        best, gain = 0, 0.0
-        for i in others:
-            diff = gained[i] / seen[i]
-            spread = max(squared[i] / seen[i] - diff * diff, 0.0) ** 0.5
-            if diff > max(self.Z * spread / seen[i] ** 0.5, self.MIN_GAIN) and diff > gain:
-                best, gain = i, diff
-        return moves[best]
+        return moves[search_choice(position, ids, self.params["worlds"], self.params["halving"], self.rng.next64,
+                                   self.THEIR_DRAWS, self.Z, self.MIN_GAIN)]
 
     def search_position(self, view: PlayerView, k: _Knowledge, phase: int, taken: int) -> Position | None:
         """:func:`gincli.hand.playout.search`'s arguments before the candidates
@@ -307,6 +284,42 @@ class MasterBot(MasterKnockBot):
             for c in cards_of(k.t.neighbours[x] & unknown):
                 power[c] -= 1
         return bytes(min(255, 1 << max(0, power[c])) if unknown >> c & 1 else 0 for c in range(52))
+
+
+def search_choice(position: Position, ids: Sequence[int], worlds: int, halving: bool, seeds: Callable[[], int],
+                  draws: int, z: float, min_gain: float = 0.0) -> int:
+    """master's choice among candidate moves (action ids, master-knock's
+    first) at ``position`` (:meth:`MasterBot.search_position`): the index of the
+    one whose play-outs score best, when it beats the first by ``z`` standard
+    errors of their difference and ``min_gain`` points; else 0. The play-outs:
+    with ``halving``, in rounds that each play the first and the others still
+    in, in the same new worlds (a seed from ``seeds`` a round), and drop the
+    worse half of the others, the rounds spending together as many play-outs as
+    every candidate in ``worlds`` worlds; without, every candidate in the same
+    ``worlds`` worlds. ``draws``: the opponent's improving draws
+    (:func:`gincli.hand.playout.draw_world`)."""
+    # For each candidate: the worlds it was played in, the sum of its points' differences from
+    # the first's in them, and of their squares.
+    seen, gained, squared = [0] * len(ids), [0] * len(ids), [0] * len(ids)
+    others = list(range(1, len(ids)))
+    rounds = max(1, (len(others) - 1).bit_length()) if halving else 1
+    for r in range(rounds):
+        n = max(1, worlds * len(ids) // (rounds * (len(others) + 1)))
+        totals, squares = playout.search(*position, [ids[0]] + [ids[i] for i in others], n, seeds(), draws)
+        for j, i in enumerate(others, 1):
+            seen[i] += n
+            gained[i] += totals[j] - totals[0]
+            squared[i] += squares[j]
+        if r + 1 < rounds:
+            others.sort(key=lambda i: -gained[i] / seen[i])
+            others = others[:(len(others) + 1) // 2]
+    best, gain = 0, 0.0
+    for i in others:
+        diff = gained[i] / seen[i]
+        spread = max(squared[i] / seen[i] - diff * diff, 0.0) ** 0.5
+        if diff > max(z * spread / seen[i] ** 0.5, min_gain) and diff > gain:
+            best, gain = i, diff
+    return best
 
 
 def searchable(view: PlayerView) -> bool:
