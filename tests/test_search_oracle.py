@@ -1,5 +1,6 @@
 """benchmarks/search_oracle.py: master's searched discards scored by playing on
-from the true position."""
+from the true position; benchmarks/hand_guess.py: its worlds' guesses at the
+opponent's hand scored on the true hand."""
 
 from __future__ import annotations
 
@@ -49,3 +50,21 @@ def test_a_bad_row_or_file_is_refused_in_one_sentence(tmp_path):
     assert missing.returncode == 2 and "cannot read the positions in" in missing.stderr
     for r in (res, missing):
         assert "Traceback" not in r.stderr
+
+
+def test_the_guesses_at_the_opponents_hand_are_scored_on_the_true_hand():
+    res = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "hand_guess.py"), "--hands", "4", "--seed", "3",
+                          "--samples", "60", "--guesses", "uniform,master,discards:4:6", "--format", "json"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    rows = {r["guess"]: r for r in out["rows"]}
+    assert out["positions"] > 0 and set(rows) == {"uniform", "master", "discards:4:6"}
+    for r in rows.values():
+        assert r["loglik"] < 0 and 0 < r["held"] < 1
+    # what the opponent took and refused tells something: master's weights guess better than none
+    assert rows["master"]["loglik"] > rows["uniform"]["loglik"]
+    assert rows["master"]["held"] > rows["uniform"]["held"]
+    bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "hand_guess.py"), "--guesses", "discards:0:2"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert bad.returncode == 2 and "'discards:0:2' is not a guess" in bad.stderr and "Traceback" not in bad.stderr
