@@ -29,14 +29,11 @@ import math
 import sys
 from typing import Any
 
-from search_oracle import SEATS, Searching, public
+from search_oracle import SEATS, public, searched
 
-from gincli.hand.engine import Hand, shuffled_deck
 from gincli.hand.playout import draw_world
 from gincli.rulebook.meldrules import STANDARD
 from gincli.rulebook.rng import SplitMix64
-from gincli.work.python import overrides, registry
-from gincli_builtin.expert import ExpertBot
 from gincli_builtin.master import MasterBot
 
 deadwood = STANDARD.deadwood
@@ -45,31 +42,20 @@ deadwood = STANDARD.deadwood
 def positions(hands: int, seed: int) -> list[dict[str, Any]]:
     """Each position master searched in ``hands`` hands against expert: its
     worlds' weights, the opponent's known cards, true hand and discards."""
-    reg = registry()
-    variant = reg.variant("standard")
-    rules = reg.rules(variant, reg.scoring("game"), overrides(None))
     found = []
     for index in range(hands):
-        rng = SplitMix64(seed).derive(index)
-        hand = Hand(SEATS, SEATS[index % 2], variant, rules, deck=shuffled_deck(rng))
-        master, expert = Searching(rng.derive(1), SEATS[0]), ExpertBot(rng.derive(2), SEATS[1])
-        while hand.phase not in ("spread", "over"):
-            player = hand.to_act
-            master.weighed = None
-            move = (master if player == SEATS[0] else expert).choose(hand.view(player))
-            if master.weighed is not None:
-                position = master.weighed[1]
-                found.append({"known": position[5], "weights": position[6], "theirs": hand.hands[SEATS[1]],
-                              "discards": [card for seat, action, source, card in public(hand.moves)
-                                           if seat == 1 and action == "discard"]})
-            hand.apply(move)
+        for hand, _moves, position, _rng in searched(seed, index):
+            found.append({"known": position[5], "weights": position[6], "theirs": hand.hands[SEATS[1]],
+                          "discards": [card for seat, action, source, card in public(hand.moves)
+                                       if seat == 1 and action == "discard"]})
         print(f"\rhands played: {index + 1}/{hands}, {len(found)} positions", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return found
 
 
 def fit(hand: int, discards: list[int], t: float) -> float:
-    """The chance e^(-x/t) over ``discards``, each thrown from ``hand`` and it."""
+    """The product of e^(-x/t) over ``discards``, each as if thrown from
+    ``hand`` with it (x: the deadwood left above the least it could leave)."""
     x = 0
     for d in discards:
         if hand >> d & 1:

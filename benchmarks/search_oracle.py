@@ -42,7 +42,7 @@ from gincli.hand.engine import Hand, shuffled_deck
 from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
 from gincli.rulebook.rng import SplitMix64
-from gincli.sessions.table import take_turn
+from gincli.sessions.table import play_hand
 from gincli.work.python import overrides, registry
 from gincli_builtin.expert import ExpertBot, _Knowledge
 from gincli_builtin.master import HALVING, MasterBot, MasterKnockBot, Position, search_choice
@@ -72,48 +72,54 @@ def played_on(hand: Hand, seed: int) -> int:
     master-knock and expert playing on."""
     rng = SplitMix64(seed)
     bots = {SEATS[0]: MasterKnockBot(rng.derive(0), SEATS[0]), SEATS[1]: ExpertBot(rng.derive(1), SEATS[1])}
-    while hand.phase not in ("spread", "over"):
-        take_turn(hand, lambda h: bots[h.to_act].choose(h.view(h.to_act)))
-    result = hand.finish()
+    result = play_hand(hand, lambda h: bots[h.to_act].choose(h.view(h.to_act)))
     if result.winner is None:
         return 0
     return result.points if result.winner == SEATS[0] else -result.points
 
 
-def positions_of_hand(job: tuple[int, int, int]) -> list[dict[str, Any]]:
-    """Hand ``index`` of the match at ``seed``: each position master searched,
-    with every weighed discard's worths over ``replays`` stock orders."""
-    seed, index, replays = job
+def searched(seed: int, index: int) -> Iterator[tuple[Hand, list[Move], Position, SplitMix64]]:
+    """Hand ``index`` of master against expert at ``seed``, stopped at each
+    discard master searches (before it is played): the hand, the discards
+    master weighed (master-knock's first), the search's position and the hand's
+    generator."""
     reg = registry()
     variant = reg.variant("standard")
     rules = reg.rules(variant, reg.scoring("game"), overrides(None))
     rng = SplitMix64(seed).derive(index)
     hand = Hand(SEATS, SEATS[index % 2], variant, rules, deck=shuffled_deck(rng))
     master, expert = Searching(rng.derive(1), SEATS[0]), ExpertBot(rng.derive(2), SEATS[1])
-    found = []
     while hand.phase not in ("spread", "over"):
         player = hand.to_act
         master.weighed = None
         move = (master if player == SEATS[0] else expert).choose(hand.view(player))
         if master.weighed is not None:
-            moves, position = master.weighed
-            orders = [rng.next64() for _ in range(replays)]
-            worths = []
-            for m in moves:
-                row = []
-                for order in orders:
-                    again = hand.rewound(len(hand.moves))
-                    assert again.stock is not None
-                    SplitMix64(order).shuffle(again.stock)
-                    again.apply(m)
-                    row.append(played_on(again, order))
-                worths.append(row)
-            mine, pile, phase, taken, mine_took, known, weights, stock, prules = position
-            found.append({"hand": index, "mine": mine, "pile": list(pile), "phase": phase, "taken": taken,
-                          "mine_took": mine_took, "known": known, "weights": list(weights), "stock": stock,
-                          "rules": list(prules), "ids": [playout.DISCARD_ID + (m.card or 0) for m in moves],
-                          "theirs": hand.hands[SEATS[1]], "history": public(hand.moves), "worths": worths})
+            yield hand, *master.weighed, rng
         hand.apply(move)
+
+
+def positions_of_hand(job: tuple[int, int, int]) -> list[dict[str, Any]]:
+    """Hand ``index`` of the match at ``seed``: each position master searched,
+    with every weighed discard's worths over ``replays`` stock orders."""
+    seed, index, replays = job
+    found = []
+    for hand, moves, position, rng in searched(seed, index):
+        orders = [rng.next64() for _ in range(replays)]
+        worths = []
+        for m in moves:
+            row = []
+            for order in orders:
+                again = hand.rewound(len(hand.moves))
+                assert again.stock is not None
+                SplitMix64(order).shuffle(again.stock)
+                again.apply(m)
+                row.append(played_on(again, order))
+            worths.append(row)
+        mine, pile, phase, taken, mine_took, known, weights, stock, prules = position
+        found.append({"hand": index, "mine": mine, "pile": list(pile), "phase": phase, "taken": taken,
+                      "mine_took": mine_took, "known": known, "weights": list(weights), "stock": stock,
+                      "rules": list(prules), "ids": [playout.DISCARD_ID + (m.card or 0) for m in moves],
+                      "theirs": hand.hands[SEATS[1]], "history": public(hand.moves), "worths": worths})
     return found
 
 
