@@ -48,6 +48,9 @@ from gincli_builtin.expert import ExpertBot, _Knowledge
 from gincli_builtin.master import HALVING, MasterBot, MasterKnockBot, Position, search_choice
 
 SEATS = ("master", "expert")
+#: What a kept position holds (--save, --load).
+KEPT = {"mine", "pile", "phase", "taken", "mine_took", "known", "weights", "stock", "rules", "ids", "theirs",
+        "history", "worths"}
 #: A row's keys, and master's own values for them.
 DEFAULTS: dict[str, float] = {"draws": MasterBot.THEIR_DRAWS, "z": MasterBot.Z, "min_gain": MasterBot.MIN_GAIN,
                               "knock_at": MasterBot.KNOCK_AT, "their_knock_at": MasterBot.THEIR_KNOCK_AT,
@@ -143,6 +146,8 @@ def row_spec(text: str) -> dict[str, Any]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not worlds with settings (192:draws=0:z=2; keys: "
                                          f"{', '.join(DEFAULTS)})") from None
+    if any(spec[k] < 0 for k in DEFAULTS):
+        raise argparse.ArgumentTypeError(f"{text!r}: the settings are 0 or more")
     if spec["worlds"] < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: the worlds are 1 or more")
     return spec
@@ -204,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
                     found = [json.loads(line) for line in f]
             except (OSError, ValueError) as exc:
                 ap.error(f"cannot read the positions in {a.load}: {exc}")
+            if not all(isinstance(p, dict) and p.keys() >= KEPT for p in found):
+                ap.error(f"{a.load} holds lines that are not positions this script kept (--save)")
         else:
             found = []
             jobs = [(a.seed, i, a.replays) for i in range(a.hands)]

@@ -48,7 +48,13 @@ def test_a_bad_row_or_file_is_refused_in_one_sentence(tmp_path):
     assert res.returncode == 2 and "'192:depth=3' is not worlds with settings" in res.stderr
     missing = oracle("--load", str(tmp_path / "none.jsonl"))
     assert missing.returncode == 2 and "cannot read the positions in" in missing.stderr
-    for r in (res, missing):
+    negative = oracle("--rows", "192:draws=-1")
+    assert negative.returncode == 2 and "'192:draws=-1': the settings are 0 or more" in negative.stderr
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"hand": 1}\n')
+    foreign = oracle("--load", str(other))
+    assert foreign.returncode == 2 and "holds lines that are not positions this script kept" in foreign.stderr
+    for r in (res, missing, negative, foreign):
         assert "Traceback" not in r.stderr
 
 
