@@ -63,7 +63,8 @@ class DrawsBot(AsDealtBot):
     def choose(self, view: PlayerView) -> Move:
         move = super().choose(view)
         if (move.action != "draw" or view.phase != "draw" or view.melds is not STANDARD
-                or getattr(view.rules, "movesets", ()) or view.refusal is not None or view.stock_count <= 2):
+                or getattr(view.rules, "movesets", ()) or view.refusal is not None or view.stock_count <= 2
+                or view.must_draw_stock):  # both refused the first upcard: the stock it must be
             return move
         position = self.search_position(view, _Knowledge(view, self), playout.DRAW, -1)
         if position is None:

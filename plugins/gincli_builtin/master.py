@@ -59,7 +59,7 @@ that the closest get the most worlds, the rounds spending together as many
 play-outs as every discard in ``worlds`` worlds; without it, every discard
 in the same ``worlds`` worlds. A discard replaces master-knock's when its play-outs gain at least
 ``Z`` standard errors of their difference. Draws, knocks and gin are
-master-knock's: searched the same way they lost (docs/benchmarks.md). More
+master-knock's: searched the same way, knocks lost and draws gained nothing (docs/benchmarks.md). More
 worlds cost more and decide more surely (``gin match --bots
 master:worlds=768``): 48 won no more games than no search, the default
 (``WORLDS``, 192) won two to three points more than either against
