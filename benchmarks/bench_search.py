@@ -154,7 +154,8 @@ def main() -> None:
                      "seed": a.seed}
         if m is not None:
             row.update(win_rate=m["win_rate"], elo=m["elo"], hands=m["hands"],
-                       points_per_hand=[p["points_per_hand"] for p in m["players"]])
+                       points_per_hand=[p["points_per_hand"] for p in m["players"]],
+                       forfeits=[p["forfeits"] for p in m["players"]], forfeit_reasons=m.get("forfeit_reasons", []))
         if t:
             t.sort()
             row.update(decisions=len(t), mean_ms=statistics.fmean(t), median_ms=statistics.median(t),
@@ -182,6 +183,14 @@ def main() -> None:
     against = f"master:worlds=W/2{named}" if a.against == "half" else a.against
     print(f"master:worlds=W{named} against {against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
     print(table(out, header))
+    for r in rows:  # a forfeit is a hand lost to an illegal move: a fault in a bot, counted in its games won
+        faults: dict[str, list] = {}
+        for fault in r.get("forfeit_reasons", []):
+            faults.setdefault(fault["player"], []).append(fault)
+        for player, found in faults.items():
+            n = sum(f["count"] for f in found)
+            print(f"worlds {r['worlds']}: {player} forfeited {n} hand{'s' * (n != 1)} (the first: "
+                  f"{found[0]['reason']}), and the games won count them", file=sys.stderr)
     if a.playout_positions:
         fast = f"{cost['compiled_us']:.1f} µs compiled" if cost["compiled_us"] is not None else "not compiled here"
         print(f"a play-out, CPU time ({a.playout_positions} early-hand positions, ten discards in 192 worlds each, "

@@ -6,6 +6,7 @@ A few games, to hold the script to the matches it says it plays."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -29,6 +30,7 @@ def test_each_doubling_is_played_against_the_worlds_before_it():
         ("master:worlds=16:halving=false", "master:worlds=8:halving=false")]
     for r in rows:
         assert r["win_rate"]["samples"] == 1  # two duplicate games: one pair
+        assert r["forfeits"] == [0, 0] and r["forfeit_reasons"] == []
         assert r["decisions"] > 0 and 0 <= r["mean_ms"] <= r["max_ms"]
     text = bench("--worlds", "8", "--against", "half", "--games", "2", "--timing-hands", "0", "--seed", "3")
     assert text.returncode == 0 and "master:worlds=W against master:worlds=W/2, 2 duplicate games" in text.stdout
@@ -48,3 +50,34 @@ def test_the_play_outs_are_timed_compiled_and_in_python():
     assert out["rows"][0]["worlds"] == 8 and out["playouts"]["positions"] == 2
     assert out["playouts"]["python_us"] > 0
     assert out["playouts"]["compiled_us"] is None or 0 < out["playouts"]["compiled_us"] < out["playouts"]["python_us"]
+
+
+KNOCKER = """
+from gincli import hookimpl
+from gincli_builtin.bots import SimpleBot
+
+
+class Knocker(SimpleBot):
+    name = "always-knocks"
+    description = "simple, but knocks at every discard, however much deadwood it holds."
+
+    def choose(self, view):
+        move = super().choose(view)
+        return view.knock(move.card) if move.action == "discard" else move
+
+
+@hookimpl
+def gincli_register_bots(register):
+    register(Knocker)
+"""
+
+
+def test_a_bot_that_forfeits_is_named_with_its_forfeits(tmp_path):
+    (tmp_path / "knocker.py").write_text(KNOCKER)
+    res = subprocess.run([sys.executable, str(SCRIPT), "--worlds", "8", "--against", "always-knocks", "--games", "2",
+                          "--timing-hands", "0", "--seed", "3"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=300, env={**os.environ, "GINCLI_PLUGINS_DIR": str(tmp_path)})
+    assert res.returncode == 0, res.stderr
+    line, = [x for x in res.stderr.splitlines() if "forfeited" in x]  # one line a player, its forfeits added up
+    assert line.startswith("worlds 8: always-knocks forfeited ")
+    assert "(the first: illegal move (knock-over-limit)" in line and "and the games won count them" in line
