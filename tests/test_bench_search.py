@@ -9,15 +9,18 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import ROOT
 
 SCRIPT = ROOT / "benchmarks" / "bench_search.py"
 
 
-def bench(*args: str) -> subprocess.CompletedProcess:
+def bench(*args: str, plugins: Path | None = None) -> subprocess.CompletedProcess:
+    """The script's run; ``plugins``, a folder of plugins it loads too."""
+    env = {**os.environ, "GINCLI_PLUGINS_DIR": str(plugins)} if plugins else None
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
+                          timeout=300, env=env)
 
 
 def test_each_doubling_is_played_against_the_worlds_before_it():
@@ -74,9 +77,8 @@ def gincli_register_bots(register):
 
 def test_a_bot_that_forfeits_is_named_with_its_forfeits(tmp_path):
     (tmp_path / "knocker.py").write_text(KNOCKER)
-    res = subprocess.run([sys.executable, str(SCRIPT), "--worlds", "8", "--against", "always-knocks", "--games", "2",
-                          "--timing-hands", "0", "--seed", "3"], capture_output=True, text=True, cwd=ROOT,
-                         timeout=300, env={**os.environ, "GINCLI_PLUGINS_DIR": str(tmp_path)})
+    res = bench("--worlds", "8", "--against", "always-knocks", "--games", "2", "--timing-hands", "0", "--seed", "3",
+                plugins=tmp_path)
     assert res.returncode == 0, res.stderr
     line, = [x for x in res.stderr.splitlines() if "forfeited" in x]  # one line a player, its forfeits added up
     assert line.startswith("worlds 8: always-knocks forfeited ")

@@ -64,7 +64,7 @@ class DrawsBot(AsDealtBot):
         move = super().choose(view)
         if (move.action != "draw" or view.phase != "draw" or view.melds is not STANDARD
                 or getattr(view.rules, "movesets", ()) or view.refusal is not None or view.stock_count <= 2
-                or view.must_draw_stock):  # both refused the first upcard: the stock it must be
+                or view.must_draw_stock):  # both seats refused the first upcard: the rules say the stock
             return move
         position = self.search_position(view, _Knowledge(view, self), playout.DRAW, -1)
         if position is None:
