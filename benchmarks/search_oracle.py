@@ -235,8 +235,15 @@ def main(argv: list[str] | None = None) -> int:
             room.append(rest[best] - rest[0])
         rows, base = [], None
         for spec in a.rows:
-            jobs = [(spec, part, a.seed, first) for first, part in chunks(found, a.workers)]
-            chosen = [c for part in pool.map(choices, jobs) for c in part]
+            # parts of about 50 positions, so that the count moves (each position has its own seed: the
+            # same choices however the positions are split)
+            jobs = [(spec, part, a.seed, first) for first, part in chunks(found, max(a.workers, len(found) // 50))]
+            chosen = []
+            for part in pool.imap(choices, jobs):
+                chosen += part
+                print(f"\rrow {spec['row']}: {len(chosen)}/{len(found)} positions decided", end="", file=sys.stderr,
+                      flush=True)
+            print(file=sys.stderr)
             gains = [w[c] - w[0] for w, c in zip(worth, chosen, strict=True)]
             gain, error = mean_error(gains)
             row = {"row": spec["row"], "worlds": spec["worlds"],
@@ -247,7 +254,6 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 row["vs_first"], row["vs_first_error"] = mean_error([g - b for g, b in zip(gains, base, strict=True)])
             rows.append(row)
-            print(f"row {spec['row']} done", file=sys.stderr, flush=True)
     out = {"hands": None if a.load else a.hands, "seed": a.seed, "positions": len(found), "replays": replays,
            "rows": rows, "room": dict(zip(("gain", "error"), mean_error(room), strict=True))}
     if a.format == "json":
