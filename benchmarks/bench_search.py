@@ -162,6 +162,14 @@ def main() -> None:
                        p99_ms=t[int(0.99 * (len(t) - 1))], max_ms=t[-1], **counts)
         rows.append(row)
         print(f"worlds {w} done", file=sys.stderr, flush=True)
+    for r in rows:  # a forfeit is a hand lost to an illegal move: a fault in a bot, counted in its games won
+        faults: dict[str, list] = {}
+        for fault in r.get("forfeit_reasons", []):
+            faults.setdefault(fault["player"], []).append(fault)
+        for player, found in faults.items():
+            n = sum(f["count"] for f in found)
+            print(f"worlds {r['worlds']}: {player} forfeited {n} hand{'s' * (n != 1)} (the first: "
+                  f"{found[0]['reason']}), and the games won count them", file=sys.stderr)
     if a.format == "json":
         print(json.dumps({"rows": rows, "playouts": cost} if a.playout_positions else rows, indent=2))
         return
@@ -183,14 +191,6 @@ def main() -> None:
     against = f"master:worlds=W/2{named}" if a.against == "half" else a.against
     print(f"master:worlds=W{named} against {against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
     print(table(out, header))
-    for r in rows:  # a forfeit is a hand lost to an illegal move: a fault in a bot, counted in its games won
-        faults: dict[str, list] = {}
-        for fault in r.get("forfeit_reasons", []):
-            faults.setdefault(fault["player"], []).append(fault)
-        for player, found in faults.items():
-            n = sum(f["count"] for f in found)
-            print(f"worlds {r['worlds']}: {player} forfeited {n} hand{'s' * (n != 1)} (the first: "
-                  f"{found[0]['reason']}), and the games won count them", file=sys.stderr)
     if a.playout_positions:
         fast = f"{cost['compiled_us']:.1f} µs compiled" if cost["compiled_us"] is not None else "not compiled here"
         print(f"a play-out, CPU time ({a.playout_positions} early-hand positions, ten discards in 192 worlds each, "

@@ -83,3 +83,7 @@ def test_a_bot_that_forfeits_is_named_with_its_forfeits(tmp_path):
     line, = [x for x in res.stderr.splitlines() if "forfeited" in x]  # one line a player, its forfeits added up
     assert line.startswith("worlds 8: always-knocks forfeited ")
     assert "(the first: illegal move (knock-over-limit)" in line and "and the games won count them" in line
+    as_json = bench("--worlds", "8", "--against", "always-knocks", "--games", "2", "--timing-hands", "0", "--seed",
+                    "3", "--format", "json", plugins=tmp_path)  # named for a person in JSON too, the data on stdout
+    assert as_json.returncode == 0 and "always-knocks forfeited" in as_json.stderr
+    assert json.loads(as_json.stdout)[0]["forfeits"][1] > 0

@@ -23,9 +23,8 @@ from gincli import hookimpl
 from gincli.hand import playout
 from gincli.hand.moves import Move
 from gincli.hand.view import PlayerView
-from gincli.rulebook.meldrules import STANDARD
 from gincli_builtin.expert import _Knowledge
-from gincli_builtin.master import MasterBot
+from gincli_builtin.master import MasterBot, searchable
 
 
 class TwinBot(MasterBot):
@@ -62,8 +61,7 @@ class DrawsBot(AsDealtBot):
 
     def choose(self, view: PlayerView) -> Move:
         move = super().choose(view)
-        if (move.action != "draw" or view.phase != "draw" or view.melds is not STANDARD
-                or getattr(view.rules, "movesets", ()) or view.refusal is not None or view.stock_count <= 2
+        if (move.action != "draw" or not searchable(view, "draw") or view.stock_count <= 2
                 or view.must_draw_stock):  # both seats refused the first upcard: the rules say the stock
             return move
         position = self.search_position(view, _Knowledge(view, self), playout.DRAW, -1)

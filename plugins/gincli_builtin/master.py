@@ -322,8 +322,9 @@ def search_choice(position: Position, ids: Sequence[int], worlds: int, halving: 
     return best
 
 
-def searchable(view: PlayerView) -> bool:
-    """Whether the play-outs play this view's rules: the standard melds, two
-    players, no move set in play (the rule book's own moves)."""
+def searchable(view: PlayerView, phase: str = "discard") -> bool:
+    """Whether the play-outs play this view's rules in ``phase`` (the view's
+    own): the standard melds, two players, no move set in play (the rule
+    book's own moves)."""
     return (view.melds is STANDARD and not getattr(view.rules, "movesets", ()) and view.refusal is None
-            and view.phase == "discard")
+            and view.phase == phase)
