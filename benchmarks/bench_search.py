@@ -110,6 +110,17 @@ def playout_cost(positions: int, seed: int, worlds: int = 192, compiled: bool = 
         playout.PLAYOUT = saved
 
 
+def forfeit_lines(row: dict) -> list[str]:
+    """A line for each player that forfeited hands in ``row``'s match: a
+    forfeit is a hand lost to an illegal move, a fault in a bot, and the games
+    won count it."""
+    faults: dict[str, list] = {}  # player -> [hands forfeited, the first reason]
+    for fault in row.get("forfeit_reasons", []):
+        faults.setdefault(fault["player"], [0, fault["reason"]])[0] += fault["count"]
+    return [f"worlds {row['worlds']}: {player} forfeited {n} hand{'s' * (n != 1)} (the first: {first}), and the "
+            f"games won count them" for player, (n, first) in faults.items()]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--worlds", default="0,48,192,768", help="the numbers of worlds, comma-separated (0: no search)")
@@ -162,14 +173,8 @@ def main() -> None:
                        p99_ms=t[int(0.99 * (len(t) - 1))], max_ms=t[-1], **counts)
         rows.append(row)
         print(f"worlds {w} done", file=sys.stderr, flush=True)
-    for r in rows:  # a forfeit is a hand lost to an illegal move: a fault in a bot, counted in its games won
-        faults: dict[str, list] = {}
-        for fault in r.get("forfeit_reasons", []):
-            faults.setdefault(fault["player"], []).append(fault)
-        for player, found in faults.items():
-            n = sum(f["count"] for f in found)
-            print(f"worlds {r['worlds']}: {player} forfeited {n} hand{'s' * (n != 1)} (the first: "
-                  f"{found[0]['reason']}), and the games won count them", file=sys.stderr)
+        for line in forfeit_lines(row):  # as the row ends, not after every row: rows can take half an hour each
+            print(line, file=sys.stderr, flush=True)
     if a.format == "json":
         print(json.dumps({"rows": rows, "playouts": cost} if a.playout_positions else rows, indent=2))
         return
