@@ -103,7 +103,7 @@ def ray_address(tmp_path_factory):
     log = tmp_path_factory.mktemp("ray") / "head.log"
     with open(log, "w") as err:
         head = subprocess.Popen([sys.executable, "-c", RAY_HEAD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=err, text=True, env=env)
+                                stderr=err, text=True, env=env, cwd=log.parent)
     address = head.stdout.readline().strip()
     if not address:
         head.kill()

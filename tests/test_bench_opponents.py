@@ -12,11 +12,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the installed gin, as a user runs it: ``python -m gincli`` from the repository's root would
+#: import the source tree instead, without the accelerator a wheel compiles
+GIN = str(Path(sys.executable).with_name("gin"))
 PLUGINS = ROOT / "benchmarks" / "plugins"
 
 
 def gin(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gincli", "--plugins-dir", str(PLUGINS), *args],
+    return subprocess.run([GIN, "--plugins-dir", str(PLUGINS), *args],
                           capture_output=True, text=True, cwd=ROOT)
 
 

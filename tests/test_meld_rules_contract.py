@@ -157,7 +157,7 @@ def test_the_api_gives_the_same_entries_and_reports_and_raises_nothing(tmp_path,
     """)
     env = {**os.environ, "GINCLI_PLUGINS_DIR": str(folder), "GINCLI_CONFIG_DIR": str(tmp_path / "config")}
     res = subprocess.run([sys.executable, "-c", code, json.dumps(transcripts)], input=records(), env=env,
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     cli = gin(tmp_path, "--plugins-dir", str(folder), "score", "-f", "json", "-", input=records())

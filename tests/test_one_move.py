@@ -291,7 +291,8 @@ def test_gin_play_and_the_api_offer_no_refused_move(tmp_path):
         print(json.dumps(hand.result["outcome"]))
     """)
     env = {**os.environ, "GINCLI_PLUGINS_DIR": str(PLUGINS), "GINCLI_CONFIG_DIR": str(tmp_path / "config")}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
+                         cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     # gin play: after taking the upcard, what the player may do holds no knock, and says which rule takes it out
     res = gin("play", "--bot", "simple", "--seed", "7", "--name", "ann", "-o", "surrender=true", "-o",
@@ -402,5 +403,6 @@ def test_the_environments_mask_leaves_out_what_check_refuses(tmp_path):
         assert early_knocks == 0
     """)
     env = {**os.environ, "GINCLI_PLUGINS_DIR": str(PLUGINS), "GINCLI_CONFIG_DIR": str(tmp_path / "config")}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
+                         cwd=tmp_path)
     assert out.returncode == 0, out.stderr

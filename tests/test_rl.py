@@ -210,7 +210,7 @@ def test_doubling_offer_accept_and_decline_have_their_ids():
     assert env.rewards[first] == result["points"] == -env.rewards[answerer]
 
 
-def test_a_plugins_move_set_adds_its_action_and_plays():
+def test_a_plugins_move_set_adds_its_action_and_plays(tmp_path):
     """docs/examples/resign.py's move set, its option on: one id more, 111, and it ends the hand."""
     code = """
 import gincli.rl as rl
@@ -223,7 +223,8 @@ env.step(111)
 print(env.infos[agent]["result"]["outcome"], env.rewards[agent])
 """
     env = dict(os.environ, GINCLI_PLUGINS_DIR=str(ROOT / "docs" / "examples"))
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300,
+                          cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["resigned", "-15.0"]
 
@@ -478,26 +479,27 @@ def test_a_policy_bot_of_a_plugin_plays_in_gin_match_and_gin_tournament(tmp_path
 
 # -- the package ----------------------------------------------------------------------------
 
-def test_import_gincli_loads_none_of_the_extra():
+def test_import_gincli_loads_none_of_the_extra(tmp_path):
     code = ("import sys, gincli; gincli.deal(seed=1); gincli.new_hand(seed=1); "
             "print([m for m in ('numpy', 'pettingzoo', 'gymnasium') if m in sys.modules])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
+                         cwd=tmp_path)
     assert out.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("missing", ["numpy", "pettingzoo", "gymnasium"])
-def test_without_the_extra_the_import_says_how_to_install_it(missing):
+def test_without_the_extra_the_import_says_how_to_install_it(tmp_path, missing):
     code = f"import sys; sys.modules[{missing!r}] = None\nimport gincli.rl"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines()[-1] == (
         f"ImportError: gincli.rl needs numpy, pettingzoo and gymnasium ({missing} is not installed): "
         "pip install 'gincli[rl]'")
 
 
-def test_without_several_packages_the_import_names_each():
+def test_without_several_packages_the_import_names_each(tmp_path):
     code = "import sys; sys.modules['numpy'] = sys.modules['gymnasium'] = None\nimport gincli.rl"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines()[-1] == (
         "ImportError: gincli.rl needs numpy, pettingzoo and gymnasium (numpy and gymnasium are not installed): "

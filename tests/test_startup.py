@@ -41,7 +41,7 @@ def loaded(tmp_path: Path, *args: str, heavy: tuple[str, ...] = HEAVY, packages:
         env["GINCLI_DISABLE_PLUGINS"] = ",".join(ep.name for ep in entry_points(group="gincli"))
     env.pop("GINCLI_PLUGINS_DIR", None)
     res = subprocess.run([sys.executable, "-c", PROBE.format(heavy=heavy), *args], capture_output=True, text=True,
-                         env=env, timeout=300)
+                         env=env, timeout=300, cwd=tmp_path)
     line = [ln for ln in res.stderr.splitlines() if ln.startswith("LOADED")][-1]
     return res.stdout, eval(line[len("LOADED "):])
 
@@ -181,7 +181,7 @@ main()
 def test_ctrl_c_while_starting_is_one_line_not_a_traceback(tmp_path, module):
     env = dict(os.environ, GINCLI_CONFIG_DIR=str(tmp_path / "config"))
     res = subprocess.run([sys.executable, "-c", INTERRUPT_AT_IMPORT.format(module=module)], capture_output=True,
-                         text=True, env=env, timeout=300)
+                         text=True, env=env, timeout=300, cwd=tmp_path)
     assert res.returncode == 130 and res.stderr == "gin: interrupted\n", res.stderr
     assert res.stdout == ""
 
@@ -266,10 +266,10 @@ def test_ctrl_c_in_the_console_script_before_main_is_answered_by_main(tmp_path):
     assert res.returncode == 130 and res.stderr == "gin: interrupted\n", res.stderr
 
 
-def test_importing_gincli_in_a_program_changes_no_signal_handler():
+def test_importing_gincli_in_a_program_changes_no_signal_handler(tmp_path):
     code = ("import signal, gincli, gincli.entry\n"
             "assert signal.getsignal(signal.SIGINT) is signal.default_int_handler\n"
             "assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])\n"
             "gincli.Move\nprint('ok')\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert res.returncode == 0 and res.stdout == "ok\n", res.stderr

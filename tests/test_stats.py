@@ -626,7 +626,7 @@ def test_bradley_terry_is_deterministic_and_refuses_malformed_results():
         bradley_terry(THREE, anchor="z")
 
 
-def test_the_statistics_import_without_numpy_or_scipy():
+def test_the_statistics_import_without_numpy_or_scipy(tmp_path):
     import subprocess
     import sys
 
@@ -638,6 +638,7 @@ def test_the_statistics_import_without_numpy_or_scipy():
             "sys.meta_path.insert(0, Block())\n"
             "from gincli.matches import stats\n"
             "print(round(stats.Sprt(0, 50).llr([1.0] * 30 + [0.5] * 40 + [0.0] * 20), 6))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False,
+                         cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "0.922477"
