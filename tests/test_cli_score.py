@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 
 import pytest
 from helpers import json_lines, record
@@ -196,3 +198,43 @@ def test_lines_sent_to_the_workers_give_the_records_the_reader_gives(tmp_path, m
         got = [(i.index, i.line, i.error, i.raw) for chunk in Reader(str(f)).batches(size)
                for i in (chunk.items() if isinstance(chunk, Lines) else chunk)]
         assert got == want, size
+
+
+def test_a_worker_reads_its_lines_in_the_file_and_says_so_when_the_file_changed(tmp_path, monkeypatch):
+    """Past the first lines, a chunk of a regular file is sent to a worker as
+    its place in the file (a few bytes, not the lines), and the worker reads
+    the same lines there; a file rewritten or replaced in the meantime is one
+    sentence, not other records. Standard input and gzip data are sent whole."""
+    import gzip
+    import pickle
+
+    from gincli.base.errors import InputError
+    from gincli.formats import containers
+    from gincli.formats.containers import Reader
+
+    monkeypatch.setattr(containers, "PIECE", 500)  # read in pieces of a few lines
+    lines = "".join(json.dumps(dict(GOOD, id=f"h{i}")) + "\n" for i in range(50)).encode()
+    f = tmp_path / "h.jsonl"
+    f.write_bytes(lines)
+    chunks = list(Reader(str(f)).batches(10))
+    assert len(chunks) >= 4 and [c.span is None for c in chunks] == [True] + [False] * (len(chunks) - 1)
+    sent = [pickle.dumps(c) for c in chunks]
+    assert all(len(s) < 300 < len(c.data) for s, c in zip(sent[1:], chunks[1:], strict=True))
+    assert [pickle.loads(s).data for s in sent] == [c.data for c in chunks]
+    f.write_bytes(lines.replace(b"h23", b"h99"))  # the same size, other bytes
+    with pytest.raises(InputError, match=f"^cannot read {re.escape(str(f))}: it changed while it was read$"):
+        pickle.loads(sent[2])
+    assert pickle.loads(sent[1]).data == chunks[1].data  # the lines that did not change
+    new = tmp_path / "new.jsonl"
+    new.write_bytes(lines)
+    os.replace(new, f)
+    assert pickle.loads(sent[3]).data == chunks[3].data  # a worker that has the file open reads it still
+    os.close(containers._span_file.pop())  # a worker that has not
+    containers._span_file.clear()
+    with pytest.raises(InputError, match="it was replaced while it was read$"):
+        pickle.loads(sent[3])
+    g = tmp_path / "h.jsonl.gz"
+    g.write_bytes(gzip.compress(lines))
+    assert all(c.span is None for c in Reader(str(g)).batches(10))
+    with open(f, "rb") as stdin:
+        assert all(c.span is None for c in Reader("-", stdin=stdin).batches(10))

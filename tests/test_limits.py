@@ -10,6 +10,7 @@ import gzip
 import io
 import json
 import os
+import pickle
 import subprocess
 import sys
 import threading
@@ -335,6 +336,13 @@ def test_batches_give_the_items_the_line_reader_gives(shapes, limit, piece, size
             chunks = list(Reader(path, "jsonl").batches(size))
             got = [(i.index, i.line, i.error, i.raw) for chunk in chunks
                    for i in (chunk.items() if isinstance(chunk, Lines) else chunk)]
+            # as a worker is sent them: a chunk that lies whole in the file as its place there, read again
+            sent = [pickle.loads(pickle.dumps(chunk)) for chunk in chunks]
+            assert [(c.line, c.index, c.data, c.cut) for c in sent] == [(c.line, c.index, c.data, c.cut)
+                                                                        for c in chunks]
+            for c in chunks:
+                if c.span is not None:
+                    assert not gzipped and data[c.span.offset:c.span.offset + c.span.length] == c.data
         finally:
             containers.PIECE, containers.MAX_RECORD_BYTES = old
     assert got == want

@@ -20,13 +20,14 @@ import io
 import json
 import os
 import re
+import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
-from typing import IO, Any, cast
+from typing import IO, Any, NamedTuple, cast
 
 from ..base.errors import InputError, quote, shorten
 from ..base.jsonio import BOM, Marking, OutOfRange, holds_non_finite, loads, too_deep
@@ -87,13 +88,24 @@ class Lines:
     record ``index``: what a worker process is sent, a few bytes a record
     (:meth:`Reader.batches`). ``cut``: the lines (counted from 0 here) that
     were past :data:`MAX_RECORD_BYTES`, let go when read (each an empty line
-    in ``data``)."""
+    in ``data``). ``span``: where ``data`` lies, byte for byte, in a regular
+    file: a worker process is then sent that place, not the bytes, and reads
+    them there itself (:func:`_read_span`), so that the process that reads
+    the input does not copy it all through the workers' pipes."""
 
     source: str
     line: int
     index: int
     data: bytes
     cut: tuple[int, ...] = ()
+    span: Span | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        span = self.span
+        if span is None:
+            return (Lines, (self.source, self.line, self.index, self.data, self.cut))
+        # the check of what the worker reads, made only when a worker is sent it
+        return (_lines_at, (self.source, self.line, self.index, span._replace(crc=zlib.crc32(self.data))))
 
     def items(self) -> Iterator[Item]:
         """The records, raw (:meth:`Item.load` parses one), as
@@ -114,6 +126,60 @@ class Lines:
             yield Item(name, index, lineno, None, None, raw)
             index += 1
             lineno += 1
+
+
+class Span(NamedTuple):
+    """Where a :class:`Lines`'s bytes lie in a regular file: its path and
+    identity (device, inode), the offset and length of the bytes, and their
+    CRC-32 (set as it is sent)."""
+
+    path: str
+    device: int
+    inode: int
+    offset: int
+    length: int
+    crc: int = 0
+
+
+#: A worker's open input, (device, inode) and descriptor: the one it last read a span of.
+_span_file: list[Any] = []
+
+
+def _lines_at(source: str, line: int, index: int, span: Span) -> Lines:
+    """A :class:`Lines` sent as a :class:`Span`: its bytes read from the file."""
+    return Lines(source, line, index, _read_span(source, span))
+
+
+def _read_span(source: str, span: Span) -> bytes:
+    """The bytes of ``span``, read from its file (kept open for the next span
+    of it); :class:`InputError` when the file is no longer what was read."""
+    key = (span.device, span.inode)
+    try:
+        if not _span_file or _span_file[0] != key:
+            fd = os.open(span.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) != key:
+                os.close(fd)
+                raise InputError(f"cannot read {source}: it was replaced while it was read")
+            if _span_file:
+                os.close(_span_file[1])
+            _span_file[:] = [key, fd]
+        fd = _span_file[1]
+        parts = []
+        offset, left = span.offset, span.length
+        while left > 0:
+            piece = os.pread(fd, left, offset)
+            if not piece:
+                break
+            parts.append(piece)
+            offset += len(piece)
+            left -= len(piece)
+    except OSError as exc:
+        raise InputError(f"cannot read {source}: {exc.strerror or exc}") from None
+    data = parts[0] if len(parts) == 1 else b"".join(parts)
+    if len(data) != span.length or zlib.crc32(data) != span.crc:
+        raise InputError(f"cannot read {source}: it changed while it was read")
+    return data
 
 
 def _records(data: bytes, lines: int, cut: int) -> int:
@@ -239,6 +305,21 @@ class Reader:
             if raw is not self._stdin and raw is not sys.stdin.buffer:
                 raw.close()
 
+    def _place(self, stream: IO[bytes]) -> tuple[str, int, int] | None:
+        """The path and identity of the input when ``stream`` reads a regular
+        file's bytes as they are stored (not standard input, not gzip data),
+        so that a worker can read them there (:class:`Span`); else None."""
+        if self.path == "-" or self.gzipped or stream is not self._stream or not hasattr(os, "pread"):
+            return None
+        try:
+            st = os.fstat(stream.fileno())
+            stream.tell()
+        except (OSError, ValueError, AttributeError):
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0:  # /proc's files say 0 and change
+            return None
+        return (os.path.abspath(self.path), st.st_dev, st.st_ino)
+
     def _decompressed(self, raw: IO[bytes]) -> IO[bytes]:
         """The input's bytes, decompressed as they are read when it is gzip data:
         a name ending ``.gz``, or gzip's magic bytes at the start."""
@@ -329,6 +410,7 @@ class Reader:
         limit = MAX_RECORD_BYTES
         step = min(PIECE, limit + 1)  # a line whole inside a piece is never past the limit
         read = getattr(stream, "read1", None) or stream.read
+        place = self._place(stream)  # (path, device, inode) of a regular file read as it is stored
         parts: list[bytes] = []  # whole lines, for the chunk
         count = 0  # the lines in parts
         cut: list[int] = []
@@ -348,7 +430,12 @@ class Reader:
             count += 1
         while True:
             if count >= size:
-                chunk = Lines(name, first, index, b"".join(parts), tuple(cut))
+                data = b"".join(parts)
+                span = None
+                if place is not None and not cut and first > skipped + 1:  # not the first lines: sniffing read them
+                    stop = stream.tell() - held  # a line begun and not ended is held back
+                    span = Span(*place, stop - len(data), len(data))
+                chunk = Lines(name, first, index, data, tuple(cut), span)
                 yield chunk
                 first += count
                 index += _records(chunk.data, count, len(cut))
@@ -398,11 +485,16 @@ class Reader:
             held = len(piece) - last
             parts.append(whole)
             count += whole.count(b"\n")
+        ended = not begun
         if begun:  # the input's last line, without its newline
             parts.append(b"".join(begun) + b"\n")
             count += 1
         if parts:
-            yield Lines(name, first, index, b"".join(parts), tuple(cut))
+            data = b"".join(parts)
+            span = None
+            if place is not None and ended and not cut and first > skipped + 1:
+                span = Span(*place, stream.tell() - len(data), len(data))
+            yield Lines(name, first, index, data, tuple(cut), span)
 
     def _whole(self, data: bytes | bytearray, fmt: str) -> Iterator[Item]:
         name = self.name
