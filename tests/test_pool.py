@@ -11,6 +11,7 @@ import signal
 import time
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from gincli.base import pool
 from gincli.base.errors import GinError, RecordError
@@ -389,3 +390,25 @@ def test_closing_a_stream_early_leaves_no_process():
     results.close()
     assert {c for c, _ in got} == {0}
     assert_no_children({pid for _, pid in got})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 3000), st.integers(1, 300), st.integers(0, 8))
+def test_chunks_keep_every_item_in_order_and_shrink_at_both_ends(n, size, ramp):
+    """chunked(): every item once, in order, no list over ``size``; with
+    ``ramp`` (the workers), the first lists an eighth, a quarter and a half of
+    ``size``, and over a sequence the last ones no more than the items left over
+    twice ``ramp``, so that no worker is left alone with a whole chunk; over an
+    iterator (its length unknown) the lists keep their size to the end."""
+    from gincli.base.pool import chunked
+
+    lists = list(chunked(range(n), size, ramp))
+    assert [i for c in lists for i in c] == list(range(n)) and all(0 < len(c) <= size for c in lists)
+    left = n
+    for k, c in enumerate(lists):
+        ramped = [max(1, size // d) for d in (8, 4, 2) for _ in range(ramp)]
+        cap = min(ramped[k] if k < len(ramped) else size, max(1, -(-left // (2 * ramp)))) if ramp else size
+        assert len(c) == min(cap, left), (k, lists)
+        left -= len(c)
+    plain = [len(c) for c in chunked(iter(range(n)), size)]
+    assert plain == [size] * (n // size) + ([n % size] if n % size else [])

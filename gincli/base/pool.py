@@ -48,7 +48,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .errors import EXIT_UNREADABLE, GinError
@@ -885,15 +885,26 @@ def _prepend(head: tuple[T, ...], rest: Iterator[T]) -> Iterator[T]:
 def chunked(items: Iterable[T], size: int, ramp: int = 0) -> Iterator[list[T]]:
     """``items`` in lists of ``size``; with ``ramp`` (the workers), the first
     lists smaller (an eighth of ``size``, then a quarter, a half: ``ramp`` of
-    each), so that the first results, and the progress shown, come soon."""
+    each), so that the first results, and the progress shown, come soon; and
+    where ``items`` has a length, the last ones smaller too (none more than
+    the items left over twice ``ramp``, down to one), so that the workers end
+    together: none is left with a whole chunk to play while the others wait."""
     sizes = [max(1, size // d) for d in (8, 4, 2) for _ in range(ramp)] if ramp else []
+    left = len(items) if ramp and isinstance(items, Sized) else None
+
+    def next_limit() -> int:
+        limit = sizes.pop(0) if sizes else size
+        return limit if left is None else min(limit, max(1, -(-left // (2 * ramp))))
+
     chunk: list[T] = []
-    limit = sizes.pop(0) if sizes else size
+    limit = next_limit()
     for item in items:
         chunk.append(item)
         if len(chunk) >= limit:
             yield chunk
+            if left is not None:
+                left -= len(chunk)
             chunk = []
-            limit = sizes.pop(0) if sizes else size
+            limit = next_limit()
     if chunk:
         yield chunk
