@@ -429,3 +429,17 @@ def preprocessed(command: list[str]) -> list[tuple[str, str]]:
         elif line.strip():
             lines.append((current, line))
     return lines
+
+
+@needs_compiled
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([b"{", b"}", b" ", b"\t", b"\r", b"\x0b", b"\x0c", b"\xa0", b"x", b"\x00"]),
+                         max_size=6), max_size=12))
+def test_the_compiled_record_count_is_the_line_readers(lines):
+    """_stdscore.records counts the lines of JSON Lines that are not blank
+    (bytes.isspace's whitespace only), as the reader's Python does."""
+    from gincli.rulebook._stdscore import records
+
+    data = b"".join(b"".join(line) + b"\n" for line in lines)
+    assert records(data) == sum(1 for raw in data.split(b"\n")[:-1] if raw and not raw.isspace())
+    assert records(memoryview(data)) == records(bytearray(data)) == records(data)

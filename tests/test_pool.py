@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import pickle
 import signal
 import time
 
@@ -412,3 +413,22 @@ def test_chunks_keep_every_item_in_order_and_shrink_at_both_ends(n, size, ramp):
         left -= len(c)
     plain = [len(c) for c in chunked(iter(range(n)), size)]
     assert plain == [size] * (n // size) + ([n % size] if n % size else [])
+
+
+def buffered(chunk: int) -> tuple[int, pickle.PickleBuffer, list[pickle.PickleBuffer], bytes]:
+    """Buffers of any size in a result, beside other values, as ``gin score``'s workers send their output."""
+    return (chunk, pickle.PickleBuffer(bytes([chunk % 256]) * (chunk * 40_000)),
+            [pickle.PickleBuffer(bytearray(b"ab" * chunk)), pickle.PickleBuffer(b"")], b"in band %d" % chunk)
+
+
+def test_buffers_in_a_result_arrive_whole_and_in_order_as_views_of_the_message():
+    """A ``pickle.PickleBuffer`` in a chunk's result is written after the rest
+    of it, never copied into its pickle, and comes back as a view of the
+    message, the same bytes; many, big (past a pipe's size) or empty."""
+    got = list(ordered_map(buffered, range(12), workers=3))
+    assert [g[0] for g in got] == list(range(12))
+    for chunk, big, small, plain in got:
+        assert isinstance(big, memoryview) and bytes(big) == bytes([chunk % 256]) * (chunk * 40_000)
+        assert [bytes(b) for b in small] == [b"ab" * chunk, b""] and plain == b"in band %d" % chunk
+    here = list(ordered_map(buffered, range(3), workers=1))  # in this process: the buffers as made
+    assert [bytes(h[1]) for h in here] == [bytes(g[1]) for g in got[:3]]

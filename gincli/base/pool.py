@@ -12,7 +12,9 @@ A chunk's result comes back whole, or (``stream``) item by item: the work of a
 chunk is then a generator, each item it yields is sent here as it is made (a
 partial result), and each comes out as soon as it and every item before it
 have arrived, not once its chunk is done (a match's sessions, each written as
-it ends).
+it ends). A ``pickle.PickleBuffer`` in a chunk's result crosses uncopied: it is
+written after the result's pickle, as it is, and comes back as a view of the
+message (``gin score``'s output: a chunk's JSON Lines).
 
 The pool is this module's own (:class:`_Pool`), built so that ending it can
 never hang. Each worker has a pipe of its own each way, and this process
@@ -766,7 +768,7 @@ def _outcome(got: Any) -> Any:
         raise got
     import pickle
 
-    ok, value = pickle.loads(got)
+    ok, value = _unpickled(got)
     if ok:
         return value
     pickled, said, text = value
@@ -816,7 +818,15 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
                         return  # the parent stopped reading: it is ending
                 reply = pickle.dumps((True, None), pickle.HIGHEST_PROTOCOL)
             else:
-                reply = pickle.dumps((True, fn(pickle.loads(data))), pickle.HIGHEST_PROTOCOL)
+                value = fn(pickle.loads(data))
+                data = None
+                buffers: list[pickle.PickleBuffer] = []
+                reply = pickle.dumps((True, value), pickle.HIGHEST_PROTOCOL, buffer_callback=buffers.append)
+                value = None
+                if buffers:  # sent as they are, after the rest: never copied into the pickle
+                    if not _write_parts(results, _with_buffers(reply, buffers)):
+                        return  # the parent stopped reading: it is ending
+                    continue
         except Exception as exc:
             reply = _failure(exc)
         data = items = None
@@ -824,6 +834,42 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
         reply = None  # the memory back while the result is written
         if not _write(results, view):
             return  # the parent stopped reading: it is ending
+
+
+#: The first byte of a result whose pickle has buffers out of band (a pickle's first byte is PROTO, 0x80).
+_BUFFERS = b"B"
+
+
+def _with_buffers(reply: bytes, buffers: list[Any]) -> list[memoryview]:
+    """A result's message, the pickle's out-of-band buffers after it (``pickle.PickleBuffer``s
+    in the result: a chunk's output, say), as the parts to write: its header, a table (how many
+    buffers, the pickle's length and each buffer's), the pickle, the buffers."""
+    views = [memoryview(b).cast("B") for b in buffers]
+    table = (_BUFFERS + len(views).to_bytes(4, "big") + len(reply).to_bytes(8, "big")
+             + b"".join(len(v).to_bytes(8, "big") for v in views))
+    size = len(table) + len(reply) + sum(len(v) for v in views)
+    return [memoryview(size.to_bytes(_HEADER, "big") + table), memoryview(reply), *views]
+
+
+def _unpickled(got: bytes | bytearray) -> Any:
+    """A result's message unpickled: its out-of-band buffers (:func:`_with_buffers`) as
+    views of the message, not copies."""
+    import pickle
+
+    if got[:1] != _BUFFERS:
+        return pickle.loads(got)
+    view = memoryview(got)
+    count = int.from_bytes(view[1:5], "big")
+    size = int.from_bytes(view[5:13], "big")
+    at = 13 + 8 * count
+    lengths = [int.from_bytes(view[13 + 8 * i:21 + 8 * i], "big") for i in range(count)]
+    body = view[at:at + size]
+    at += size
+    buffers = []
+    for n in lengths:
+        buffers.append(view[at:at + n])
+        at += n
+    return pickle.loads(body, buffers=buffers)
 
 
 def _message(data: bytes, flag: int = 0) -> memoryview:
@@ -836,6 +882,20 @@ def _write(fd: int, view: memoryview) -> bool:
     try:
         while view:
             view = view[os.write(fd, view):]
+    except OSError:
+        return False
+    return True
+
+
+def _write_parts(fd: int, views: list[memoryview]) -> bool:
+    """Write a message made of parts, whole (blocking, no part copied); False once nobody reads the pipe."""
+    try:
+        while views:
+            n = os.writev(fd, views[:64])
+            while views and n >= len(views[0]):
+                n -= len(views.pop(0))
+            if n:
+                views[0] = views[0][n:]
     except OSError:
         return False
     return True

@@ -7,6 +7,7 @@ import gc
 import os
 from collections import Counter
 from collections.abc import Callable
+from pickle import PickleBuffer
 from typing import Annotated, Any, cast
 
 import typer
@@ -241,9 +242,10 @@ def _json_lines(records: list[str | Failure]) -> list[str | Failure]:
     return [json_lines(records)]
 
 
-def _json_bytes(records: list[str | Failure]) -> list[bytes]:
-    """A chunk's JSON Lines as UTF-8 (in a worker: gin then writes the bytes as they come)."""
-    return [json_lines(records).encode("utf-8", "replace")]
+def _json_bytes(records: list[str | Failure]) -> list[PickleBuffer]:
+    """A chunk's JSON Lines as UTF-8 (in a worker: gin then writes the bytes as they come),
+    in a buffer that crosses to gin's process uncopied (:mod:`gincli.base.pool`)."""
+    return [PickleBuffer(json_lines(records).encode("utf-8", "replace"))]
 
 
 def _writer(mode: str) -> Callable[[], Callable[[list[Any]], None]]:
@@ -260,13 +262,14 @@ def _writer(mode: str) -> Callable[[], Callable[[list[Any]], None]]:
     return _People
 
 
-def _json_writer(texts: list[str] | list[bytes]) -> None:
-    """An input's JSON Lines, as the workers made them: text, or UTF-8 (:func:`_json_bytes`)."""
+def _json_writer(texts: list[str] | list[Any]) -> None:
+    """An input's JSON Lines, as the workers made them: text, or UTF-8 (:func:`_json_bytes`:
+    a buffer, or a view of the message that brought it)."""
     for text in texts:
-        if isinstance(text, bytes):
-            write_utf8(text)
-        else:
+        if isinstance(text, str):
             write_data(text, json=True)
+        else:
+            write_utf8(text)
 
 
 class _People:
