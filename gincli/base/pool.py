@@ -824,7 +824,10 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
                 reply = pickle.dumps((True, value), pickle.HIGHEST_PROTOCOL, buffer_callback=buffers.append)
                 value = None
                 if buffers:  # sent as they are, after the rest: never copied into the pickle
-                    if not _write_parts(results, _with_buffers(reply, buffers)):
+                    sent = _write_parts(results, _with_buffers(reply, buffers))
+                    reply = None
+                    buffers = []  # the memory back before the next chunk
+                    if not sent:
                         return  # the parent stopped reading: it is ending
                     continue
         except Exception as exc:
