@@ -56,7 +56,8 @@ def trading(view: PlayerView, card: int) -> bool:
 class SimpleBot(Bot):
     name = "simple"
     description = ("The EAAI challenge baseline: takes the face-up card only to form a meld, discards to the "
-                   "least deadwood, knocks as soon as it can.")
+                   "least deadwood, knocks as soon as it can; late in a long hand it takes back none of its "
+                   "own discards.")
 
     def choose(self, view: PlayerView) -> Move:
         return self.allowed(view, self._choose(view))  # never a move a move set forbids
