@@ -236,5 +236,9 @@ def test_a_worker_reads_its_lines_in_the_file_and_says_so_when_the_file_changed(
     g = tmp_path / "h.jsonl.gz"
     g.write_bytes(gzip.compress(lines))
     assert all(c.span is None for c in Reader(str(g)).batches(10))
-    with open(f, "rb") as stdin:
-        assert all(c.span is None for c in Reader("-", stdin=stdin).batches(10))
+    read, write = os.pipe()  # standard input as a pipe: no place to read it again
+    os.write(write, lines)
+    os.close(write)
+    with os.fdopen(read, "rb") as stdin:
+        piped = list(Reader("-", stdin=stdin).batches(10))
+    assert all(c.span is None for c in piped) and b"".join(c.data for c in piped) == lines

@@ -824,7 +824,7 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
                 reply = pickle.dumps((True, value), pickle.HIGHEST_PROTOCOL, buffer_callback=buffers.append)
                 value = None
                 if buffers:  # sent as they are, after the rest: never copied into the pickle
-                    sent = _write_parts(results, _with_buffers(reply, buffers))
+                    sent = _write(results, *_with_buffers(reply, buffers))
                     reply = None
                     buffers = []  # the memory back before the next chunk
                     if not sent:
@@ -880,25 +880,16 @@ def _message(data: bytes, flag: int = 0) -> memoryview:
     return memoryview((len(data) | flag).to_bytes(_HEADER, "big") + data)
 
 
-def _write(fd: int, view: memoryview) -> bool:
-    """Write a message whole (blocking); False once nobody reads the pipe."""
+def _write(fd: int, *views: memoryview) -> bool:
+    """Write a message whole, from its parts (blocking, no part copied); False once nobody reads the pipe."""
+    left = [v for v in views if v]
     try:
-        while view:
-            view = view[os.write(fd, view):]
-    except OSError:
-        return False
-    return True
-
-
-def _write_parts(fd: int, views: list[memoryview]) -> bool:
-    """Write a message made of parts, whole (blocking, no part copied); False once nobody reads the pipe."""
-    try:
-        while views:
-            n = os.writev(fd, views[:64])
-            while views and n >= len(views[0]):
-                n -= len(views.pop(0))
+        while left:
+            n = os.writev(fd, left[:64])
+            while left and n >= len(left[0]):
+                n -= len(left.pop(0))
             if n:
-                views[0] = views[0][n:]
+                left[0] = left[0][n:]
     except OSError:
         return False
     return True

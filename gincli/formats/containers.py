@@ -419,6 +419,14 @@ class Reader:
         step = min(PIECE, limit + 1)  # a line whole inside a piece is never past the limit
         read = getattr(stream, "read1", None) or stream.read
         place = self._place(stream)  # (path, device, inode) of a regular file read as it is stored
+
+        def spanned(data: bytes, held: int) -> Span | None:
+            """Where the chunk's ``data`` lies in the file, ``held`` bytes read after it (a
+            line begun): for the lines after the first (sniffing read those), none past the limit."""
+            if place is None or cut or first == skipped + 1:
+                return None
+            stop = stream.tell() - held
+            return Span(*place, stop - len(data), len(data))
         parts: list[bytes] = []  # whole lines, for the chunk
         count = 0  # the lines in parts
         cut: list[int] = []
@@ -439,11 +447,7 @@ class Reader:
         while True:
             if count >= size:
                 data = b"".join(parts)
-                span = None
-                if place is not None and not cut and first > skipped + 1:  # not the first lines: sniffing read them
-                    stop = stream.tell() - held  # a line begun and not ended is held back
-                    span = Span(*place, stop - len(data), len(data))
-                chunk = Lines(name, first, index, data, tuple(cut), span)
+                chunk = Lines(name, first, index, data, tuple(cut), spanned(data, held))
                 yield chunk
                 first += count
                 index += _records(chunk.data, count, len(cut))
@@ -499,10 +503,7 @@ class Reader:
             count += 1
         if parts:
             data = b"".join(parts)
-            span = None
-            if place is not None and ended and not cut and first > skipped + 1:
-                span = Span(*place, stream.tell() - len(data), len(data))
-            yield Lines(name, first, index, data, tuple(cut), span)
+            yield Lines(name, first, index, data, tuple(cut), spanned(data, 0) if ended else None)
 
     def _whole(self, data: bytes | bytearray, fmt: str) -> Iterator[Item]:
         name = self.name
