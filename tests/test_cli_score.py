@@ -233,6 +233,10 @@ def test_a_worker_reads_its_lines_in_the_file_and_says_so_when_the_file_changed(
     containers._span_file.clear()
     with pytest.raises(InputError, match="it was replaced while it was read$"):
         pickle.loads(sent[3])
+    f.unlink()
+    with pytest.raises(InputError, match="it was removed while it was read$"):
+        pickle.loads(sent[3])
+    f.write_bytes(lines)
     g = tmp_path / "h.jsonl.gz"
     g.write_bytes(gzip.compress(lines))
     assert all(c.span is None for c in Reader(str(g)).batches(10))

@@ -157,7 +157,10 @@ def _read_span(source: str, span: Span) -> bytes:
     key = (span.device, span.inode)
     try:
         if not _span_file or _span_file[0] != key:
-            fd = os.open(span.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            try:
+                fd = os.open(span.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            except FileNotFoundError:
+                raise InputError(f"cannot read {source}: it was removed while it was read") from None
             st = os.fstat(fd)
             if (st.st_dev, st.st_ino) != key:
                 os.close(fd)
