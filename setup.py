@@ -25,4 +25,5 @@ setup(ext_modules=[Extension("gincli.rulebook._stdscore", ["gincli/rulebook/_std
                    Extension("gincli.rulebook._meldsearch", ["gincli/rulebook/_meldsearch.c"], optional=True,
                              depends=BITS, extra_compile_args=["-O2"]),
                    Extension("gincli.hand._playout", ["gincli/hand/_playout.c"], optional=True, depends=KNOCK,
-                             extra_compile_args=["-O2"])])
+                             extra_compile_args=["-O2"]),
+                   Extension("gincli.base._heap", ["gincli/base/_heap.c"], optional=True)])

@@ -173,6 +173,9 @@ def main() -> None:
             if _held["pending"]:  # a Ctrl-C held since start-up
                 _held["pending"] = False
                 raise KeyboardInterrupt
+            from .base.heap import keep_freed
+
+            keep_freed()  # the gin process's allocator keeps what it frees (gincli/base/heap.py)
             from .cli import main as run
         except KeyboardInterrupt:
             _interrupted()
