@@ -534,3 +534,24 @@ def test_a_match_of_three_or_four_bots_is_the_same_whatever_the_workers_and_resu
               "--resume", "--format", "json", "-q")
     assert res.returncode == 0, res.stderr
     assert f.read_text() == outs[0][1] and json.loads(res.stdout) == summary
+
+
+def test_a_session_outcome_crosses_from_a_worker_whole():
+    """SessionOutcome pickles as its fields in order (its own ``__reduce__``, for the driver's
+    speed): every field, each set to other than its default, comes back as it was."""
+    import pickle
+
+    from gincli.matches.runner import SessionOutcome
+
+    values = {"index": 7, "hands": [("knock", "a", 12, None, ("a", "b")), ("gin", "b", 31, "a", ("a", "b"))],
+              "winner": "b", "transcript": '{"hands": []}', "forfeits": [("a", "timed out", 1)], "capped": True,
+              "scores": {"a": -1.5, "b": 1.5}, "winners": ["b"], "programs": {"a": {"name": "x", "version": "1"}},
+              "stalled": 2, "unfinished": True}
+    assert set(values) == {f.name for f in dataclasses.fields(SessionOutcome)}
+    for field in dataclasses.fields(SessionOutcome):  # none of them at its default: a swap would show
+        assert values[field.name] != field.default
+    for capped, unfinished in ((True, False), (False, True)):  # the two flags told apart too
+        sent = dict(values, capped=capped, unfinished=unfinished)
+        back = pickle.loads(pickle.dumps(SessionOutcome(**sent), pickle.HIGHEST_PROTOCOL))
+        assert type(back) is SessionOutcome
+        assert dataclasses.asdict(back) == sent
