@@ -43,6 +43,8 @@ print(kept, before - resident())
 
 
 def _probe(how: str, env: dict[str, str] | None = None) -> tuple[bool, int]:
+    if env is None:  # the allocator as the C library leaves it, whatever this machine's environment tunes
+        env = {k: v for k, v in os.environ.items() if k not in heap._TUNED}
     with tempfile.TemporaryDirectory() as away:  # not the checkout's gincli: the installed one, compiled
         out = subprocess.run([sys.executable, "-c", PROBE, how], capture_output=True, text=True, check=True,
                              env=env, cwd=away).stdout.split()
