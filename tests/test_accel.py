@@ -64,6 +64,7 @@ def test_the_accelerator_is_built_where_a_compiler_is():
         return
     assert compiled is not None, "a C compiler is here, but gincli.rulebook._stdscore was not built"
     assert compiled_search is not None, "a C compiler is here, but gincli.rulebook._meldsearch was not built"
+    assert importlib.util.find_spec("gincli.base._heap") is not None, "a C compiler is here, but _heap was not built"
     assert (os.environ.get("GINCLI_PURE", "") in ("", "0")) == scoring.ACCELERATED == meldrules.ACCELERATED
 
 
@@ -277,11 +278,12 @@ STRICT = ["-std=c11", "-pedantic", "-Wall", "-Wextra", "-Wvla", "-Werror"]
 #: book's one header of the standard melds (gincli/rulebook/_melds.h), all on
 #: that of the bit operations (gincli/rulebook/_bits.h).
 SOURCES = {"_stdscore": ROOT / "gincli/rulebook/_stdscore.c", "_stdplay": ROOT / "gincli/rl/_stdplay.c",
-           "_meldsearch": ROOT / "gincli/rulebook/_meldsearch.c", "_playout": ROOT / "gincli/hand/_playout.c"}
+           "_meldsearch": ROOT / "gincli/rulebook/_meldsearch.c", "_playout": ROOT / "gincli/hand/_playout.c",
+           "_heap": ROOT / "gincli/base/_heap.c"}
 #: The headers each includes.
 HEADERS = {"_stdscore": {"_bits.h", "_melds.h", "_stdscore_tables.h", "_knock.h"},
            "_stdplay": {"_bits.h", "_melds.h", "_stdscore_tables.h"}, "_meldsearch": {"_bits.h"},
-           "_playout": {"_bits.h", "_melds.h", "_stdscore_tables.h", "_knock.h"}}
+           "_playout": {"_bits.h", "_melds.h", "_stdscore_tables.h", "_knock.h"}, "_heap": set()}
 
 
 def build(cc: str, name: str, folder: Path, *flags: str) -> ModuleType:
@@ -370,10 +372,21 @@ def plays_out_as_the_python(module: ModuleType) -> None:
         assert got == expected, i
 
 
+def keeps_what_is_freed(module: ModuleType) -> None:
+    """A build of _heap sets the GNU C library's thresholds (True), sets nothing
+    elsewhere (False), and refuses thresholds that are not positive ints."""
+    import platform
+
+    assert module.keep(4 << 20, 32 << 20) is (platform.libc_ver()[0] == "glibc")
+    for bad in ((0, 1), (1, -5), (1 << 40, 1)):
+        with pytest.raises(ValueError):
+            module.keep(*bad)
+
+
 @pytest.mark.parametrize("name, held", [("_stdscore", scores_as_the_python), ("_stdplay", plays_as_the_python),
                                         ("_meldsearch", searches_as_the_python),
-                                        ("_playout", plays_out_as_the_python)],
-                         ids=["_stdscore", "_stdplay", "_meldsearch", "_playout"])
+                                        ("_playout", plays_out_as_the_python), ("_heap", keeps_what_is_freed)],
+                         ids=["_stdscore", "_stdplay", "_meldsearch", "_playout", "_heap"])
 @pytest.mark.parametrize("bits", ["the compiler's own bit operations", "GINCLI_PORTABLE_BITS"])
 @pytest.mark.parametrize("cc", ["gcc", "clang"])
 def test_each_module_builds_with_each_compiler_and_answers_as_the_python_does(cc, bits, name, held, tmp_path):

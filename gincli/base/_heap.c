@@ -16,8 +16,8 @@
 
 static PyObject *keep(PyObject *self, PyObject *args) {
     (void)self;
-    long mmap_threshold, trim_threshold;
-    if (!PyArg_ParseTuple(args, "ll", &mmap_threshold, &trim_threshold)) return NULL;
+    long long mmap_threshold, trim_threshold;
+    if (!PyArg_ParseTuple(args, "LL", &mmap_threshold, &trim_threshold)) return NULL;
     if (mmap_threshold <= 0 || trim_threshold <= 0 || mmap_threshold > INT_MAX || trim_threshold > INT_MAX) {
         PyErr_SetString(PyExc_ValueError, "keep: thresholds are positive ints");
         return NULL;
