@@ -503,3 +503,52 @@ def test_a_python_bot_that_forfeits_every_hand_stops_the_match_as_on_the_command
         gincli.play_match([hopeless, "simple"], hands=20, seed=1, workers=1, max_forfeits=3)
     result = gincli.play_match([hopeless, "simple"], hands=4, seed=1, workers=1, max_forfeits=0)
     assert result.summary["hands"] == 4
+
+
+def test_a_bot_whose_every_reason_differs_gives_a_summary_of_a_bounded_size():
+    """forfeit_reasons groups a player's first REASONS_KEPT reasons one by one, and its
+    forfeits for any other reason after them in one group more (``others``): counted,
+    not listed; the summary for people gives three reasons and one line for the rest."""
+    from gincli.cli.summary import forfeit_lines
+    from gincli.matches.runner import OTHER_REASONS, REASONS_KEPT
+
+    calls = []
+
+    def glitchy(view, legal):
+        calls.append(1)
+        if len(calls) % 3 == 0:
+            raise RuntimeError(f"glitch number {len(calls)}")
+        return legal[0]
+
+    result = gincli.play_match([glitchy, "simple"], hands=120, seed=2, workers=1, max_forfeits=0)
+    s = result.summary
+    forfeits = s["players"][0]["forfeits"]
+    groups = s["forfeit_reasons"]
+    assert forfeits > REASONS_KEPT + 5
+    assert len(groups) == REASONS_KEPT + 1 and sum(g["count"] for g in groups) == forfeits
+    kept, others = groups[:-1], groups[-1]
+    assert all(g["count"] == 1 and "others" not in g and g["reason"].startswith("the bot glitchy raised RuntimeError: "
+                                                                                "glitch number ") for g in kept)
+    assert others["others"] is True and others["reason"] == OTHER_REASONS
+    assert others["count"] == forfeits - REASONS_KEPT
+    assert (others["first_session_index"], others["first_hand_index"]) > (kept[-1]["first_session_index"],
+                                                                          kept[-1]["first_hand_index"])
+    lines = forfeit_lines(groups)
+    assert len(lines) == 4 and lines[0].startswith("forfeit: glitchy, 1 time (first in session ")
+    assert lines[3] == (f"forfeit: glitchy, {forfeits - 3:,} more times, for other reasons (--format json lists "
+                        f"{REASONS_KEPT - 3} more of them, and counts the rest)")
+    assert forfeit_lines(groups[:5])[3:] == ["forfeit: glitchy, 2 more times, for 2 other reasons (--format json "
+                                              "lists them)"]
+
+
+def test_time_outs_are_counted_whatever_group_their_forfeits_fall_in():
+    from gincli.hand.bots import TIME_OUT
+    from gincli.matches.runner import REASONS_KEPT, MatchSpec, SessionOutcome, Tally
+
+    tally = Tally(MatchSpec(("a", "b"), ("a", "b"), "hands", 40, 1, "standard", "standard"))
+    for i in range(40):
+        reason = f"{TIME_OUT} {i}.5 s" if i % 2 else f"said {i}"
+        tally.add(SessionOutcome(i, [("knock", "b", 10, "a", ("a", "b"))], "b", forfeits=[("a", reason, 0)]),
+                  check=False)
+    assert len(tally.forfeit_groups()) == REASONS_KEPT + 1
+    assert tally.time_outs("a") == 20 and tally.time_outs("b") == 0

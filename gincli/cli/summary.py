@@ -9,6 +9,37 @@ from ..hand.engine import MAX_HAND_MOVES
 from ..rulebook.rules import format_value
 from .render import bot_label, cut, plural, safe, signed
 
+#: The reasons of each player's forfeits a match's summary for people gives one by one; the
+#: rest in one line (``--format json`` lists more: ``REASONS_KEPT`` of gincli/matches/runner.py).
+SHOWN_REASONS = 3
+
+
+
+def forfeit_lines(groups: list[dict[str, Any]]) -> list[str]:
+    """A match's forfeits for people: each player's first :data:`SHOWN_REASONS`
+    reasons, with their counts and where each began; then, for a player with
+    more, one line for the rest."""
+    lines = []
+    shown: dict[str, int] = {}
+    rest: dict[str, list[dict[str, Any]]] = {}
+    for g in groups:
+        player = g["player"]
+        if shown.get(player, 0) < SHOWN_REASONS and not g.get("others"):
+            shown[player] = shown.get(player, 0) + 1
+            lines.append(f"forfeit: {player}, {plural(g['count'], 'time')} (first in session "
+                         f"{g['first_session_index'] + 1}, hand {g['first_hand_index'] + 1}): {g['reason']}")
+        else:
+            rest.setdefault(player, []).append(g)
+    for player, more in rest.items():
+        listed = sum(1 for g in more if not g.get("others"))
+        times = plural(sum(g["count"] for g in more), "more time")
+        if listed < len(more):  # past the reasons counted one by one
+            lines.append(f"forfeit: {player}, {times}, for other reasons (--format json lists {listed} more of "
+                         "them, and counts the rest)")
+        else:
+            lines.append(f"forfeit: {player}, {times}, for {plural(listed, 'other reason')} (--format json lists "
+                         f"{'it' if listed == 1 else 'them'})")
+    return lines
 
 def capped_note(s: dict[str, Any]) -> str:
     """What the hand cap did to a match (its summary ``s``), in one sentence."""
@@ -107,10 +138,7 @@ def render_summary(s: dict[str, Any]) -> Any:
         if p.get("stale_replies"):
             lines.append(f"{p['name']} sent {p['stale_replies']} stale repl{'y' if p['stale_replies'] == 1 else 'ies'}"
                          " (answers to an earlier request: passed over)")
-    for g in s["forfeit_reasons"]:
-        times = plural(g['count'], 'time')
-        lines.append(f"forfeit: {g['player']}, {times} (first in session {g['first_session_index'] + 1}, hand "
-                     f"{g['first_hand_index'] + 1}): {g['reason']}")
+    lines.extend(forfeit_lines(s["forfeit_reasons"]))
     if s["capped_sessions"]:
         lines.append(capped_note(s))
     if s.get("unfinished_sessions"):
@@ -254,10 +282,11 @@ def render_tournament(s: dict[str, Any]) -> Any:
             if not groups:
                 continue
             g = groups[0]
-            more = len(groups) - 1
+            more = sum(1 for o in groups[1:] if not o.get("others"))  # the reasons listed one by one
+            others = " and more" if any(o.get("others") for o in groups) else ""
             notes.append(f"forfeits in {' v '.join(pr['players'])}: {name} {pr['forfeits'][name]:,}, the first in "
                          f"session {g['first_session_index'] + 1} hand {g['first_hand_index'] + 1}: {g['reason']}"
-                         + (f" ({plural(more, 'other reason')}: --format json lists them)" if more else ""))
+                         + (f" ({plural(more, 'other reason')}{others}: --format json lists them)" if more else ""))
     notes.append(provenance(s))
     heading = "crosstable: the row's wins-losses (-draws) against the column, and its score"
     return Group(Text(title), ratings, Text(heading), cross, *(Text(safe(n, markup=False)) for n in notes))

@@ -38,6 +38,13 @@ from .stats import Z95, Estimate, Running, Sprt, duplicate_gain, los, normalized
 
 #: Hands a player may forfeit in a row before the match stops (--max-forfeits).
 DEFAULT_MAX_FORFEITS = 10
+#: The reasons of each player's forfeits grouped one by one (``forfeit_reasons``), the first so
+#: many in the order they came; past them, that player's forfeits for any other reason are
+#: one group more (:data:`OTHER_REASONS`): a bot whose reasons never repeat (a counter, a
+#: time in its message) gives a summary of a bounded size however long the match.
+REASONS_KEPT = 20
+#: The ``reason`` of the group past :data:`REASONS_KEPT` (marked ``"others": true``).
+OTHER_REASONS = "other reasons"
 
 
 class ForfeitStop(StoppedByBot):
@@ -329,7 +336,10 @@ class Tally:
         #: Two players, ``--hands``: the first player's points less the other's, a hand (or a duplicate pair's mean).
         self.margins: list[float] = []
         self._pair_margin: list[float] = []
-        self.reasons: dict[tuple[str, str], dict[str, Any]] = {}  # forfeits grouped by (player, reason)
+        #: Forfeits grouped by (player, reason); a player's past :data:`REASONS_KEPT` by (player, None).
+        self.reasons: dict[tuple[str, str | None], dict[str, Any]] = {}
+        self._reasons_kept: dict[str, int] = {}  # each player's groups of one reason
+        self._time_outs: dict[str, int] = {}  # each player's forfeits for not answering in time
         self.capped = 0  # sessions stopped by the hand cap, unsettled
         self.unfinished = 0  # sessions left before they were settled (a gin play session quit): no game
         self._failed: dict[str, int] = {}  # sessions in a row in which an external bot failed to start
@@ -395,10 +405,7 @@ class Tally:
             unit_scores.append(1.0 if winner == first else 0.0)
             margins.append(float(points if winner == first else -points))
         for player, reason, hand in out.forfeits:
-            group = self.reasons.setdefault((player, reason), {"player": player, "reason": reason, "count": 0,
-                                                               "first_session_index": out.index,
-                                                               "first_hand_index": hand})
-            group["count"] += 1
+            self._forfeit(player, reason, out.index, hand)
         self.sessions += 1
         self.capped += out.capped
         self.unfinished += out.unfinished
@@ -463,6 +470,28 @@ class Tally:
                 self.margins.extend(margins)
             self.samples.extend(unit_scores)  # their sums: units', above
 
+    def _forfeit(self, player: str, reason: str, index: int, hand: int) -> None:
+        """Count a forfeit in its group (:data:`REASONS_KEPT`), and as a time-out if it is one."""
+        if timed_out(reason):
+            self._time_outs[player] = self._time_outs.get(player, 0) + 1
+        key: tuple[str, str | None] = (player, reason)
+        group = self.reasons.get(key)
+        if group is None:
+            kept = self._reasons_kept.get(player, 0)
+            others = kept >= REASONS_KEPT
+            if others:
+                key = (player, None)
+                group = self.reasons.get(key)
+            else:
+                self._reasons_kept[player] = kept + 1
+            if group is None:
+                group = {"player": player, "reason": OTHER_REASONS if others else reason, "count": 0,
+                         "first_session_index": index, "first_hand_index": hand}
+                if others:
+                    group["others"] = True
+                self.reasons[key] = group
+        group["count"] += 1
+
     def _check_forfeits(self) -> None:
         """:class:`ForfeitStop` when a player forfeited ``max_forfeits`` hands in a row."""
         limit = self.spec.max_forfeits
@@ -497,13 +526,14 @@ class Tally:
 
     def forfeit_groups(self) -> list[dict[str, Any]]:
         """Every group of forfeits (``player``, ``reason``, ``count``, where the
-        first was), in the order they began."""
+        first was; ``others``: the group of a player's forfeits past its first
+        :data:`REASONS_KEPT` reasons), in the order they began."""
         return [dict(g) for g in sorted(self.reasons.values(),
                                         key=lambda g: (g["first_session_index"], g["first_hand_index"]))]
 
     def time_outs(self, name: str) -> int:
         """The hands ``name`` forfeited for not answering in time."""
-        return sum(g["count"] for (player, reason), g in self.reasons.items() if player == name and timed_out(reason))
+        return self._time_outs.get(name, 0)
 
     def decided(self) -> bool:
         """Whether the SPRT has decided: asked after every session, so in
