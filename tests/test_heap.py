@@ -55,10 +55,10 @@ def _probe(how: str, env: dict[str, str] | None = None) -> tuple[bool, int]:
 def test_a_freed_block_stays_the_processs():
     kept, given_back = _probe("keep")
     assert kept
-    assert given_back < 1_000_000
+    assert given_back < 500_000
     not_kept, given_back = _probe("leave")
     assert not not_kept
-    assert given_back >= 2_900_000  # without: its own mapping, unmapped when freed
+    assert given_back > 2_000_000  # without: its own mapping, unmapped when freed (the rest: the pages around it)
 
 
 @needs_glibc
@@ -66,7 +66,7 @@ def test_an_environment_that_tunes_the_allocator_is_obeyed():
     for name in ("MALLOC_TRIM_THRESHOLD_", "GLIBC_TUNABLES"):
         kept, given_back = _probe("keep", dict(os.environ, **{name: "131072" if name.startswith("M") else ""}))
         assert not kept, name
-        assert given_back >= 2_900_000, name
+        assert given_back > 2_000_000, name
 
 
 def test_the_gin_command_sets_them_and_an_importing_program_does_not(monkeypatch):
