@@ -14,7 +14,6 @@ from .render import bot_label, cut, plural, safe, signed
 SHOWN_REASONS = 3
 
 
-
 def forfeit_lines(groups: list[dict[str, Any]]) -> list[str]:
     """A match's forfeits for people: each player's first :data:`SHOWN_REASONS`
     reasons, with their counts and where each began; then, for a player with
@@ -40,6 +39,7 @@ def forfeit_lines(groups: list[dict[str, Any]]) -> list[str]:
             lines.append(f"forfeit: {player}, {times}, for {plural(listed, 'other reason')} (--format json lists "
                          f"{'it' if listed == 1 else 'them'})")
     return lines
+
 
 def capped_note(s: dict[str, Any]) -> str:
     """What the hand cap did to a match (its summary ``s``), in one sentence."""
