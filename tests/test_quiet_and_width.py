@@ -373,3 +373,54 @@ def _env(**extra: str) -> dict[str, str]:
     env = dict(os.environ, NO_COLOR="1", **extra)
     env.pop("GINCLI_DEBUG", None)
     return env
+
+
+#: gin with its progress log's interval made short (a child of its own: the installed gincli).
+LOGGING_GIN = """
+import sys
+import gincli.cli.render as render
+render.LOG_EVERY = 0.2
+sys.argv = ["gin", *sys.argv[1:]]
+from gincli.entry import main
+main()
+"""
+
+
+def test_where_stderr_is_no_terminal_long_work_says_how_far_it_is_in_plain_lines(tmp_path):
+    """A log or CI gets no bar, but a line at most each LOG_EVERY seconds (a minute by
+    default), the bar's parts in plain text; -q none; stdout is the same either way."""
+    args = ["match", "--bots", "simple,random", "--hands", "3000", "--workers", "1", "--seed", "3", "-f", "json"]
+    done = subprocess.run([sys.executable, "-c", LOGGING_GIN, *args], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith("simple v random: ")]
+    assert lines, done.stderr
+    line = re.compile(r"simple v random: ([\d,]+)/3,000 · \d:\d\d:\d\d · eta \d:\d\d:\d\d · "
+                      r"simple [\d,]+ · random [\d,]+ · [\d.]+%")
+    counts = []
+    for text in lines:
+        m = line.fullmatch(text)
+        assert m, text
+        counts.append(int(m.group(1).replace(",", "")))
+    assert counts == sorted(counts) and counts[-1] <= 3000
+    quiet = subprocess.run([sys.executable, "-c", LOGGING_GIN, *args, "-q"], capture_output=True, text=True,
+                           cwd=tmp_path, timeout=600)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    assert quiet.stdout == done.stdout
+
+
+def test_the_progress_log_waits_its_interval(monkeypatch):
+    from gincli.cli import render
+
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with render.progress_bar("[bold]a.jsonl[/]", 1000, unit="bytes") as advance:
+        advance(500)  # within the first minute: nothing
+    assert err.getvalue() == ""
+    monkeypatch.setattr(render, "LOG_EVERY", 0.0)
+    with render.progress_bar("[bold]a.jsonl[/]", 1000, unit="bytes") as advance:
+        advance(250)
+    assert re.fullmatch(r"a\.jsonl: 25% · 0:00:00 · eta 0:00:00\n", err.getvalue())
+    with render.progress_bar("a.jsonl", 1000, enabled=False) as advance:
+        advance(250)
+    assert err.getvalue().count("\n") == 1

@@ -329,6 +329,10 @@ RIGHT_MARGIN = 2
 #: while the other parts are still all shown, and this narrow at the least.
 BAR_WIDE, BAR_COMFORTABLE, BAR_NARROW = 40, 20, 10
 
+#: Where stderr is no terminal (a log file, CI), long work says how far it is in
+#: a plain line at most this often (seconds), not a bar.
+LOG_EVERY = 60.0
+
 
 @contextmanager
 def progress_bar(description: str, total: float | None, enabled: bool = True, unit: str = "bytes",
@@ -346,8 +350,18 @@ def progress_bar(description: str, total: float | None, enabled: bool = True, un
     markup, as :func:`safe` makes them. The line fits the terminal, whatever
     its width (:func:`progress_line`). The time left is the time so far scaled
     by what is left, from the start (not from the pace of the last few
-    updates, which chunks of work make jumpy)."""
-    if not enabled or not _isatty(sys.stderr) or (streaming and _isatty(sys.stdout)):
+    updates, which chunks of work make jumpy).
+
+    Where stderr is no terminal, the same parts, plain, in a line of their own
+    at most each :data:`LOG_EVERY` seconds (:func:`_progress_log`): a long run
+    writing to a log says how far it is, a short one says nothing."""
+    if not enabled:
+        yield lambda completed: None
+        return
+    if not _isatty(sys.stderr):
+        yield _progress_log(description, total, unit, status)
+        return
+    if streaming and _isatty(sys.stdout):
         yield lambda completed: None
         return
     import threading
@@ -382,6 +396,51 @@ def progress_bar(description: str, total: float | None, enabled: bool = True, un
             state["done"] = True
             if state["shown"]:
                 progress.stop()
+
+
+def _progress_log(description: str, total: float | None, unit: str, status: Any) -> Any:
+    """``advance(completed)`` for a stderr that is no terminal: once
+    :data:`LOG_EVERY` seconds have passed since the start, or since its last
+    line, a plain line: the description, how much is done, the time so far,
+    the time left, the status (``expert v simple: 1,200/2,000 · 0:01:00 · eta
+    0:00:40 · expert 61.2%``)."""
+    import time
+
+    from rich.text import Text
+
+    plain = Text.from_markup(description).plain
+    started = time.monotonic()
+    last = [started]
+
+    def advance(completed: float) -> None:
+        now = time.monotonic()
+        if now - last[0] < LOG_EVERY:
+            return
+        last[0] = now
+        count, spent, left = progress_parts(completed, total, now - started, unit)
+        parts = [count, spent, *([left] if left else [])]
+        if status is not None:
+            parts.append(Text.from_markup(status()).plain)
+        print(f"{plain}: {' · '.join(p for p in parts if p)}", file=sys.stderr, flush=True)
+
+    return advance
+
+
+def progress_parts(completed: float, total: float | None, elapsed: float, unit: str) -> tuple[str, str, str | None]:
+    """How much is done (``169/400``, ``42%`` of bytes, or a count without a
+    total), the time so far (``0:01:05``) and the time left (``eta 0:00:25``;
+    None without a total), as a progress line shows them."""
+    done = min(completed, total) if total else completed
+    if total:
+        count = f"{done / total:.0%}" if unit == "bytes" else f"{int(done):,}/{int(total):,}"
+    else:
+        from rich.filesize import decimal
+
+        count = decimal(int(done)) if unit == "bytes" else f"{int(done):,}"
+    left = None
+    if total:
+        left = "eta " + (clock(elapsed * (total - done) / done) if done else "-:--:--")
+    return count, clock(elapsed), left
 
 
 _LINE_PROGRESS: Any = None
@@ -438,17 +497,9 @@ def progress_line(console: Any, width: int, description: str, completed: float, 
     from rich.text import Text
 
     done = min(completed, total) if total else completed
-    if total:
-        count = (f"{done / total:>4.0%}" if unit == "bytes"
-                 else f"{int(done):,}/{int(total):,}".rjust(2 * len(f"{int(total):,}") + 1))
-    else:
-        from rich.filesize import decimal
-
-        count = decimal(int(done)) if unit == "bytes" else f"{int(done):,}"
-    spent = clock(elapsed)
-    left = None
-    if total:
-        left = "eta " + (clock(elapsed * (total - done) / done) if done else "-:--:--")
+    count, spent, left = progress_parts(completed, total, elapsed, unit)
+    if total:  # right-aligned, so that the bar does not move as the count grows
+        count = count.rjust(4 if unit == "bytes" else 2 * len(f"{int(total):,}") + 1)
     statuses = [p for p in status.split(" · ") if p] if status else []
 
     def fixed(desc: str, show_spent: bool, show_left: bool, n_status: int) -> int:
