@@ -424,3 +424,13 @@ def test_the_progress_log_waits_its_interval(monkeypatch):
     with render.progress_bar("a.jsonl", 1000, enabled=False) as advance:
         advance(250)
     assert err.getvalue().count("\n") == 1
+
+
+def test_a_progress_line_that_cannot_be_written_stops_nothing_else(tmp_path):
+    """stderr on a full disk: the progress lines are dropped (as every message is: cli/streams.py), the
+    match goes on to its summary."""
+    args = ["match", "--bots", "simple,random", "--hands", "1500", "--workers", "1", "--seed", "3", "-f", "json"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", LOGGING_GIN, *args], stdout=subprocess.PIPE, stderr=full,
+                              text=True, cwd=tmp_path, timeout=600)
+    assert json.loads(done.stdout)["hands"] == 1500

@@ -421,6 +421,7 @@ def _progress_log(description: str, total: float | None, unit: str, status: Any)
         parts = [count, spent, *([left] if left else [])]
         if status is not None:
             parts.append(Text.from_markup(status()).plain)
+        # (a stderr that takes no more drops it, the work going on: gincli/cli/streams.py's _Messages)
         print(f"{plain}: {' · '.join(p for p in parts if p)}", file=sys.stderr, flush=True)
 
     return advance
