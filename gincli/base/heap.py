@@ -6,8 +6,9 @@ UTF-8) and frees them; the GNU C library gives a freed block at the top of its
 heap back to the system once more than a dynamic threshold (about twice the
 largest block lately freed) is free there, and maps the next block afresh, so
 each chunk's pages were faulted in anew: some 60,000 page faults in the workers
-on 300,000 records, a tenth of a second of system time, and as much in gin's own
-process. :func:`keep_freed` raises the thresholds (blocks of up to
+on 300,000 records, a tenth of a second and more of system time (about 40,000,
+with ``--workers 1``, in gin's own process; measured in docs/benchmarks.md).
+:func:`keep_freed` raises the thresholds (blocks of up to
 :data:`MMAP_THRESHOLD` from the heap, up to :data:`TRIM_THRESHOLD` kept free at
 its top), once, for the ``gin`` command (:mod:`gincli.entry`): workers forked
 from it inherit them. What it keeps is what the chunks' blocks took at their
