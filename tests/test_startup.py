@@ -81,6 +81,15 @@ def test_a_command_loads_only_what_it_needs(tmp_path):
     assert "gincli.cli.deal" in modules and "gincli.cli.match" not in modules and "gincli.cli.play" not in modules
 
 
+def test_scoring_for_a_program_loads_no_rich(tmp_path):
+    # stderr a pipe, no -q: the progress line's parts are ready, yet rich (some 20 ms) waits for a line to write
+    record = tmp_path / "hand.json"
+    record.write_text('{"hands": {"ann": ["As", "2s", "3s", "4d", "5d", "6d", "7c", "8c", "9c", "Kh"], '
+                      '"bob": ["Ah", "2h", "3h", "4h", "5c", "6c", "7h", "8h", "9d", "Qd"]}, "knocker": "ann"}')
+    out, modules = loaded(tmp_path, "score", "-f", "json", str(record), heavy=("rich",))
+    assert '"outcome": "knock"' in out and modules == []
+
+
 def test_help_lists_every_command_with_its_own_summary(run):
     from typer.main import get_group
 

@@ -406,9 +406,6 @@ def _progress_log(description: str, total: float | None, unit: str, status: Any)
     0:00:40 · expert 61.2%``)."""
     import time
 
-    from rich.text import Text
-
-    plain = Text.from_markup(description).plain
     started = time.monotonic()
     last = [started]
 
@@ -417,12 +414,16 @@ def _progress_log(description: str, total: float | None, unit: str, status: Any)
         if now - last[0] < LOG_EVERY:
             return
         last[0] = now
+        # rich only now, at the first line: most runs end before it, and its import is some 20 ms
+        from rich.text import Text
+
         count, spent, left = progress_parts(completed, total, now - started, unit)
         parts = [count, spent, *([left] if left else [])]
         if status is not None:
             parts.append(Text.from_markup(status()).plain)
+        line = " · ".join(p for p in parts if p)
         # (a stderr that takes no more drops it, the work going on: gincli/cli/streams.py's _Messages)
-        print(f"{plain}: {' · '.join(p for p in parts if p)}", file=sys.stderr, flush=True)
+        print(f"{Text.from_markup(description).plain}: {line}", file=sys.stderr, flush=True)
 
     return advance
 
