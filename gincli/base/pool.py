@@ -560,6 +560,9 @@ class _Pool:
             early = self.woken + GATHER - time.monotonic()
             if early > 0:
                 time.sleep(early)
+        # _reap's, at the end: imported here, while the workers work, not after the last result
+        # (it brings tempfile, random and more: some 8 ms, at the end of every run on the pool).
+        import multiprocessing.connection  # noqa: F401
         poller = select.poll()
         for w in self.workers:
             if w.held:
