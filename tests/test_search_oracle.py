@@ -60,17 +60,24 @@ def test_a_bad_row_or_file_is_refused_in_one_sentence(tmp_path):
 
 def test_the_guesses_at_the_opponents_hand_are_scored_on_the_true_hand():
     res = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "hand_guess.py"), "--hands", "4", "--seed", "3",
-                          "--samples", "60", "--guesses", "uniform,master,discards:4:6", "--format", "json"],
+                          "--samples", "60", "--format", "json",
+                          "--guesses", "uniform,master,discards:4:6,history:0:0,history:0.5:1:master"],
                          capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     rows = {r["guess"]: r for r in out["rows"]}
-    assert out["positions"] > 0 and set(rows) == {"uniform", "master", "discards:4:6"}
+    assert out["positions"] > 0 and set(rows) == {"uniform", "master", "discards:4:6", "history:0:0",
+                                                  "history:0.5:1:master"}
     for r in rows.values():
         assert r["loglik"] < 0 and 0 < r["held"] < 1
     # what the opponent took and refused tells something: master's weights guess better than none
     assert rows["master"]["loglik"] > rows["uniform"]["loglik"]
     assert rows["master"]["held"] > rows["uniform"]["held"]
+    # histories walked back with no move read guess as the uniform guess does (every hand now has as
+    # many histories); read, the moves give the cards held more chance
+    assert abs(rows["history:0:0"]["held"] - rows["uniform"]["held"]) < 0.02
+    assert abs(rows["history:0:0"]["loglik"] - rows["uniform"]["loglik"]) < 0.5
+    assert rows["history:0.5:1:master"]["held"] > rows["uniform"]["held"] + 0.05
     bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "hand_guess.py"), "--guesses", "discards:0:2"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert bad.returncode == 2 and "'discards:0:2' is not a guess" in bad.stderr and "Traceback" not in bad.stderr
