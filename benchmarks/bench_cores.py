@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -75,6 +76,17 @@ def same_output(gins: dict[str, list[str]], path: Path) -> str:
     return "; ".join(said)
 
 
+def json_reader(gin: list[str]) -> str:
+    """What reads ``gin``'s JSON lines: orjson where its interpreter has it
+    (the ``fast`` extra; gincli/base/jsonio.py), else the standard library's
+    json, some 10% slower on these records: builds compared must have the same."""
+    first = Path(gin[0]).read_bytes()[:300].split(b"\n")[0] if Path(gin[0]).is_file() else b""
+    python = first[2:].decode().strip() if first.startswith(b"#!") else sys.executable
+    probe = "import importlib.util as u; print(u.find_spec('orjson') is not None)"
+    done = subprocess.run([python, "-c", probe], capture_output=True, text=True)
+    return "orjson" if done.stdout.strip() == "True" else "json (the standard library)"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--before", help="the gin of the build to compare with")
@@ -86,6 +98,11 @@ def main() -> None:
     if args.before:
         gins["before"] = [args.before]
     print(f"300,000 records, output of each build: {same_output(gins, big)}")
+    readers = {build: json_reader(gin) for build, gin in gins.items()}
+    print("JSON lines read with: " + "; ".join(f"{build}: {r}" for build, r in readers.items()))
+    if len(set(readers.values())) > 1:
+        print("warning: the builds read JSON differently (install both with the same extras, "
+              "pip install '.[fast]'): their times differ for that too")
     cases = {
         "score --format json --workers 1, 300,000": ["score", "-q", "-f", "json", "--workers", "1", str(big)],
         "score --format json (all cores), 300,000": ["score", "-q", "-f", "json", str(big)],
