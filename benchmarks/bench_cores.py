@@ -80,10 +80,10 @@ def json_reader(gin: list[str]) -> str:
     """What reads ``gin``'s JSON lines: orjson where its interpreter has it
     (the ``fast`` extra; gincli/base/jsonio.py), else the standard library's
     json, some 10% slower on these records: builds compared must have the same."""
-    first = Path(gin[0]).read_bytes()[:300].split(b"\n")[0] if Path(gin[0]).is_file() else b""
-    python = first[2:].decode().strip() if first.startswith(b"#!") else sys.executable
+    python = Path(gin[0]).with_name("python")  # the environment's, beside its gin
     probe = "import importlib.util as u; print(u.find_spec('orjson') is not None)"
-    done = subprocess.run([python, "-c", probe], capture_output=True, text=True)
+    done = subprocess.run([str(python) if python.exists() else sys.executable, "-c", probe],
+                          capture_output=True, text=True)
     return "orjson" if done.stdout.strip() == "True" else "json (the standard library)"
 
 
