@@ -68,9 +68,7 @@ def fit(hand: int, discards: list[int], t: float) -> float:
     for d in discards:
         if hand >> d & 1:
             continue
-        held = hand | 1 << d
-        least = min(deadwood(held & ~(1 << c)) for c in range(52) if held >> c & 1)
-        x += deadwood(hand) - least
+        x += deadwood(hand) - _least(hand | 1 << d)
     return math.exp(-x / t)
 
 
@@ -98,11 +96,21 @@ def score(p: dict[str, Any], guess: str, samples: int, seed: int) -> tuple[float
             low = rest & -rest
             rest ^= low
             share[low.bit_length() - 1] += w
+    return _scored(p, share, total, samples)
+
+
+def _scored(p: dict[str, Any], share: list[float], total: float, samples: int) -> tuple[float, float, int]:
+    """A guess (each card's weight in ``share`` of ``total``, from ``samples``
+    hands drawn) scored on the true hand: its log-likelihood, the sum of the
+    chances it gives the cards truly held, and how many they are."""
+    unknown = [c for c in range(52) if p["weights"][c]]
+    need = 10 - p["known"].bit_count()
     true = p["theirs"] & ~p["known"]
     loglik = held = 0.0
     for c in unknown:
         # the share of the draws, kept off 0 and 1 by two draws of the uniform guess
-        q = share[c] / total * samples / (samples + 2) + need / len(unknown) * 2 / (samples + 2)
+        q = (share[c] / total if total else need / len(unknown)) * samples / (samples + 2) \
+            + need / len(unknown) * 2 / (samples + 2)
         loglik += math.log(q if true >> c & 1 else 1 - q)
         held += q if true >> c & 1 else 0
     return loglik, held, need
@@ -124,7 +132,8 @@ def _turns(p: dict[str, Any]) -> tuple[bool, list[tuple[int, int | None, int]]]:
             discard = next((m[3] for m in moves[i + 1:] if m[0] == 1 and m[1] == "discard"), None)
             if discard is None:
                 break
-            turns.append((top, card if source == "discard" else None, discard))
+            both_refused = all(m[1] == "pass" for m in moves[:i]) and i == 2  # the stock then, no choice
+            turns.append((-1 if both_refused else top, card if source == "discard" else None, discard))
         elif action == "discard":
             top = card
         elif action == "draw" and source == "discard":
@@ -173,7 +182,7 @@ def history_score(p: dict[str, Any], beta: float, gamma: float, samples: int, se
         return 0.0, 0.0, 0
     refused, turns = _turns(p)
     rng = SplitMix64(seed)
-    share, total = [0.0] * 52, 0.0
+    walked: list[tuple[float, int]] = []  # each history's log-weight, and the hand now it was walked back from
     flat = bytes(16 if w else 0 for w in weights)
     # the cards on the table before each turn (public then): never drawn from the stock at that turn
     seen_before = []
@@ -220,21 +229,17 @@ def history_score(p: dict[str, Any], beta: float, gamma: float, samples: int, se
             continue
         if refused:
             logw += _log_take(hand, p["upcard"], gamma, False)
-        w = math.exp(logw)
+        walked.append((logw, now & ~known))
+    top_logw = max((w for w, _ in walked), default=0.0)  # the weights taken relative to the largest: none underflows
+    share, total = [0.0] * 52, 0.0
+    for logw, rest in walked:
+        w = math.exp(logw - top_logw)
         total += w
-        rest = now & ~known
         while rest:
             low = rest & -rest
             rest ^= low
             share[low.bit_length() - 1] += w
-    true = p["theirs"] & ~known
-    loglik = held = 0.0
-    for c in unknown:
-        q = (share[c] / total if total else need / len(unknown)) * samples / (samples + 2) \
-            + need / len(unknown) * 2 / (samples + 2)
-        loglik += math.log(q if true >> c & 1 else 1 - q)
-        held += q if true >> c & 1 else 0
-    return loglik, held, need
+    return _scored(p, share, total, samples)
 
 
 def guess_name(text: str) -> str:
