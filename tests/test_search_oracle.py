@@ -81,3 +81,27 @@ def test_the_guesses_at_the_opponents_hand_are_scored_on_the_true_hand():
     bad = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "hand_guess.py"), "--guesses", "discards:0:2"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert bad.returncode == 2 and "'discards:0:2' is not a guess" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_verdicts_are_scored_raw_and_calibrated_on_the_kept_positions(tmp_path):
+    saved = tmp_path / "positions.jsonl"
+    assert oracle("--hands", "4", "--replays", "2", "--seed", "5", "--rows", "16", "--save", str(saved)).returncode == 0
+    script = str(ROOT / "benchmarks" / "verdict_calibration.py")
+
+    def calibrate(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, script, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+    res = calibrate("--load", str(saved), "--worlds", "8,32", "--seed", "5", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["positions"] == len(saved.read_text().splitlines()) > 0
+    assert [r["worlds"] for r in out["rows"]] == [8, 32]
+    for r in out["rows"]:
+        assert abs(r["calibrated"] - r["raw"] - r["difference"]) < 1e-9
+        assert len(r["fits"]) == 2 and all(len(f) == 4 for f in r["fits"])  # a fit for each fold
+    # on two workers, the same verdicts: each position searched by its own seed
+    again = calibrate("--load", str(saved), "--worlds", "8,32", "--seed", "5", "--format", "json", "--workers", "2")
+    assert again.returncode == 0 and json.loads(again.stdout) == out
+    missing = calibrate("--load", str(tmp_path / "none.jsonl"))
+    assert missing.returncode == 2 and "cannot read the positions in" in missing.stderr
+    assert "Traceback" not in missing.stderr
