@@ -36,6 +36,8 @@ from search_oracle import DEFAULTS, KEPT, mean_error
 
 from gincli.hand import playout
 from gincli.rulebook.rng import SplitMix64
+from gincli_builtin.expert import feature
+from gincli_builtin.expert_fit import fit_linear
 
 STOCK = 31  # cards in the stock once the hands and the upcard are dealt
 
@@ -62,29 +64,13 @@ def verdicts(job: tuple[list[dict[str, Any]], int, int, int]) -> list[list[tuple
     return out
 
 
-def features(diff: float, error: float, stock: int) -> list[float]:
-    return [1.0, diff, error, diff * stock / STOCK]
+#: The fit's features of a discard's verdict (gincli_builtin.expert's ``feature`` names: a product with ``*``).
+NAMES = ("verdict", "error", "verdict*late")
 
 
-def solve(rows: list[list[float]], targets: list[float]) -> list[float]:
-    """Least squares by the normal equations (a few features; Gaussian elimination)."""
-    n = len(rows[0])
-    a = [[sum(r[i] * r[j] for r in rows) for j in range(n)] for i in range(n)]
-    b = [sum(r[i] * t for r, t in zip(rows, targets, strict=True)) for i in range(n)]
-    for i in range(n):
-        a[i][i] += 1e-9
-    for c in range(n):
-        pivot = max(range(c, n), key=lambda r: abs(a[r][c]))
-        a[c], a[pivot], b[c], b[pivot] = a[pivot], a[c], b[pivot], b[c]
-        for r in range(c + 1, n):
-            f = a[r][c] / a[c][c]
-            for k in range(c, n):
-                a[r][k] -= f * a[c][k]
-            b[r] -= f * b[c]
-    x = [0.0] * n
-    for r in range(n - 1, -1, -1):
-        x[r] = (b[r] - sum(a[r][k] * x[k] for k in range(r + 1, n))) / a[r][r]
-    return x
+def corrected(model: dict[str, float], row: dict[str, float]) -> float:
+    """The true gain ``model`` (:func:`~gincli_builtin.expert_fit.fit_linear`'s) predicts for ``row``."""
+    return model["1"] + sum(model[name] * feature(row, name) for name in NAMES)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,25 +110,20 @@ def main(argv: list[str] | None = None) -> int:
                     if diff > error and diff > gain:
                         best, gain = i, diff
                 raw.append(t[best])
+            # each discard's verdict (not the first's), with its true gain
+            rows_of = [[{"verdict": d, "error": e, "late": p["stock"] / STOCK, "gain": t[i]}
+                        for i, (d, e) in enumerate(v) if i] for v, t, p in zip(got, true, found, strict=True)]
             calibrated = [0.0] * len(found)
             fits = []
             for held in (0, 1):
-                xs, ys = [], []
-                for k, (v, t, p) in enumerate(zip(got, true, found, strict=True)):
-                    if fold[k] != held:
-                        for i in range(1, len(v)):
-                            xs.append(features(*v[i], p["stock"]))
-                            ys.append(t[i])
-                coef = solve(xs, ys)
-                fits.append(coef)
-                for k, (v, t, p) in enumerate(zip(got, true, found, strict=True)):
+                model = fit_linear([r for k, rs in enumerate(rows_of) if fold[k] != held for r in rs], NAMES,
+                                   lambda r: r["gain"])
+                fits.append([model["1"], *(model[name] for name in NAMES)])
+                for k, (rs, t) in enumerate(zip(rows_of, true, strict=True)):
                     if fold[k] == held:
-                        best, gain = 0, 0.0
-                        for i in range(1, len(v)):
-                            guess = sum(c * x for c, x in zip(coef, features(*v[i], p["stock"]), strict=True))
-                            if guess > gain:
-                                best, gain = i, guess
-                        calibrated[k] = t[best]
+                        guesses = [corrected(model, r) for r in rs]
+                        best = max(range(len(guesses)), key=guesses.__getitem__, default=-1)
+                        calibrated[k] = t[best + 1] if best >= 0 and guesses[best] > 0 else 0.0
             r_gain, r_err = mean_error(raw)
             c_gain, c_err = mean_error(calibrated)
             d_gain, d_err = mean_error([c - r for c, r in zip(calibrated, raw, strict=True)])
