@@ -160,17 +160,22 @@ def choices(job: tuple[dict[str, Any], list[dict[str, Any]], int, int]) -> list[
     out = []
     for number, p in enumerate(found, first):
         rng = SplitMix64(seed).derive(number)
-        weights = p["weights"]
-        if spec["sharp"] != 1:
-            weights = [min(255, max(1, round(16 * (w / 16) ** spec["sharp"]))) if w else 0 for w in weights]
-        if spec["known"]:
-            weights = [(255 if p["theirs"] >> c & 1 else 1) if w else 0 for c, w in enumerate(weights)]
-        rules = (*p["rules"][:4], spec["knock_at"], spec["their_knock_at"], spec["danger"])
-        position = (p["mine"], bytes(p["pile"]), p["phase"], p["taken"], p["mine_took"], p["known"], bytes(weights),
-                    p["stock"], rules)
-        out.append(search_choice(position, p["ids"], spec["worlds"], bool(spec["halving"]), rng.next64,
+        out.append(search_choice(position_of(p, spec), p["ids"], spec["worlds"], bool(spec["halving"]), rng.next64,
                                  spec["draws"], spec["z"], spec["min_gain"]))
     return out
+
+
+def position_of(p: dict[str, Any], spec: dict[str, Any]) -> Position:
+    """A kept position as master's search takes it, under a row's settings
+    (its worlds' weights sharpened or the true hand known, the play-outs' knocks and danger)."""
+    weights = p["weights"]
+    if spec["sharp"] != 1:
+        weights = [min(255, max(1, round(16 * (w / 16) ** spec["sharp"]))) if w else 0 for w in weights]
+    if spec["known"]:
+        weights = [(255 if p["theirs"] >> c & 1 else 1) if w else 0 for c, w in enumerate(weights)]
+    rules = (*p["rules"][:4], int(spec["knock_at"]), int(spec["their_knock_at"]), int(spec["danger"]))
+    return (p["mine"], bytes(p["pile"]), p["phase"], p["taken"], p["mine_took"], p["known"], bytes(weights),
+            p["stock"], rules)
 
 
 def mean_error(values: list[float]) -> tuple[float, float]:

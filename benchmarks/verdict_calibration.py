@@ -32,7 +32,7 @@ import sys
 from multiprocessing import Pool
 from typing import Any
 
-from search_oracle import DEFAULTS, KEPT, mean_error
+from search_oracle import DEFAULTS, KEPT, mean_error, position_of
 
 from gincli.hand import playout
 from gincli.rulebook.rng import SplitMix64
@@ -48,13 +48,10 @@ def verdicts(job: tuple[list[dict[str, Any]], int, int, int]) -> list[list[tuple
     (the first's own: 0, 0)."""
     found, worlds, seed, first = job
     out = []
-    rules_tail = (DEFAULTS["knock_at"], DEFAULTS["their_knock_at"], DEFAULTS["danger"])
     for number, p in enumerate(found, first):
-        rules = (*p["rules"][:4], *(int(x) for x in rules_tail))
-        position = (p["mine"], bytes(p["pile"]), p["phase"], p["taken"], p["mine_took"], p["known"],
-                    bytes(p["weights"]), p["stock"], rules)
         at = SplitMix64(seed).derive(number).derive(worlds).next64()
-        totals, squares = playout.search(*position, list(p["ids"]), worlds, at, int(DEFAULTS["draws"]))
+        totals, squares = playout.search(*position_of(p, DEFAULTS), list(p["ids"]), worlds, at,
+                                         int(DEFAULTS["draws"]))
         row = [(0.0, 0.0)]
         for i in range(1, len(p["ids"])):
             diff = (totals[i] - totals[0]) / worlds
@@ -106,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
             raw = []
             for v, t in zip(got, true, strict=True):
                 best, gain = 0, 0.0
-                for i, (diff, error) in enumerate(v[1:], 1):
-                    if diff > error and diff > gain:
+                for i, (diff, error) in enumerate(v[1:], 1):  # master's rule (search_choice), without halving
+                    if diff > max(DEFAULTS["z"] * error, DEFAULTS["min_gain"]) and diff > gain:
                         best, gain = i, diff
                 raw.append(t[best])
             # each discard's verdict (not the first's), with its true gain
