@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"cannot read the positions in {a.load}: {exc}")
     if not found or not all(isinstance(p, dict) and p.keys() >= KEPT for p in found):
         ap.error(f"{a.load} holds no positions search_oracle.py kept (--save)")
+    if len(found) < 2:
+        ap.error(f"{a.load} holds one position: the fit needs two or more (fitted on one half, scored on the other)")
     worth = [[sum(w) / len(w) for w in p["worths"]] for p in found]
     true = [[w[i] - w[0] for i in range(len(w))] for w in worth]
     fold = [number % 2 for number in range(len(found))]

@@ -104,4 +104,8 @@ def test_the_verdicts_are_scored_raw_and_calibrated_on_the_kept_positions(tmp_pa
     assert again.returncode == 0 and json.loads(again.stdout) == out
     missing = calibrate("--load", str(tmp_path / "none.jsonl"))
     assert missing.returncode == 2 and "cannot read the positions in" in missing.stderr
-    assert "Traceback" not in missing.stderr
+    one = tmp_path / "one.jsonl"
+    one.write_text(saved.read_text().splitlines()[0] + "\n")
+    alone = calibrate("--load", str(one), "--worlds", "8")
+    assert alone.returncode == 2 and "holds one position: the fit needs two or more" in alone.stderr
+    assert "Traceback" not in missing.stderr + alone.stderr
