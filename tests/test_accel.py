@@ -286,12 +286,13 @@ HEADERS = {"_stdscore": {"_bits.h", "_melds.h", "_stdscore_tables.h", "_knock.h"
            "_playout": {"_bits.h", "_melds.h", "_stdscore_tables.h", "_knock.h"}, "_heap": set()}
 
 
-def build(cc: str, name: str, folder: Path, *flags: str) -> ModuleType:
-    """The compiled module ``name`` (of SOURCES) built with the compiler ``cc``
-    into ``folder``, loaded (a build's warnings fail the test: see STRICT)."""
+def build(cc: str, name: str, folder: Path, *flags: str, source: Path | None = None) -> ModuleType:
+    """The compiled module ``name`` (of SOURCES, or ``source``: a copy of its
+    source) built with the compiler ``cc`` into ``folder``, loaded (a build's
+    warnings fail the test: see STRICT)."""
     target = folder / (name + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
     done = subprocess.run([cc, "-O2", "-shared", "-fPIC", *STRICT, *flags, "-I", sysconfig.get_paths()["include"],
-                           str(SOURCES[name]), "-o", str(target)], capture_output=True, text=True)
+                           str(source or SOURCES[name]), "-o", str(target)], capture_output=True, text=True)
     assert done.returncode == 0 and not done.stderr, done.stderr
     loader = importlib.machinery.ExtensionFileLoader(name, str(target))
     spec = importlib.util.spec_from_file_location(name, str(target), loader=loader)

@@ -5,18 +5,15 @@ the project's build with its setting off, and plays otherwise with it on."""
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import random
 import shutil
 import subprocess
-import sysconfig
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 from conftest import ROOT
-from test_accel import STRICT, _compiler
+from test_accel import HEADERS, SOURCES, _compiler, build
 
 from gincli.hand import playout
 
@@ -25,33 +22,17 @@ TRIALS = ROOT / "benchmarks" / "trials"
 PATCHES = {"playout_softmax.patch": ("GINCLI_PT", "1"), "playout_expected.patch": ("GINCLI_HEAVY", "3")}
 
 
-def built(patch: Path, folder: Path, cc: str) -> Path:
-    """The play-outs' module with ``patch`` applied, built into ``folder``."""
-    for name in ("hand/_playout.c", "rulebook/_knock.h", "rulebook/_melds.h", "rulebook/_bits.h",
-                 "rulebook/_stdscore_tables.h"):
-        target = folder / "gincli" / name
+def patched(patch: Path, folder: Path) -> Path:
+    """A copy of the play-outs' source (and the headers it includes) in ``folder``,
+    ``patch`` applied: the source's path."""
+    source = folder / SOURCES["_playout"].relative_to(ROOT)
+    for path in (SOURCES["_playout"], *(ROOT / "gincli" / "rulebook" / h for h in HEADERS["_playout"])):
+        target = folder / path.relative_to(ROOT)
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(ROOT / "gincli" / name, target)
+        shutil.copyfile(path, target)
     applied = subprocess.run(["git", "apply", str(patch)], cwd=folder, capture_output=True, text=True)
     assert applied.returncode == 0, f"{patch.name} no longer applies: {applied.stderr}"
-    so = folder / ("_playout" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
-    done = subprocess.run([cc, "-O2", "-shared", "-fPIC", *STRICT, "-I", sysconfig.get_paths()["include"],
-                           str(folder / "gincli/hand/_playout.c"), "-o", str(so)], capture_output=True, text=True)
-    assert done.returncode == 0 and not done.stderr, done.stderr
-    return so
-
-
-def loaded(so: Path, copy: str) -> ModuleType:
-    """The module at ``so``, loaded from a copy of its own (each copy reads its
-    setting once, when it is loaded)."""
-    path = so.with_name(copy + so.name)
-    shutil.copyfile(so, path)
-    loader = importlib.machinery.ExtensionFileLoader("_playout", str(path))
-    spec = importlib.util.spec_from_file_location("_playout", str(path), loader=loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return source
 
 
 def answers(module: ModuleType) -> list[tuple]:
@@ -78,12 +59,15 @@ def test_a_trial_applies_builds_and_plays_as_it_says(name, tmp_path, monkeypatch
     shipped = playout.PLAYOUT
     if cc is None or shipped is None or shutil.which("git") is None:
         pytest.skip("needs a C compiler, git and the compiled play-outs")
-    so = built(TRIALS / name, tmp_path, cc)
+    source = patched(TRIALS / name, tmp_path / "src")
     variable, value = PATCHES[name]
+    # each build reads its setting once, when it is loaded
     monkeypatch.delenv(variable, raising=False)
-    off = answers(loaded(so, "off"))
+    (tmp_path / "off").mkdir()
+    off = answers(build(cc, "_playout", tmp_path / "off", source=source))
     monkeypatch.setenv(variable, value)
-    on = answers(loaded(so, "on"))
+    (tmp_path / "on").mkdir()
+    on = answers(build(cc, "_playout", tmp_path / "on", source=source))
     project = answers(shipped)
     # off: the cheap policy's play-outs, move for move (the softmax trial draws one more
     # number a world, so its searches' worlds are others)
