@@ -15,7 +15,9 @@ Then, for each row of ``--rows`` (``W`` worlds, with master's other settings aft
 ``192:draws=0:z=2``; the keys ``draws``, ``z``, ``min_gain``, ``knock_at``, ``their_knock_at``,
 ``danger`` and ``halving``, which default to master's; ``sharp=s``, each card's weight in the draw
 of the opponent's hand taken to the power s, 16 (w/16)^s; and ``known=1``, the opponent's true
-hand weighed 255 to 1 against the others in the worlds' draw), master's choice at each position is
+hand weighed 255 to 1 against the others in the worlds' draw; ``ms=M``, a budget of M milliseconds of
+CPU time a position in place of the worlds, as ``master:ms`` spends it, fractions allowed: such a row
+depends on the machine's speed and load, not on the seed alone), master's choice at each position is
 made again (:func:`gincli_builtin.master.search_choice`, seed S) and scored by the worth of the
 discard it chose less that of master-knock's: the mean a decision, with its standard error, the
 share of decisions switched, and the difference from the first row, position by position. A last
@@ -54,7 +56,8 @@ KEPT = {"mine", "pile", "phase", "taken", "mine_took", "known", "weights", "stoc
 #: A row's keys, and master's own values for them.
 DEFAULTS: dict[str, float] = {"draws": MasterBot.THEIR_DRAWS, "z": MasterBot.Z, "min_gain": MasterBot.MIN_GAIN,
                               "knock_at": MasterBot.KNOCK_AT, "their_knock_at": MasterBot.THEIR_KNOCK_AT,
-                              "danger": MasterBot.PLAY_DANGER, "halving": int(HALVING), "known": 0, "sharp": 1.0}
+                              "danger": MasterBot.PLAY_DANGER, "halving": int(HALVING), "known": 0, "sharp": 1.0,
+                              "ms": 0}
 
 
 class Searching(MasterBot):
@@ -142,7 +145,7 @@ def row_spec(text: str) -> dict[str, Any]:
             key, value = item.split("=")
             if key not in DEFAULTS:
                 raise ValueError
-            spec[key] = float(value) if key in ("z", "min_gain", "sharp") else int(value)
+            spec[key] = float(value) if key in ("z", "min_gain", "sharp", "ms") else int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not worlds with settings (192:draws=0:z=2; keys: "
                                          f"{', '.join(DEFAULTS)})") from None
@@ -161,7 +164,7 @@ def choices(job: tuple[dict[str, Any], list[dict[str, Any]], int, int]) -> list[
     for number, p in enumerate(found, first):
         rng = SplitMix64(seed).derive(number)
         out.append(search_choice(position_of(p, spec), p["ids"], spec["worlds"], bool(spec["halving"]), rng.next64,
-                                 spec["draws"], spec["z"], spec["min_gain"]))
+                                 spec["draws"], spec["z"], spec["min_gain"], spec["ms"] / 1000 or None))
     return out
 
 

@@ -55,14 +55,17 @@ def test_parameters_are_listed_and_checked(run):
     assert res.exit_code == 0, res.stderr
     found = next(b for b in json.loads(res.stdout)["bots"] if b["name"] == "master")
     assert [p["name"] for p in found["parameters"]] == ["samples", "worlds", "width", "margin",
-                                                          "halving"]
+                                                          "halving", "ms"]
     for wrong, name in (("samples=many", "samples"), ("width=11", "width"), ("margin=-1", "margin"),
-                         ("halving=2", "halving")):
+                         ("halving=2", "halving"), ("ms=-1", "ms"), ("ms=fast", "ms")):
         bad = run("match", "--bots", f"master:{wrong},simple", "--hands", "1")
         assert bad.exit_code == 2 and name in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
     ok = run("match", "--bots", "master:samples=4,simple", "--hands", "3", "--seed", "1", "-q",
              "-f", "json")
     assert ok.exit_code == 0, ok.stderr
+    timed = run("match", "--bots", "master:ms=1,expert", "--hands", "4", "--seed", "1", "-q", "-f", "json")
+    assert timed.exit_code == 0, timed.stderr
+    assert all(p["forfeits"] == 0 for p in json.loads(timed.stdout)["players"])
 
 
 def test_width_0_is_master_knock_and_a_wider_search_plays_otherwise(run):
@@ -112,6 +115,47 @@ def test_halving_spends_the_same_play_outs_on_the_closest_discards(registry, mon
         assert set(after) <= set(ids) and first_ids[-1] in after
     seen = {c: sum(w for ids, w in calls if c in ids) for c in first_ids}
     assert seen[first_ids[-1]] == max(seen.values()) >= 100
+
+
+@pytest.mark.parametrize("others,halving,budget", [(3, True, 0.010), (5, True, 0.004), (2, False, 0.006),
+                                                    (4, True, 0.0)])
+def test_a_time_budget_plays_batches_until_each_round_has_spent_its_share(monkeypatch, others, halving, budget):
+    """With a budget, search_choice plays BATCH new worlds a call (a new seed
+    each), until the clock has passed the rounds' shares of the budget, one
+    batch a round at least; the rounds halve the discards as without it, and
+    the worlds argument plays no part. Play-outs that score discard i as i
+    points (no spread) and a clock that a call moves on by a millisecond."""
+    from gincli.hand import playout
+    from gincli_builtin.master import BATCH, search_choice
+
+    now = [5.0]
+    calls: list[tuple[list[int], int, int, float]] = []
+    ids = [playout.DISCARD_ID + c for c in range(others + 1)]
+
+    def search(*args):
+        cands, worlds, seed = list(args[9]), args[10], args[11]
+        calls.append((cands, worlds, seed, now[0]))
+        now[0] += 0.001
+        return (tuple(ids.index(c) * worlds for c in cands),
+                tuple((ids.index(c) - ids.index(cands[0])) ** 2 * worlds for c in cands))
+
+    monkeypatch.setattr(playout, "search", search)
+    seeds = iter(range(1000))
+    position = (0, (), playout.DISCARD, -1, 0, 0, b"", 0, (10, 25, 25, -1, 8, 0, 5))
+    chosen = search_choice(position, ids, 99999, halving, lambda: next(seeds), 2, 1.0, 0.0, budget,
+                           clock=lambda: now[0])
+    assert chosen == others  # the best discard, the last
+    assert all(worlds == BATCH for _, worlds, _, _ in calls)
+    assert len({seed for _, _, seed, _ in calls}) == len(calls)
+    rounds = max(1, (others - 1).bit_length()) if halving else 1
+    sizes = [len(c) for c, _, _, _ in calls]
+    assert len(set(sizes)) == rounds and sizes == sorted(sizes, reverse=True)
+    for r, size in enumerate(sorted(set(sizes), reverse=True)):
+        played = [start for c, _, _, start in calls if len(c) == size]
+        share = 5.0 + budget * (r + 1) / rounds
+        # each call begun before the round's share was spent, and the round ended at the first past it
+        assert all(start < share for start in played[1:]) and played[-1] + 0.001 >= share - 1e-9 or len(played) == 1
+    assert len(calls) == max(rounds, round(budget / 0.001))
 
 
 def knock_position(rules, rng: random.Random) -> tuple[int, int]:

@@ -64,7 +64,11 @@ worlds cost more and decide more surely (``gin match --bots
 master:worlds=768``): 48 won no more games than no search, the default
 (``WORLDS``, 192) won two to three points more than either against
 ``expert``, at each seed measured; past it, no doubling of the worlds
-measured stronger than the one before (docs/benchmarks.md). Everything it uses is in its
+measured stronger than the one before (docs/benchmarks.md). With ``ms``
+(``gin match --bots master:ms=4``), a budget of CPU time a searched discard
+takes the place of the worlds: each round plays ``BATCH`` new worlds at a
+time until its share is spent, so that the play-outs depend on the
+machine's speed and a match no longer replays by its seed. Everything it uses is in its
 :class:`~gincli.hand.view.PlayerView`; the worlds come from the bot's seeded
 generator, so a match replays by its seed; under other meld rules or a move
 set in play it plays as master-knock (any variant, doubling's stakes as
@@ -73,6 +77,7 @@ set in play it plays as master-knock (any variant, doubling's stakes as
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
 from gincli.hand import playout
@@ -101,6 +106,8 @@ MARGIN = OFF
 #: 192 worlds against expert it won 1.9 points more games than every discard in every world at seed
 #: 7611 and 0.5 more at 7703, 2,000 duplicate games each (docs/benchmarks.md).
 HALVING = True
+#: With a time budget (``ms``), the worlds each call of the play-outs draws, for each discard still in.
+BATCH = 16
 
 #: :func:`gincli.hand.playout.search`'s arguments before the candidates (MasterBot.search_position).
 Position = tuple[int, tuple[int, ...], int, int, int, int, bytes, int, playout.Rules]
@@ -199,6 +206,9 @@ class MasterBot(MasterKnockBot):
                                  "discard weighed may be (off: however much)", kind="int-or-off"),
         Option("halving", HALVING, "spend the same play-outs in rounds, dropping the worse half of the discards "
                                    "after each (true), or every discard in every world (false)", kind="bool"),
+        Option("ms", OFF, "a budget of CPU milliseconds a searched discard, spent on worlds until it is used, in "
+                          "place of worlds (off: worlds decide; with a budget a match does not replay by its seed)",
+               kind="int-or-off"),
     )
     params = {o.name: o.default for o in parameters}
     #: A discard replaces master-knock's only when it gains this many standard errors over it, ...
@@ -241,8 +251,9 @@ class MasterBot(MasterKnockBot):
         if position is None:
             return moves[0]
         ids = [playout.DISCARD_ID + (m.card or 0) for m in moves]
+        ms = self.params["ms"]
         return moves[search_choice(position, ids, self.params["worlds"], self.params["halving"], self.rng.next64,
-                                   self.THEIR_DRAWS, self.Z, self.MIN_GAIN)]
+                                   self.THEIR_DRAWS, self.Z, self.MIN_GAIN, None if ms == OFF else ms / 1000)]
 
     def search_position(self, view: PlayerView, k: _Knowledge, phase: int, taken: int) -> Position | None:
         """:func:`gincli.hand.playout.search`'s arguments before the candidates
@@ -287,7 +298,8 @@ class MasterBot(MasterKnockBot):
 
 
 def search_choice(position: Position, ids: Sequence[int], worlds: int, halving: bool, seeds: Callable[[], int],
-                  draws: int, z: float, min_gain: float = 0.0) -> int:
+                  draws: int, z: float, min_gain: float = 0.0, budget: float | None = None,
+                  clock: Callable[[], float] = time.thread_time) -> int:
     """master's choice among candidate moves (action ids, master-knock's
     first) at ``position`` (:meth:`MasterBot.search_position`): the index of the
     one whose play-outs score best, when it beats the first by ``z`` standard
@@ -303,13 +315,17 @@ def search_choice(position: Position, ids: Sequence[int], worlds: int, halving: 
     seen, gained, squared = [0] * len(ids), [0] * len(ids), [0] * len(ids)
     others = list(range(1, len(ids)))
     rounds = max(1, (len(others) - 1).bit_length()) if halving else 1
+    start = clock() if budget is not None else 0.0
     for r in range(rounds):
-        n = max(1, worlds * len(ids) // (rounds * (len(others) + 1)))
-        totals, squares = playout.search(*position, [ids[0]] + [ids[i] for i in others], n, seeds(), draws)
-        for j, i in enumerate(others, 1):
-            seen[i] += n
-            gained[i] += totals[j] - totals[0]
-            squared[i] += squares[j]
+        n = BATCH if budget is not None else max(1, worlds * len(ids) // (rounds * (len(others) + 1)))
+        while True:
+            totals, squares = playout.search(*position, [ids[0]] + [ids[i] for i in others], n, seeds(), draws)
+            for j, i in enumerate(others, 1):
+                seen[i] += n
+                gained[i] += totals[j] - totals[0]
+                squared[i] += squares[j]
+            if budget is None or clock() - start >= budget * (r + 1) / rounds:
+                break
         if r + 1 < rounds:
             others.sort(key=lambda i: -gained[i] / seen[i])
             others = others[:(len(others) + 1) // 2]
