@@ -181,6 +181,19 @@ def position_of(p: dict[str, Any], spec: dict[str, Any]) -> Position:
             p["stock"], rules)
 
 
+def load_kept(path: str) -> list[dict[str, Any]]:
+    """The positions ``--save`` kept in ``path`` (none, for an empty file);
+    ValueError with the sentence to say when it cannot be read or holds other lines."""
+    try:
+        with open(path) as f:
+            found = [json.loads(line) for line in f]
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read the positions in {path}: {exc}") from None
+    if not all(isinstance(p, dict) and p.keys() >= KEPT for p in found):
+        raise ValueError(f"{path} holds lines that are not positions kept by search_oracle.py --save")
+    return found
+
+
 def mean_error(values: list[float]) -> tuple[float, float]:
     mu = sum(values) / len(values)
     if len(values) < 2:
@@ -213,12 +226,9 @@ def main(argv: list[str] | None = None) -> int:
     with Pool(a.workers) as pool:
         if a.load:
             try:
-                with open(a.load) as f:
-                    found = [json.loads(line) for line in f]
-            except (OSError, ValueError) as exc:
-                ap.error(f"cannot read the positions in {a.load}: {exc}")
-            if not all(isinstance(p, dict) and p.keys() >= KEPT for p in found):
-                ap.error(f"{a.load} holds lines that are not positions this script kept (--save)")
+                found = load_kept(a.load)
+            except ValueError as exc:
+                ap.error(str(exc))
         else:
             found = []
             jobs = [(a.seed, i, a.replays) for i in range(a.hands)]

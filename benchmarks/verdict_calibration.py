@@ -32,7 +32,7 @@ import sys
 from multiprocessing import Pool
 from typing import Any
 
-from search_oracle import DEFAULTS, KEPT, mean_error, position_of
+from search_oracle import DEFAULTS, load_kept, mean_error, position_of
 
 from gincli.hand import playout
 from gincli.rulebook.rng import SplitMix64
@@ -81,11 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     if not a.worlds or min(a.worlds) < 2 or a.workers < 1:
         ap.error("--worlds are 2 or more each, --workers 1 or more")
     try:
-        with open(a.load) as f:
-            found = [json.loads(line) for line in f]
-    except (OSError, ValueError) as exc:
-        ap.error(f"cannot read the positions in {a.load}: {exc}")
-    if not found or not all(isinstance(p, dict) and p.keys() >= KEPT for p in found):
+        found = load_kept(a.load)
+    except ValueError as exc:
+        ap.error(str(exc))
+    if not found:
         ap.error(f"{a.load} holds no positions search_oracle.py kept (--save)")
     if len(found) < 2:
         ap.error(f"{a.load} holds one position: the fit needs two or more (fitted on one half, scored on the other)")

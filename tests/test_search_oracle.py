@@ -53,7 +53,8 @@ def test_a_bad_row_or_file_is_refused_in_one_sentence(tmp_path):
     other = tmp_path / "other.jsonl"
     other.write_text('{"hand": 1}\n')
     foreign = oracle("--load", str(other))
-    assert foreign.returncode == 2 and "holds lines that are not positions this script kept" in foreign.stderr
+    assert foreign.returncode == 2
+    assert "holds lines that are not positions kept by search_oracle.py --save" in foreign.stderr
     for r in (res, missing, negative, foreign):
         assert "Traceback" not in r.stderr
 

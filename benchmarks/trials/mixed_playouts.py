@@ -37,10 +37,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from search_oracle import chunks, mean_error, position_of, row_spec  # noqa: E402
+from search_oracle import chunks, load_kept, mean_error, position_of, row_spec  # noqa: E402
 
 from gincli.hand import playout  # noqa: E402
 from gincli.rulebook.rng import SplitMix64  # noqa: E402
+from gincli_builtin.master import MasterBot, chosen  # noqa: E402
 
 #: Each kind's settings of the play-outs (search_oracle.py's row keys), master's for those not given.
 KINDS: dict[str, list[dict[str, int]]] = {
@@ -67,14 +68,8 @@ def choices(job: tuple[str, int, list[dict[str, Any]], int, int, bool]) -> list[
             for i in range(len(ids)):
                 gained[i] += totals[i] - totals[0]
                 squared[i] += squares[i]
-        seen = n * len(settings)
-        best, gain = 0, 0.0
-        for i in range(1, len(ids)):
-            diff = gained[i] / seen
-            spread = max(squared[i] / seen - diff * diff, 0.0) ** 0.5
-            if diff > spread / seen ** 0.5 and diff > gain:
-                best, gain = i, diff
-        out.append(best)
+        seen = [n * len(settings)] * len(ids)
+        out.append(chosen(gained, squared, seen, range(1, len(ids)), MasterBot.Z, MasterBot.MIN_GAIN))
     return out
 
 
@@ -98,12 +93,11 @@ def main(argv: list[str] | None = None) -> int:
     if a.workers < 1:
         ap.error("--workers is 1 or more")
     try:
-        with open(a.load) as f:
-            found = [json.loads(line) for line in f]
-    except (OSError, ValueError) as exc:
-        ap.error(f"cannot read the positions in {a.load}: {exc}")
+        found = load_kept(a.load)
+    except ValueError as exc:
+        ap.error(str(exc))
     if not found:
-        ap.error(f"{a.load} holds no position")
+        ap.error(f"{a.load} holds no positions search_oracle.py kept (--save)")
     worth = [[sum(w) / len(w) for w in p["worths"]] for p in found]
     rows: list[dict[str, Any]] = []
     base: list[float] | None = None

@@ -329,6 +329,16 @@ def search_choice(position: Position, ids: Sequence[int], worlds: int, halving: 
         if r + 1 < rounds:
             others.sort(key=lambda i: -gained[i] / seen[i])
             others = others[:(len(others) + 1) // 2]
+    return chosen(gained, squared, seen, others, z, min_gain)
+
+
+def chosen(gained: Sequence[float], squared: Sequence[float], seen: Sequence[int], others: Sequence[int], z: float,
+           min_gain: float) -> int:
+    """master's rule (:func:`search_choice`): of the candidates ``others``
+    (indices; 0 is master-knock's), the one whose play-outs gained most over
+    the first's in their ``seen`` worlds (``gained``: the sum of the
+    differences, ``squared``: of their squares), when that beats ``z``
+    standard errors and ``min_gain``; else 0."""
     best, gain = 0, 0.0
     for i in others:
         diff = gained[i] / seen[i]
