@@ -112,29 +112,32 @@ def test_the_verdicts_are_scored_raw_and_calibrated_on_the_kept_positions(tmp_pa
     assert "Traceback" not in missing.stderr + alone.stderr
 
 
-def test_the_mixed_play_outs_trial_chooses_as_master_with_one_kind(tmp_path):
-    """benchmarks/trials/mixed_playouts.py: its row of master's play-outs alone
+def test_the_search_trials_choose_as_master_with_one_kind_and_replay(tmp_path):
+    """benchmarks/trials/search_rows.py: its row of master's play-outs alone
     chooses as search_oracle.py's row of every discard in every world; its rows
-    of several kinds choose on the same positions, the same on two workers."""
+    of several kinds of play-out, and of worlds drawn by the opponent's
+    discards, choose on the same positions, the same on two workers."""
     saved = tmp_path / "positions.jsonl"
     kept = oracle("--hands", "4", "--replays", "2", "--seed", "5", "--rows", "16:halving=0", "--save", str(saved),
                   "--format", "json")
     assert kept.returncode == 0, kept.stderr
     project = json.loads(kept.stdout)["rows"][0]
-    script = str(ROOT / "benchmarks" / "trials" / "mixed_playouts.py")
+    script = str(ROOT / "benchmarks" / "trials" / "search_rows.py")
 
     def trial(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, script, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
 
-    res = trial("--load", str(saved), "--rows", "base:16,mixed:16,knocks:16", "--seed", "5", "--format", "json")
+    rows = "base:16,mixed:16,knocks:16,drawn:8,fit:8:32:2"
+    res = trial("--load", str(saved), "--rows", rows, "--seed", "5", "--format", "json")
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
-    base, mixed, knocks = out["rows"]
+    base, mixed, knocks, drawn, fitted = out["rows"]
+    assert [drawn["row"], fitted["row"]] == ["drawn:8", "fit:8:32:2"]
     assert out["positions"] == len(saved.read_text().splitlines()) == len(mixed["choices"]) > 0
     assert (base["gain"], base["switched"]) == (project["gain"], project["switched"])
-    assert "vs_first" in mixed and "vs_first" in knocks
-    again = trial("--load", str(saved), "--rows", "base:16,mixed:16,knocks:16", "--seed", "5", "--format", "json",
-                  "--workers", "2")
+    assert all("vs_first" in r for r in (mixed, knocks, drawn, fitted))
+    again = trial("--load", str(saved), "--rows", rows, "--seed", "5", "--format", "json", "--workers", "2")
     assert again.returncode == 0 and json.loads(again.stdout) == out
-    bad = trial("--load", str(saved), "--rows", "deeper:16")
-    assert bad.returncode == 2 and "'deeper:16' is not KIND:WORLDS" in bad.stderr and "Traceback" not in bad.stderr
+    for wrong in ("deeper:16", "fit:8", "fit:8:16:0", "drawn:0"):
+        bad = trial("--load", str(saved), "--rows", wrong)
+        assert bad.returncode == 2 and f"{wrong!r} is not a row" in bad.stderr and "Traceback" not in bad.stderr
