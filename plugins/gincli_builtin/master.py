@@ -64,15 +64,18 @@ worlds cost more and decide more surely (``gin match --bots
 master:worlds=768``): 48 won no more games than no search, the default
 (``WORLDS``, 192) won two to three points more than either against
 ``expert``, at each seed measured; past it, no doubling of the worlds
-measured stronger than the one before (docs/benchmarks.md). With ``ms``
-(``gin match --bots master:ms=4``), a budget of CPU time a searched discard
-takes the place of the worlds: each round plays ``BATCH`` new worlds at a
-time until its share is spent, so that the play-outs depend on the
-machine's speed and a match no longer replays by its seed. Everything it uses is in its
+measured stronger than the one before (docs/benchmarks.md). Everything it uses is in its
 :class:`~gincli.hand.view.PlayerView`; the worlds come from the bot's seeded
 generator, so a match replays by its seed; under other meld rules or a move
 set in play it plays as master-knock (any variant, doubling's stakes as
 ``expert`` does).
+
+With ``ms`` (``gin match --bots master:ms=4``), a budget of CPU time a
+searched discard takes the place of the worlds: each round plays ``BATCH``
+new worlds at a time until its share is spent, so that the play-outs depend
+on the machine's speed and a match no longer replays by its seed (in time,
+the strength rises to 2 to 4 ms a searched discard and no further, as with
+the worlds: docs/benchmarks.md).
 """
 
 from __future__ import annotations
