@@ -77,26 +77,22 @@ def choices(job: tuple[Row, list[dict[str, Any]], int, int, bool]) -> list[int]:
     for number, p in enumerate(part, first):
         rng = SplitMix64(seed).derive(number)
         ids = p["ids"]
-        gained, squared = [0] * len(ids), [0] * len(ids)
+        played = []  # each call's totals and squares
         if kind in KINDS:
             settings = KINDS[kind]
             n = max(1, worlds // len(settings))
             for setting in settings:
                 spec = {**row_spec("1"), **setting, "known": int(known)}
-                totals, squares = playout.search(*position_of(p, spec), ids, n, rng.next64(), int(spec["draws"]))
-                for i in range(len(ids)):
-                    gained[i] += totals[i] - totals[0]
-                    squared[i] += squares[i]
+                played.append(playout.search(*position_of(p, spec), ids, n, rng.next64(), int(spec["draws"])))
             seen = n * len(settings)
         else:
             position = position_of(p, row_spec("1"))
             for hand in resampled(p, rng, worlds, hands, t if kind == "fit" else 0.0):
                 weights = bytes((255 if hand >> c & 1 else 1) if w else 0 for c, w in enumerate(p["weights"]))
-                totals, squares = playout.search(*position[:6], weights, *position[7:], ids, 1, rng.next64(), 0)
-                for i in range(len(ids)):
-                    gained[i] += totals[i] - totals[0]
-                    squared[i] += squares[i]
+                played.append(playout.search(*position[:6], weights, *position[7:], ids, 1, rng.next64(), 0))
             seen = worlds
+        gained = [sum(totals[i] - totals[0] for totals, _ in played) for i in range(len(ids))]
+        squared = [sum(squares[i] for _, squares in played) for i in range(len(ids))]
         out.append(chosen(gained, squared, [seen] * len(ids), range(1, len(ids)), MasterBot.Z, MasterBot.MIN_GAIN))
     return out
 
