@@ -182,8 +182,8 @@ def position_of(p: dict[str, Any], spec: dict[str, Any]) -> Position:
 
 
 def load_kept(path: str) -> list[dict[str, Any]]:
-    """The positions ``--save`` kept in ``path`` (none, for an empty file);
-    ValueError with the sentence to say when it cannot be read or holds other lines."""
+    """The positions ``--save`` kept in ``path``; ValueError with the sentence
+    to say when it cannot be read, holds other lines or holds none."""
     try:
         with open(path) as f:
             found = [json.loads(line) for line in f]
@@ -191,6 +191,8 @@ def load_kept(path: str) -> list[dict[str, Any]]:
         raise ValueError(f"cannot read the positions in {path}: {exc}") from None
     if not all(isinstance(p, dict) and p.keys() >= KEPT for p in found):
         raise ValueError(f"{path} holds lines that are not positions kept by search_oracle.py --save")
+    if not found:
+        raise ValueError(f"{path} holds no positions search_oracle.py kept (--save)")
     return found
 
 

@@ -84,8 +84,6 @@ def main(argv: list[str] | None = None) -> int:
         found = load_kept(a.load)
     except ValueError as exc:
         ap.error(str(exc))
-    if not found:
-        ap.error(f"{a.load} holds no positions search_oracle.py kept (--save)")
     if len(found) < 2:
         ap.error(f"{a.load} holds one position: the fit needs two or more (fitted on one half, scored on the other)")
     worth = [[sum(w) / len(w) for w in p["worths"]] for p in found]

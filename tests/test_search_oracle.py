@@ -55,7 +55,10 @@ def test_a_bad_row_or_file_is_refused_in_one_sentence(tmp_path):
     foreign = oracle("--load", str(other))
     assert foreign.returncode == 2
     assert "holds lines that are not positions kept by search_oracle.py --save" in foreign.stderr
-    for r in (res, missing, negative, foreign):
+    (tmp_path / "empty.jsonl").write_text("")
+    empty = oracle("--load", str(tmp_path / "empty.jsonl"))
+    assert empty.returncode == 2 and "holds no positions search_oracle.py kept (--save)" in empty.stderr
+    for r in (res, missing, negative, foreign, empty):
         assert "Traceback" not in r.stderr
 
 

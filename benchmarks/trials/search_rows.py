@@ -156,8 +156,6 @@ def main(argv: list[str] | None = None) -> int:
         found = load_kept(a.load)
     except ValueError as exc:
         ap.error(str(exc))
-    if not found:
-        ap.error(f"{a.load} holds no positions search_oracle.py kept (--save)")
     worth = [[sum(w) / len(w) for w in p["worths"]] for p in found]
     rows: list[dict[str, Any]] = []
     base: list[float] | None = None
