@@ -163,7 +163,12 @@ def main(argv: list[str] | None = None) -> int:
         for spec in a.rows:
             jobs = [(spec, part, a.seed, first, a.known)
                     for first, part in chunks(found, max(a.workers, len(found) // 50))]
-            picked = [c for part in pool.imap(choices, jobs) for c in part]
+            picked: list[int] = []
+            for part in pool.imap(choices, jobs):
+                picked += part
+                print(f"\rrow {label(spec)}: {len(picked)}/{len(found)} positions decided", end="", file=sys.stderr,
+                      flush=True)
+            print(file=sys.stderr)
             gains = [w[c] - w[0] for w, c in zip(worth, picked, strict=True)]
             gain, error = mean_error(gains)
             r: dict[str, Any] = {"row": label(spec), "gain": gain, "error": error,
@@ -173,7 +178,6 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 r["vs_first"], r["vs_first_error"] = mean_error([g - b for g, b in zip(gains, base, strict=True)])
             rows.append(r)
-            print(f"row {r['row']} done", file=sys.stderr, flush=True)
     if a.format == "json":
         print(json.dumps({"positions": len(found), "seed": a.seed, "known": a.known, "rows": rows}))
         return 0
