@@ -1,6 +1,7 @@
-"""What master's search buys as it is given more worlds, and what a decision costs.
+"""What master's search buys as it is given more worlds (or more time), and what a decision costs.
 
-    python benchmarks/bench_search.py [--worlds 0,48,192,768] [--params width=4:margin=5] [--against expert|half]
+    python benchmarks/bench_search.py [--worlds 0,48,192,768 | --ms 0,1,4,16] [--params width=4:margin=5]
+                                      [--against expert|half]
                                       [--games 400] [--seed 1] [--scoring game] [--workers 1]
                                       [--timing-hands 300] [--playout-positions 0] [--format text|json]
 
@@ -17,6 +18,11 @@ master-knock's. ``--playout-positions N``: the CPU time of a play-out, over N ea
 by the seed (ten discards each, in 192 worlds, one ``playout.search`` call), compiled and in Python
 (on a tenth of them); with ``--format json`` the output is then ``{"rows": [...], "playouts": {...}}``
 rather than the rows alone. The strength is reproducible by seed; the times are this machine's.
+
+``--ms`` gives the curve in time instead: for each budget M, ``master:ms=M[:PARAMS]`` (M milliseconds of
+CPU time a searched discard, spent on worlds until it is used; 0: ``master-knock``; ``--against half``:
+half the budget), each row then named by its budget (``"ms"`` in JSON) where it is otherwise named by its
+worlds. Such a match depends on the machine's speed and load as well as the seed.
 """
 
 from __future__ import annotations
@@ -44,11 +50,12 @@ def strength(bot: str, against: str, games: int, seed: int, scoring: str, worker
 
 
 def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | None = None,
-                   extra: dict[str, object] | None = None) -> list[float]:
+                   extra: dict[str, object] | None = None, axis: str = "worlds") -> list[float]:
     """Each of master's decisions in ``hands`` hands against expert, in
-    milliseconds; into ``counts``, given: its ``discards``, how many of them it
-    ``searched``, and in how many the search ``switched`` from master-knock's
-    discard to another."""
+    milliseconds, ``worlds`` its worlds (or with ``axis="ms"``, its budget in
+    ms; 0: master-knock); into ``counts``, given: its ``discards``, how many
+    of them it ``searched``, and in how many the search ``switched`` from
+    master-knock's discard to another."""
     import gincli
     from gincli.rulebook.rng import SplitMix64
     from gincli_builtin.master import MasterBot, MasterKnockBot
@@ -59,7 +66,7 @@ def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | 
     seen.update(discards=0, searched=0, switched=0)
 
     class Timed(base):  # type: ignore[valid-type, misc]
-        params = {**base.params, **({"worlds": worlds, **(extra or {})} if worlds else {})}
+        params = {**base.params, **({axis: worlds, **(extra or {})} if worlds else {})}
 
         def choose(self, view: PlayerView) -> Move:
             start = time.process_time()
@@ -117,13 +124,20 @@ def forfeit_lines(row: dict) -> list[str]:
     faults: dict[str, list] = {}  # player -> [hands forfeited, the first reason]
     for fault in row.get("forfeit_reasons", []):
         faults.setdefault(fault["player"], [0, fault["reason"]])[0] += fault["count"]
-    return [f"worlds {row['worlds']}: {player} forfeited {n} hand{'s' * (n != 1)} (the first: {first}), and the "
+    return [f"{label(row)}: {player} forfeited {n} hand{'s' * (n != 1)} (the first: {first}), and the "
             f"games won count them" for player, (n, first) in faults.items()]
+
+
+def label(row: dict) -> str:
+    """A row's name for people: its worlds, or its budget."""
+    return f"ms {row['ms']}" if "ms" in row else f"worlds {row['worlds']}"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--worlds", default="0,48,192,768", help="the numbers of worlds, comma-separated (0: no search)")
+    ap.add_argument("--ms", help="budgets in CPU milliseconds a searched discard, comma-separated, in place of "
+                                 "--worlds (0: no search)")
     ap.add_argument("--params", default="", help="master's other parameters, key=value joined by ':'")
     ap.add_argument("--against", default="expert",
                     help="the opponent's bot; half: master with half the worlds, the same parameters (each "
@@ -150,18 +164,28 @@ def main() -> None:
         key, _, typed[key] = item.partition("=")
         extra[key] = parse_value(typed[key])
     named = "".join(f":{k}={v}" for k, v in typed.items())  # the other parameters, as a bot's name writes them
+    axis = "ms" if a.ms is not None else "worlds"
+    if extra.keys() & {"ms", "worlds"}:  # a budget takes the place of the worlds: each row sets the one it is named by
+        ap.error("--params sets the worlds or a budget, which each row sets: give them as --worlds or --ms")
+    try:
+        values = [int(x) for x in (a.ms if a.ms is not None else a.worlds).split(",")]
+    except ValueError:
+        ap.error(f"--{axis} takes whole numbers joined by commas, not {a.ms if a.ms is not None else a.worlds!r}")
+    if any(v < 0 for v in values):
+        ap.error(f"--{axis} takes numbers of 0 or more")
+    what = "budget against half as much" if axis == "ms" else "number of worlds against half as many"
     rows = []
-    for w in (int(x) for x in a.worlds.split(",")):
-        bot = f"master:worlds={w}{named}" if w else "master-knock"
+    for w in values:
+        bot = f"master:{axis}={w}{named}" if w else "master-knock"
         against = a.against
         if against == "half":
             if w < 2:
-                ap.error("--against half plays each number of worlds against half as many: 2 or more")
-            against = f"master:worlds={w // 2}{named}"
+                ap.error(f"--against half plays each {what}: 2 or more")
+            against = f"master:{axis}={w // 2}{named}"
         m = strength(bot, against, a.games, a.seed, a.scoring, a.workers) if a.games else None
         counts: dict[str, int] = {}
-        t = decision_times(w, a.timing_hands, a.seed, counts, extra) if a.timing_hands else []
-        row: dict = {"worlds": w, "bot": bot, "against": against, "scoring": a.scoring, "games": a.games,
+        t = decision_times(w, a.timing_hands, a.seed, counts, extra, axis) if a.timing_hands else []
+        row: dict = {axis: w, "bot": bot, "against": against, "scoring": a.scoring, "games": a.games,
                      "seed": a.seed}
         if m is not None:
             row.update(win_rate=m["win_rate"], elo=m["elo"], hands=m["hands"],
@@ -172,14 +196,14 @@ def main() -> None:
             row.update(decisions=len(t), mean_ms=statistics.fmean(t), median_ms=statistics.median(t),
                        p99_ms=t[int(0.99 * (len(t) - 1))], max_ms=t[-1], **counts)
         rows.append(row)
-        print(f"worlds {w} done", file=sys.stderr, flush=True)
+        print(f"{label(row)} done", file=sys.stderr, flush=True)
         for line in forfeit_lines(row):  # as the row ends, not after every row: rows can take half an hour each
             print(line, file=sys.stderr, flush=True)
     if a.format == "json":
         print(json.dumps({"rows": rows, "playouts": cost} if a.playout_positions else rows, indent=2))
         return
-    header = ("worlds", "games won, 95% interval", "Elo", "points a hand", "ms a decision: mean / median / p99 / max",
-              "discards searched / switched")
+    header = ("ms a searched discard" if axis == "ms" else "worlds", "games won, 95% interval", "Elo",
+              "points a hand", "ms a decision: mean / median / p99 / max", "discards searched / switched")
     out = []
     for r in rows:
         wr = r.get("win_rate")
@@ -192,9 +216,10 @@ def main() -> None:
               if "mean_ms" in r else "—")
         share = (f"{r['searched'] / r['discards']:.0%} / {r['switched'] / r['discards']:.1%}"
                  if r.get("discards") else "—")
-        out.append((str(r["worlds"]), won, elo, pph, ms, share))
-    against = f"master:worlds=W/2{named}" if a.against == "half" else a.against
-    print(f"master:worlds=W{named} against {against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
+        out.append((str(r[axis]), won, elo, pph, ms, share))
+    unit = "M" if axis == "ms" else "W"
+    against = f"master:{axis}={unit}/2{named}" if a.against == "half" else a.against
+    print(f"master:{axis}={unit}{named} against {against}, {a.games} duplicate games under {a.scoring}, seed {a.seed}")
     print(table(out, header))
     if a.playout_positions:
         fast = f"{cost['compiled_us']:.1f} µs compiled" if cost["compiled_us"] is not None else "not compiled here"

@@ -1,6 +1,7 @@
 """benchmarks/bench_search.py, the curve of master's search (issue 37): each
-number of worlds against a fixed opponent, or against half as many worlds
-(``--against half``, what each doubling buys), and a decision's CPU time.
+number of worlds (or each budget in time, ``--ms``) against a fixed opponent,
+or against half as many worlds (``--against half``, what each doubling buys),
+and a decision's CPU time.
 A few games, to hold the script to the matches it says it plays."""
 
 from __future__ import annotations
@@ -37,6 +38,33 @@ def test_each_doubling_is_played_against_the_worlds_before_it():
         assert r["decisions"] > 0 and 0 <= r["mean_ms"] <= r["max_ms"]
     text = bench("--worlds", "8", "--against", "half", "--games", "2", "--timing-hands", "0", "--seed", "3")
     assert text.returncode == 0 and "master:worlds=W against master:worlds=W/2, 2 duplicate games" in text.stdout
+
+
+def test_the_curve_in_time_names_each_row_by_its_budget():
+    res = bench("--ms", "2,4", "--against", "half", "--games", "2", "--timing-hands", "2", "--seed", "3",
+                "--format", "json")
+    assert res.returncode == 0, res.stderr
+    rows = json.loads(res.stdout)
+    assert [(r["ms"], r["bot"], r["against"]) for r in rows] == [(2, "master:ms=2", "master:ms=1"),
+                                                                 (4, "master:ms=4", "master:ms=2")]
+    assert all("worlds" not in r and r["decisions"] > 0 for r in rows)
+    assert res.stderr.splitlines() == ["ms 2 done", "ms 4 done"]
+    text = bench("--ms", "0,1", "--games", "0", "--timing-hands", "1", "--seed", "3")
+    assert text.returncode == 0, text.stderr
+    title, head, _, none, one = text.stdout.splitlines()[:5]
+    assert title.startswith("master:ms=M against expert") and head.startswith("ms a searched discard")
+    assert none.split()[0] == "0" and one.split()[0] == "1"
+
+
+def test_a_budget_or_worlds_among_the_params_is_refused_in_one_sentence():
+    for axis in (("--worlds", "192"), ("--ms", "4")):
+        for param in ("ms=4", "worlds=48"):
+            res = bench(*axis, "--params", param, "--games", "0", "--timing-hands", "0")
+            assert res.returncode == 2, (axis, param)
+            assert "--params sets the worlds or a budget, which each row sets" in res.stderr
+            assert "Traceback" not in res.stderr
+    bad = bench("--ms", "1,x", "--games", "0", "--timing-hands", "0")
+    assert bad.returncode == 2 and "--ms takes whole numbers joined by commas, not '1,x'" in bad.stderr
 
 
 def test_half_of_fewer_than_two_worlds_is_refused_in_one_sentence():
