@@ -120,13 +120,13 @@ def test_halving_spends_the_same_play_outs_on_the_closest_discards(registry, mon
 @pytest.mark.parametrize("others,halving,budget", [(3, True, 0.010), (5, True, 0.004), (2, False, 0.006),
                                                     (4, True, 0.0)])
 def test_a_time_budget_plays_batches_until_each_round_has_spent_its_share(monkeypatch, others, halving, budget):
-    """With a budget, search_choice plays BATCH new worlds a call (a new seed
+    """With a budget, search_choice plays batch() new worlds a call (a new seed
     each), until the clock has passed the rounds' shares of the budget, one
     batch a round at least; the rounds halve the discards as without it, and
     the worlds argument plays no part. Play-outs that score discard i as i
     points (no spread) and a clock that a call moves on by a millisecond."""
     from gincli.hand import playout
-    from gincli_builtin.master import BATCH, search_choice
+    from gincli_builtin.master import batch, search_choice
 
     now = [5.0]
     calls: list[tuple[list[int], int, int, float]] = []
@@ -145,7 +145,7 @@ def test_a_time_budget_plays_batches_until_each_round_has_spent_its_share(monkey
     chosen = search_choice(position, ids, 99999, halving, lambda: next(seeds), 2, 1.0, 0.0, budget,
                            clock=lambda: now[0])
     assert chosen == others  # the best discard, the last
-    assert all(worlds == BATCH for _, worlds, _, _ in calls)
+    assert all(worlds == batch() for _, worlds, _, _ in calls)
     assert len({seed for _, _, seed, _ in calls}) == len(calls)
     rounds = max(1, (others - 1).bit_length()) if halving else 1
     sizes = [len(c) for c, _, _, _ in calls]
@@ -157,6 +157,32 @@ def test_a_time_budget_plays_batches_until_each_round_has_spent_its_share(monkey
             assert all(start < share for start in played[1:])
             assert played[-1] + 0.001 >= share - 1e-9
     assert len(calls) == max(rounds, round(budget / 0.001))
+
+
+def test_a_budget_draws_fewer_worlds_a_call_where_the_play_outs_are_in_python(monkeypatch):
+    """Under a budget a call draws BATCH worlds with the compiled play-outs and
+    PURE_BATCH in Python, where each costs some 40 times more: a small budget
+    is then overshot by a play-out's cost, not by BATCH of them."""
+    from gincli.hand import playout
+    from gincli_builtin import master
+
+    assert master.PURE_BATCH < master.BATCH
+    monkeypatch.setattr(playout, "PLAYOUT", object())
+    assert master.batch() == master.BATCH
+    monkeypatch.setattr(playout, "PLAYOUT", None)
+    assert master.batch() == master.PURE_BATCH
+    rng = random.Random(5)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    mine, top, unknown = deck[:11], deck[11], deck[12:]
+    position = (sum(1 << c for c in mine), (top,), playout.DISCARD, -1, 0, 0,
+                bytes(16 if c in unknown else 0 for c in range(52)), len(unknown) - 10, (10, 25, 25, -1, 8, 0, 5))
+    ids = [playout.DISCARD_ID + c for c in mine[:3]]
+    drawn: list[int] = []
+    real = playout.search
+    monkeypatch.setattr(playout, "search", lambda *a: drawn.append(a[10]) or real(*a))
+    master.search_choice(position, ids, 192, True, iter(range(1, 999)).__next__, 2, 1.0, 0.0, 0.001)
+    assert drawn and set(drawn) == {master.PURE_BATCH}  # the Python play-outs, a world a call
 
 
 def knock_position(rules, rng: random.Random) -> tuple[int, int]:

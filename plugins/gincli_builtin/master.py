@@ -72,8 +72,9 @@ set in play it plays as master-knock (any variant, doubling's stakes as
 
 With ``ms`` (``gin match --bots master:ms=4``), a budget of CPU time a
 searched discard takes the place of the worlds: each round plays ``BATCH``
-new worlds at a time until its share is spent, so that the play-outs depend
-on the machine's speed and a match no longer replays by its seed (in time,
+new worlds at a time (one in Python, without the compiled play-outs) until
+its share is spent, so that the play-outs depend on the machine's speed and
+a match no longer replays by its seed (in time,
 the strength rises to 2 to 4 ms a searched discard and no further, as with
 the worlds: docs/benchmarks.md).
 """
@@ -109,8 +110,12 @@ MARGIN = OFF
 #: 192 worlds against expert it won 1.9 points more games than every discard in every world at seed
 #: 7611 and 0.5 more at 7703, 2,000 duplicate games each (docs/benchmarks.md).
 HALVING = True
-#: With a time budget (``ms``), the worlds each call of the play-outs draws, for each discard still in.
+#: With a time budget (``ms``), the worlds each call of the play-outs draws, for each discard still in
+#: (:func:`batch`): compiled, a call costs about a millisecond for three discards; ...
 BATCH = 16
+#: ... in Python (no compiler, or ``GINCLI_PURE=1``) a play-out costs some 40 times more, so a call draws this
+#: many, and a budget is overshot by as little there.
+PURE_BATCH = 1
 
 #: :func:`gincli.hand.playout.search`'s arguments before the candidates (MasterBot.search_position).
 Position = tuple[int, tuple[int, ...], int, int, int, int, bytes, int, playout.Rules]
@@ -300,6 +305,12 @@ class MasterBot(MasterKnockBot):
         return bytes(min(255, 1 << max(0, power[c])) if unknown >> c & 1 else 0 for c in range(52))
 
 
+def batch() -> int:
+    """The worlds a call of the play-outs draws under a time budget: :data:`BATCH`
+    compiled, :data:`PURE_BATCH` in Python."""
+    return BATCH if playout.PLAYOUT is not None else PURE_BATCH
+
+
 def search_choice(position: Position, ids: Sequence[int], worlds: int, halving: bool, seeds: Callable[[], int],
                   draws: int, z: float, min_gain: float = 0.0, budget: float | None = None,
                   clock: Callable[[], float] = time.thread_time) -> int:
@@ -319,8 +330,9 @@ def search_choice(position: Position, ids: Sequence[int], worlds: int, halving: 
     others = list(range(1, len(ids)))
     rounds = max(1, (len(others) - 1).bit_length()) if halving else 1
     start = clock() if budget is not None else 0.0
+    per_call = batch()
     for r in range(rounds):
-        n = BATCH if budget is not None else max(1, worlds * len(ids) // (rounds * (len(others) + 1)))
+        n = per_call if budget is not None else max(1, worlds * len(ids) // (rounds * (len(others) + 1)))
         while True:
             totals, squares = playout.search(*position, [ids[0]] + [ids[i] for i in others], n, seeds(), draws)
             for j, i in enumerate(others, 1):
