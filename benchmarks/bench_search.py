@@ -49,10 +49,10 @@ def strength(bot: str, against: str, games: int, seed: int, scoring: str, worker
     return json.loads(out.stdout)
 
 
-def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | None = None,
+def decision_times(amount: int, hands: int, seed: int, counts: dict[str, int] | None = None,
                    extra: dict[str, object] | None = None, axis: str = "worlds") -> list[float]:
     """Each of master's decisions in ``hands`` hands against expert, in
-    milliseconds, ``worlds`` its worlds (or with ``axis="ms"``, its budget in
+    milliseconds, ``amount`` its worlds (or with ``axis="ms"``, its budget in
     ms; 0: master-knock); into ``counts``, given: its ``discards``, how many
     of them it ``searched``, and in how many the search ``switched`` from
     master-knock's discard to another."""
@@ -61,12 +61,12 @@ def decision_times(worlds: int, hands: int, seed: int, counts: dict[str, int] | 
     from gincli_builtin.master import MasterBot, MasterKnockBot
 
     times: list[float] = []
-    base = MasterBot if worlds else MasterKnockBot
+    base = MasterBot if amount else MasterKnockBot
     seen = {"discards": 0, "searched": 0, "switched": 0} if counts is None else counts
     seen.update(discards=0, searched=0, switched=0)
 
     class Timed(base):  # type: ignore[valid-type, misc]
-        params = {**base.params, **({axis: worlds, **(extra or {})} if worlds else {})}
+        params = {**base.params, **({axis: amount, **(extra or {})} if amount else {})}
 
         def choose(self, view: PlayerView) -> Move:
             start = time.process_time()
@@ -140,8 +140,8 @@ def main() -> None:
                                  "--worlds (0: no search)")
     ap.add_argument("--params", default="", help="master's other parameters, key=value joined by ':'")
     ap.add_argument("--against", default="expert",
-                    help="the opponent's bot; half: master with half the worlds, the same parameters (each "
-                         "doubling of the worlds, played against the one before)")
+                    help="the opponent's bot; half: master with half the worlds (or budget), the same parameters "
+                         "(each doubling, played against the one before)")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--scoring", default="game")
@@ -167,10 +167,11 @@ def main() -> None:
     axis = "ms" if a.ms is not None else "worlds"
     if extra.keys() & {"ms", "worlds"}:  # a budget takes the place of the worlds: each row sets the one it is named by
         ap.error("--params sets the worlds or a budget, which each row sets: give them as --worlds or --ms")
+    given = a.ms if a.ms is not None else a.worlds
     try:
-        values = [int(x) for x in (a.ms if a.ms is not None else a.worlds).split(",")]
+        values = [int(x) for x in given.split(",")]
     except ValueError:
-        ap.error(f"--{axis} takes whole numbers joined by commas, not {a.ms if a.ms is not None else a.worlds!r}")
+        ap.error(f"--{axis} takes whole numbers joined by commas, not {given!r}")
     if any(v < 0 for v in values):
         ap.error(f"--{axis} takes numbers of 0 or more")
     what = "budget against half as much" if axis == "ms" else "number of worlds against half as many"
