@@ -35,7 +35,7 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from multiprocessing import Pool
 from typing import Any
 
@@ -203,6 +203,18 @@ def mean_error(values: list[float]) -> tuple[float, float]:
     return mu, math.sqrt(sum((v - mu) ** 2 for v in values) / (len(values) - 1) / len(values))
 
 
+def decided(pool: Any, choose: Callable[[Any], list[int]], jobs: list[Any], row: str, total: int) -> list[int]:
+    """The choices ``pool`` makes of ``jobs`` (parts of the positions, in
+    order) by ``choose``, each part's as it comes, the count of positions
+    decided shown on stderr for the row named ``row``."""
+    picked: list[int] = []
+    for part in pool.imap(choose, jobs):
+        picked += part
+        print(f"\rrow {row}: {len(picked)}/{total} positions decided", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return picked
+
+
 def chunks(items: list[Any], n: int) -> Iterator[tuple[int, list[Any]]]:
     """``items`` in ``n`` parts or fewer, each with the index of its first."""
     size = max(1, math.ceil(len(items) / n))
@@ -258,12 +270,7 @@ def main(argv: list[str] | None = None) -> int:
             # parts of about 50 positions, so that the count moves (each position has its own seed: the
             # same choices however the positions are split)
             jobs = [(spec, part, a.seed, first) for first, part in chunks(found, max(a.workers, len(found) // 50))]
-            chosen = []
-            for part in pool.imap(choices, jobs):
-                chosen += part
-                print(f"\rrow {spec['row']}: {len(chosen)}/{len(found)} positions decided", end="", file=sys.stderr,
-                      flush=True)
-            print(file=sys.stderr)
+            chosen = decided(pool, choices, jobs, spec["row"], len(found))
             gains = [w[c] - w[0] for w, c in zip(worth, chosen, strict=True)]
             gain, error = mean_error(gains)
             row = {"row": spec["row"], "worlds": spec["worlds"],

@@ -50,7 +50,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hand_guess import fit  # noqa: E402
-from search_oracle import chunks, load_kept, mean_error, position_of, row_spec  # noqa: E402
+from search_oracle import chunks, decided, load_kept, mean_error, position_of, row_spec  # noqa: E402
 
 from gincli.hand import playout  # noqa: E402
 from gincli.hand.playout import draw_world  # noqa: E402
@@ -163,12 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         for spec in a.rows:
             jobs = [(spec, part, a.seed, first, a.known)
                     for first, part in chunks(found, max(a.workers, len(found) // 50))]
-            picked: list[int] = []
-            for part in pool.imap(choices, jobs):
-                picked += part
-                print(f"\rrow {label(spec)}: {len(picked)}/{len(found)} positions decided", end="", file=sys.stderr,
-                      flush=True)
-            print(file=sys.stderr)
+            picked = decided(pool, choices, jobs, label(spec), len(found))
             gains = [w[c] - w[0] for w, c in zip(worth, picked, strict=True)]
             gain, error = mean_error(gains)
             r: dict[str, Any] = {"row": label(spec), "gain": gain, "error": error,
