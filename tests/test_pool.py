@@ -365,6 +365,9 @@ def test_a_streamed_chunk_that_raises_midway_gives_its_items_before_first(worker
 def dies_midway(chunk: int) -> object:
     for i in range(chunk * 3, chunk * 3 + 3):
         if i == 16:
+            # An item may wait to be written, until the next one comes or the worker's watcher
+            # looks (every pool.WATCH_EVERY): the items made that long before the death are sent.
+            time.sleep(3 * pool.WATCH_EVERY)
             os.kill(os.getpid(), signal.SIGKILL)
         time.sleep(0.002)
         yield i, os.getpid()
@@ -377,6 +380,82 @@ def test_a_worker_killed_midway_through_a_streamed_chunk_is_one_sentence_after_i
             got.extend(ready)
     assert [i for i, _ in got] == list(range(16))
     assert_no_children({pid for _, pid in got})
+
+
+def unpicklable_at_7(chunk: int) -> object:
+    for i in range(chunk * 3, chunk * 3 + 3):
+        yield (lambda: None) if i == 7 else i
+
+
+def test_a_streamed_item_that_does_not_pickle_ends_its_chunk_after_the_items_before_it():
+    """Items are pickled together, several to a message: one that does not pickle is still the
+    end of its chunk where it stands, after every item before it and none after (in gin's own
+    process, one worker, nothing is pickled)."""
+    got = []
+    with pytest.raises(Exception, match="pickle"):
+        for ready in ordered_map(unpicklable_at_7, range(10), 2, stream=True):
+            got.extend(ready)
+    assert got == list(range(7))
+
+
+def made_quickly(chunk: int) -> object:
+    for i in range(chunk * 200, chunk * 200 + 200):
+        yield i, os.getpid()
+
+
+def test_items_made_close_together_share_a_message_and_come_in_order():
+    """A worker writes the items it makes within pool.GATHER of its last write together: far
+    fewer messages than items (the driver's and the workers' cost per item), every item once,
+    in order."""
+    read, write = os.pipe()
+    batches = pool._Batches(write)
+    for i in range(2000):
+        assert batches.add(i)
+    assert batches.end(pickle.dumps((True, None)))
+    os.close(write)
+    messages, items = 0, []
+    with os.fdopen(read, "rb") as fh:
+        while head := fh.read(pool._HEADER):
+            size = int.from_bytes(head, "big")
+            body = fh.read(size & (pool._PART - 1))
+            if size & pool._PART:
+                messages += 1
+                items.extend(pickle.loads(body))
+            else:
+                assert pickle.loads(body) == (True, None)
+                assert items == list(range(2000))  # the end after every item
+    assert items == list(range(2000))
+    assert 1 <= messages < 100
+
+
+def test_an_item_that_waits_is_written_by_the_watcher_once_it_is_late(monkeypatch):
+    """An item made within pool.GATHER of the last write waits (for the next one, or the
+    worker's watcher thread); the watcher's call writes it once it has waited that long, and
+    not before (a slow session after a quick one)."""
+    read, write = os.pipe()
+    monkeypatch.setattr(pool, "GATHER", 3600.0)
+    batches = pool._Batches(write)
+    assert batches.add("first")  # nothing was written before: at once
+    assert batches.add("second")  # the last write was just now: it waits
+    os.set_blocking(read, False)
+
+    def messages() -> list:
+        got = []
+        try:
+            while head := os.read(read, pool._HEADER):
+                got.extend(pickle.loads(os.read(read, int.from_bytes(head, "big") & (pool._PART - 1))))
+        except BlockingIOError:
+            pass
+        return got
+
+    assert messages() == ["first"]
+    batches.late()
+    assert messages() == []  # not late yet
+    monkeypatch.setattr(pool, "GATHER", 0.0)
+    batches.late()
+    assert messages() == ["second"]
+    os.close(read)
+    os.close(write)
 
 
 def endless(chunk: int) -> object:

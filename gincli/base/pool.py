@@ -10,9 +10,10 @@ worker, or when the whole input fits in one chunk, nothing is forked.
 
 A chunk's result comes back whole, or (``stream``) item by item: the work of a
 chunk is then a generator, each item it yields is sent here as it is made (a
-partial result), and each comes out as soon as it and every item before it
-have arrived, not once its chunk is done (a match's sessions, each written as
-it ends). A ``pickle.PickleBuffer`` in a chunk's result crosses uncopied: it is
+partial result; those made within :data:`GATHER` of the worker's last write,
+together, within :data:`WATCH_EVERY` at most), and each comes out as soon as it and every item
+before it have arrived, not once its chunk is done (a match's sessions, each
+written as it ends). A ``pickle.PickleBuffer`` in a chunk's result crosses uncopied: it is
 written after the result's pickle, as it is, and comes back as a view of the
 message (``gin score``'s output: a chunk's JSON Lines).
 
@@ -27,7 +28,8 @@ the worker with the least work in hand; workers are started as chunks need
 them (never more than there are chunks). An exception raised in a worker is
 raised here, in its place in the order; a worker that dies (killed by the
 out-of-memory killer, say) is a :class:`WorkerError` sentence there, after the
-results before it. Ending early (the consumer stops reading, an exception,
+results before it (with ``stream``, the items it made up to :data:`WATCH_EVERY`
+before it died). Ending early (the consumer stops reading, an exception,
 Ctrl-C) sends SIGTERM to every worker, SIGKILL a second later to any still
 there, and reaps them: it never waits longer than that. Pipes and ``poll``:
 POSIX systems, as the bots' process groups.
@@ -125,12 +127,20 @@ def _quit() -> None:
         os._exit(0)
 
 
+#: How often a worker's watcher thread looks whether its parent is gone, and writes the items of a
+#: stream that waited (:class:`_Batches`): the longest an item waits to be written.
+WATCH_EVERY = 0.1  # seconds
+
+
 def _watch(parent: int, wakeup: int) -> None:
     """End the worker once it is sent SIGTERM, or once its parent is gone (the
     portable fallback of PR_SET_PDEATHSIG: an orphan's parent is init)."""
     while os.getppid() == parent:
-        if select.select([wakeup], [], [], 0.5)[0] and signal.SIGTERM in os.read(wakeup, 512):
+        if select.select([wakeup], [], [], WATCH_EVERY)[0] and signal.SIGTERM in os.read(wakeup, 512):
             break
+        batches = _batches
+        if batches is not None:
+            batches.late()
     _quit()
 
 
@@ -191,8 +201,10 @@ def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
     list holds the items ready at that moment after those given before (at
     least one; it never waits for more), so an item comes out as soon as it and
     every item before it are made, not once its chunk is done. An exception
-    ``fn``'s generator raises, or a worker's death, comes after the items it
-    yielded before.
+    ``fn``'s generator raises comes after the items it yielded before; a
+    worker's death, after those it wrote (all but those of its last
+    :data:`WATCH_EVERY` at most). An item is pickled when it is written, with
+    the ones made close to it: ``fn`` must not change an item it has yielded.
     """
     mine = dict(state) if state else (setup() if setup is not None else {})
     it = iter(chunks)
@@ -273,11 +285,15 @@ END_WAIT = 3.0  # seconds
 #: whose results pipe some process it started keeps open ends without an end of file).
 CHECK_EVERY = 1.0  # seconds
 _HEADER = 8  # bytes: a message's length, before it
-#: The header's top bit: the message is one item of a chunk's result (``stream``), not its end.
+#: The header's top bit: the message is items of a chunk's result (``stream``: a list of
+#: them, pickled), not its end.
 _PART = 1 << (8 * _HEADER - 1)
 #: With ``stream``, the least time between two waits for the workers' items: a
 #: match's hands end thousands a second, and waking for each one cost the
-#: driver a tenth of a core; an item waits at most this long to be written.
+#: driver a tenth of a core; an item waits at most this long to be read. A
+#: worker, likewise, writes its items at most once in this time, those made
+#: meanwhile together (:class:`_Batches`; one that waits for the next longer than
+#: this is written within :data:`WATCH_EVERY`).
 GATHER = 0.005  # seconds
 #: Bytes read from a worker's results at a time, however many messages they hold (a bigger one is
 #: then read straight into a buffer of its size).
@@ -408,7 +424,8 @@ class _Pool:
         while True:
             parts = self.parts.pop(given, None)
             if parts:
-                ready.extend(pickle.loads(part) for part in parts)
+                for part in parts:
+                    ready.extend(pickle.loads(part))
             if given not in self.done:
                 return ready, given, None
             got = self.done.pop(given)
@@ -796,6 +813,8 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
     then the chunk's end (or the exception raised)."""
     import pickle
 
+    global _batches
+    _batches = None  # not a stream of the process this one was forked from
     for fd in inherited:
         try:
             os.close(fd)
@@ -804,6 +823,7 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
     tasks, results = tasks.fd, results.fd
     _init(setup, parent, cleanup)
     reply: bytes | None
+    batches: _Batches | None = None  # with ``stream``: how the items are written
     while True:
         data = _read(tasks)
         if data is None:  # the tasks ended: a normal end (or the parent is gone)
@@ -814,10 +834,12 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
             return
         try:
             if stream:
+                if batches is None:
+                    batches = _batches = _Batches(results)
                 items = fn(pickle.loads(data))
                 data = None
                 for item in items:
-                    if not _write(results, _message(pickle.dumps(item, pickle.HIGHEST_PROTOCOL), _PART)):
+                    if not batches.add(item):
                         return  # the parent stopped reading: it is ending
                 reply = pickle.dumps((True, None), pickle.HIGHEST_PROTOCOL)
             else:
@@ -836,10 +858,101 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
         except Exception as exc:
             reply = _failure(exc)
         data = items = None
+        if batches is not None:
+            if not batches.end(reply):
+                return  # the parent stopped reading: it is ending
+            continue
         view = _message(reply)
         reply = None  # the memory back while the result is written
         if not _write(results, view):
             return  # the parent stopped reading: it is ending
+
+
+class _Batches:
+    """A worker's items of a stream (a match's sessions, each as it ends), written
+    together: an item made at least :data:`GATHER` after the worker's last write
+    is written at once, with any made before it that waited; one made sooner
+    waits for the next, or for the worker's watcher thread, which writes what
+    has waited :data:`GATHER` or more each time it looks (every
+    :data:`WATCH_EVERY`). A match's hands end thousands a second, and a write and
+    a pickle for each cost the workers a few per cent of their time; the
+    driver reads them no oftener than every :data:`GATHER` anyway. Every write
+    to the results holds :attr:`lock`, so a chunk's end always comes after its
+    items. An item that does not pickle ends its chunk there, as if ``fn`` had
+    raised the error: the items before it are sent, the ones after it are not."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.lock = threading.Lock()  # the pending items, the pipe, the fault
+        self.pending: list[Any] = []
+        self.last = 0.0  # when the last write began (time.monotonic)
+        self.broken = False  # a write failed: nobody reads the pipe
+        self.fault: Exception | None = None  # an item that did not pickle: the end of its chunk
+
+    def add(self, item: Any) -> bool:
+        """Send ``item``, now or soon; False once nobody reads the pipe. Raises
+        the error of an item that did not pickle."""
+        with self.lock:
+            if self.fault is None and not self.broken:
+                self.pending.append(item)
+                if time.monotonic() - self.last >= GATHER:
+                    self._flush()
+            if self.fault is not None:
+                raise self.fault
+            return not self.broken
+
+    def end(self, reply: bytes) -> bool:
+        """Write the items still waiting, then the chunk's end, ``reply`` (or,
+        after an item that did not pickle, that error's)."""
+        with self.lock:
+            self._flush()
+            fault, self.fault = self.fault, None
+            self.pending = []  # made after an item that did not pickle: not sent
+            return not self.broken and self._write(_message(reply if fault is None else _failure(fault)))
+
+    def late(self) -> None:
+        """Write what has waited :data:`GATHER` or more (the watcher thread's
+        call); never waits for the lock: the worker may be writing, or blocked
+        on a full pipe, and the watcher must stay free to end it."""
+        if self.pending and self.lock.acquire(blocking=False):
+            try:
+                if time.monotonic() - self.last >= GATHER:
+                    self._flush()
+            finally:
+                self.lock.release()
+
+    def _flush(self) -> None:
+        """The pending items as one message (the lock held); any before one that
+        does not pickle, and that one's error kept (:attr:`fault`)."""
+        if not self.pending or self.broken or self.fault is not None:
+            return
+        import pickle
+
+        items, self.pending = self.pending, []
+        self.last = time.monotonic()
+        try:
+            data = pickle.dumps(items, pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            for n, item in enumerate(items):
+                try:
+                    pickle.dumps(item, pickle.HIGHEST_PROTOCOL)
+                except Exception as exc:
+                    self.fault = exc
+                    items = items[:n]
+                    break
+            if not items:
+                return
+            data = pickle.dumps(items, pickle.HIGHEST_PROTOCOL)
+        self._write(_message(data, _PART))
+
+    def _write(self, view: memoryview) -> bool:
+        if not _write(self.fd, view):
+            self.broken = True
+        return not self.broken
+
+
+#: The items of this worker's stream (:func:`_serve`), for its watcher thread to write when late.
+_batches: _Batches | None = None
 
 
 #: The first byte of a result whose pickle has buffers out of band (a pickle's first byte is PROTO, 0x80).
