@@ -885,7 +885,7 @@ class _Batches:
         self.fd = fd
         self.lock = threading.Lock()  # the pending items, the pipe, the fault
         self.pending: list[Any] = []
-        self.last = 0.0  # when the last write began (time.monotonic)
+        self.last = float("-inf")  # when the last write began (time.monotonic)
         self.broken = False  # a write failed: nobody reads the pipe
         self.fault: Exception | None = None  # an item that did not pickle: the end of its chunk
 
