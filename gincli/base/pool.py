@@ -11,9 +11,9 @@ worker, or when the whole input fits in one chunk, nothing is forked.
 A chunk's result comes back whole, or (``stream``) item by item: the work of a
 chunk is then a generator, each item it yields is sent here as it is made (a
 partial result; those made within :data:`GATHER` of the worker's last write,
-together, within :data:`WATCH_EVERY` at most), and each comes out as soon as it and every item
-before it have arrived, not once its chunk is done (a match's sessions, each
-written as it ends). A ``pickle.PickleBuffer`` in a chunk's result crosses uncopied: it is
+together, within :data:`WATCH_EVERY` at most), and each comes out as soon as it
+and every item before it have arrived, not once its chunk is done (a match's
+sessions, each written as it ends). A ``pickle.PickleBuffer`` in a chunk's result crosses uncopied: it is
 written after the result's pickle, as it is, and comes back as a view of the
 message (``gin score``'s output: a chunk's JSON Lines).
 
@@ -814,16 +814,16 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
     import pickle
 
     global _batches
-    _batches = None  # not a stream of the process this one was forked from
     for fd in inherited:
         try:
             os.close(fd)
         except OSError:
             pass
     tasks, results = tasks.fd, results.fd
+    # With ``stream``, how the items are written; the watcher thread (started by _init) writes late ones.
+    batches = _batches = _Batches(results) if stream else None
     _init(setup, parent, cleanup)
     reply: bytes | None
-    batches: _Batches | None = None  # with ``stream``: how the items are written
     while True:
         data = _read(tasks)
         if data is None:  # the tasks ended: a normal end (or the parent is gone)
@@ -833,9 +833,7 @@ def _serve(fn: Callable[[Any], Any], setup: Callable[[], dict[str, Any]] | None,
                     _write(results, _message(_failure(fault)))
             return
         try:
-            if stream:
-                if batches is None:
-                    batches = _batches = _Batches(results)
+            if batches is not None:
                 items = fn(pickle.loads(data))
                 data = None
                 for item in items:
