@@ -457,3 +457,34 @@ def test_the_compiled_record_count_is_the_line_readers(lines):
     data = b"".join(b"".join(line) + b"\n" for line in lines)
     assert records(data) == sum(1 for raw in data.split(b"\n")[:-1] if raw and not raw.isspace())
     assert records(memoryview(data)) == records(bytearray(data)) == records(data)
+
+
+@needs_compiled
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=200).map(lambda b: b.replace(b"x", b"\n")))
+def test_the_compiled_line_count_is_bytes_count(data):
+    """_stdscore.lines counts the newlines of the bytes, as bytes.count does (what
+    formats/containers.py counts a chunk's lines by, without the accelerator)."""
+    from gincli.rulebook._stdscore import lines
+
+    assert lines(data) == data.count(b"\n") == lines(memoryview(data)) == lines(bytearray(data))
+
+
+@needs_compiled
+@settings(max_examples=1000, deadline=None)
+@given(st.binary(min_size=1, max_size=100), st.data())
+def test_the_compiled_checksum_sees_a_byte_changed_two_words_swapped_or_the_length(data, draw):
+    """_stdscore.checksum, what a worker checks the lines it reads in the input by
+    (a file changed while gin read it): another byte anywhere, two unequal
+    8-byte words swapped, or a zero byte more at the end give another sum."""
+    from gincli.rulebook._stdscore import checksum
+
+    assert checksum(data) == checksum(bytearray(data)) == checksum(memoryview(data))
+    at = draw.draw(st.integers(0, len(data) - 1))
+    other = draw.draw(st.integers(0, 255).filter(lambda b: b != data[at]))
+    assert checksum(data[:at] + bytes([other]) + data[at + 1:]) != checksum(data)
+    assert checksum(data + b"\0") != checksum(data)
+    words = [data[i:i + 8] for i in range(0, len(data) - len(data) % 8, 8)]
+    if len(words) >= 2 and words[0] != words[-1]:
+        swapped = words[-1] + b"".join(words[1:-1]) + words[0] + data[8 * len(words):]
+        assert checksum(swapped) != checksum(data)
