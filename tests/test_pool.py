@@ -116,6 +116,45 @@ def test_an_exception_in_a_worker_is_raised_as_itself_after_the_results_before_i
         list(ordered_map(failing, range(6, 20), 2))
 
 
+HERE = os.getpid()  # the process that runs the tests (a forked worker has another pid)
+
+
+def somewhere(chunk: int) -> tuple[int, int]:
+    time.sleep(0.003)
+    return chunk, os.getpid()
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_a_helped_map_works_here_too_beside_one_worker_fewer(workers):
+    """With ``helps``, this process takes chunks too, while its workers have two
+    each in hand: N processes at work on N "workers", this one and N - 1
+    started; the results in order."""
+    out = list(ordered_map(somewhere, range(80), workers, helps=True))
+    assert [c for c, _ in out] == list(range(80))
+    pids = [pid for _, pid in out]
+    assert len(set(pids)) == workers and HERE in pids
+    assert 0 < pids.count(HERE) < 80
+    assert_no_children(set(pids) - {HERE})
+
+
+def fails_here(chunk: int) -> int:
+    if os.getpid() == HERE and chunk >= 10:
+        raise RecordError(f"chunk {chunk} failed here", rule="hand-format")
+    time.sleep(0.003)
+    return chunk
+
+
+def test_an_exception_in_a_chunk_handled_here_comes_in_its_place_as_itself():
+    """A chunk this process takes (``helps``) that raises: the results before
+    it first, then the exception itself (no worker's traceback behind it)."""
+    got = []
+    with pytest.raises(RecordError) as caught:
+        for r in ordered_map(fails_here, range(200), 2, helps=True):
+            got.append(r)
+    assert got and got == list(range(len(got))) and len(got) >= 10
+    assert caught.value.message == f"chunk {len(got)} failed here" and caught.value.__cause__ is None
+
+
 class Unpicklable(Exception):
     def __init__(self, what: str, extra: int):  # pickles, but cannot be rebuilt from its args
         super().__init__(what)

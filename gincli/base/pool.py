@@ -6,7 +6,10 @@ are the caller's.
 Large inputs are cut into chunks; each chunk is handled by a worker process
 and the results come back in input order. At most ``2 × workers`` chunks are
 in flight, so memory stays constant however long the input is. With one
-worker, or when the whole input fits in one chunk, nothing is forked.
+worker, or when the whole input fits in one chunk, nothing is forked. A map
+whose process ``helps`` handles chunks itself too, beside one worker fewer
+(``gin score``: N processes at work on N cores, not N workers and the
+process that feeds them and writes their results).
 
 A chunk's result comes back whole, or (``stream``) item by item: the work of a
 chunk is then a generator, each item it yields is sent here as it is made (a
@@ -171,7 +174,8 @@ def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
                 setup: Callable[[], dict[str, Any]] | None = None,
                 state: dict[str, Any] | None = None, warmup: float = 0.0,
                 cleanup: Callable[..., object] | None = None, stream: bool = False,
-                cleanup_fault: Callable[[BaseException], object] | None = None) -> Iterator[Any]:
+                cleanup_fault: Callable[[BaseException], object] | None = None,
+                helps: bool = False) -> Iterator[Any]:
     """``map(fn, chunks)`` in input order, over ``workers`` processes.
 
     ``fn`` must be a module-level function; it reads shared, read-only state
@@ -205,6 +209,14 @@ def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
     worker's death, after those it wrote (all but those of its last
     :data:`WATCH_EVERY` at most). An item is pickled when it is written, with
     the ones made close to it: ``fn`` must not change an item it has yielded.
+
+    With ``helps`` (not with ``stream``), ``workers - 1`` worker processes are
+    started, and this process handles a chunk itself whenever each of them has
+    two in hand: ``workers`` processes at work, none of them waiting. Its
+    result comes in its place; an exception it raises, after the results
+    before it, as itself. Made for chunks that each take about as long (a
+    chunk here is a while in which the workers' results are not read: each
+    worker's results pipe holds two of ``gin score``'s).
     """
     mine = dict(state) if state else (setup() if setup is not None else {})
     it = iter(chunks)
@@ -226,7 +238,10 @@ def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
     if second is None:
         yield from here(fn, first, mine)
         return
-    pool = _Pool(fn, workers, mine, setup, cleanup, stream, cleanup_fault)
+    if helps and not stream:
+        pool = _Pool(fn, workers - 1, mine, setup, cleanup, stream, cleanup_fault, helps=True)
+    else:
+        pool = _Pool(fn, workers, mine, setup, cleanup, stream, cleanup_fault)
     try:
         yield from pool.results(_prepend((first, second), it))
         pool.close()
@@ -303,6 +318,10 @@ _READ = 1 << 16
 #: is counted per user (pipe-user-pages-soft, 64 MiB), and past it every new pipe of the user is small.
 _PIPE_SIZE = 1 << 18
 WIDE_WORKERS = 32
+#: The results pipe of a worker beside which this process works too (``helps``): while it handles a
+#: chunk, it reads nothing, and a worker whose results do not fit its pipe would wait for it; two of
+#: ``gin score``'s (some 410 KB each, for 1,000 records of JSON) fit. Linux's limit without privileges.
+_HELPED_PIPE_SIZE = 1 << 20
 
 #: The pools not yet ended: a generator never closed is ended at exit, before
 #: :mod:`multiprocessing`'s own exit handler would wait for its workers.
@@ -346,7 +365,8 @@ class _Pool:
 
     def __init__(self, fn: Callable[[Any], Any], size: int, state: dict[str, Any],
                  setup: Callable[[], dict[str, Any]] | None, cleanup: Callable[..., object] | None = None,
-                 stream: bool = False, cleanup_fault: Callable[[BaseException], object] | None = None):
+                 stream: bool = False, cleanup_fault: Callable[[BaseException], object] | None = None,
+                 helps: bool = False):
         import multiprocessing  # here: a run on one worker never needs it (a few milliseconds of start-up)
 
         global _at_exit
@@ -361,6 +381,7 @@ class _Pool:
         self.cleanup = cleanup
         self.cleanup_fault = cleanup_fault
         self.stream = stream
+        self.helps = helps
         self.workers: list[_Worker] = []  # alive, as far as this process knows
         self.by_fd: dict[int, _Worker] = {}
         self.gone: list[Any] = []  # processes of workers that died
@@ -380,12 +401,13 @@ class _Pool:
 
     def results(self, chunks: Iterator[Any]) -> Iterator[Any]:
         """Each chunk's result, in order (with ``stream``: lists of the items
-        ready); at most twice the workers in flight."""
-        limit = 2 * self.size
+        ready); at most twice the workers in flight (with ``helps``, twice the
+        workers and this process)."""
+        limit = 2 * (self.size + self.helps)
         sent = given = 0
         more = True
         while True:
-            while more and not self.failed and sent - given < limit:
+            while more and not self.failed and sent - given < limit and (not self.helps or self._room()):
                 try:
                     chunk = next(chunks)
                 except StopIteration:
@@ -411,8 +433,36 @@ class _Pool:
                 yield _outcome(got)
             elif given == sent:
                 return
+            elif self.helps and more and not self.failed and sent - given < limit:
+                self._wait(0.0)  # what the workers have sent, read, and what waits for them, written
+                if given in self.done or self._room():
+                    continue
+                try:
+                    chunk = next(chunks)
+                except StopIteration:
+                    more = False
+                    continue
+                except Exception as exc:
+                    self._fail(sent, exc)
+                else:
+                    self.done[sent] = self._here(chunk)
+                sent += 1
             else:
                 self._wait()
+
+    def _room(self) -> bool:
+        """Whether a worker would take a chunk now (``helps``): one has fewer than two in hand, or
+        another may be started."""
+        return len(self.workers) < self.size or any(len(w.held) < 2 for w in self.workers)
+
+    def _here(self, chunk: Any) -> Any:
+        """``chunk`` handled in this process (``helps``): its result, or the exception it raised."""
+        _use(self.state)
+        try:
+            return _Here(self.fn(chunk))
+        except Exception as exc:
+            self.failed = True
+            return exc
 
     def _ready(self, given: int) -> tuple[list[Any], int, BaseException | None]:
         """The items that have arrived in order from chunk ``given`` on, the
@@ -462,8 +512,8 @@ class _Pool:
         task_r, task_w = os.pipe()
         result_r, result_w = os.pipe()
         if len(self.workers) + len(self.gone) < WIDE_WORKERS:
-            for fd in (task_w, result_w):
-                _widen(fd)
+            _widen(task_w, _PIPE_SIZE)
+            _widen(result_w, _HELPED_PIPE_SIZE if self.helps else _PIPE_SIZE)
         # Forked, a worker closes this process's ends of every pool's pipes, its own too: only this
         # process may hold them, or a worker's death or this process's would not be an end of file.
         inherited = [fd for pool in _live for w in pool.workers for fd in (w.tasks, w.results) if fd >= 0]
@@ -569,7 +619,7 @@ class _Pool:
         else:
             self.done[worker.held.popleft()] = message
 
-    def _wait(self) -> None:
+    def _wait(self, timeout: float = CHECK_EVERY) -> None:
         """Wait until a worker's result can be read or its pipe takes more, and act on it.
         With ``stream``, never sooner than :data:`GATHER` after the last wait
         ended: the items made meanwhile are read at once."""
@@ -586,9 +636,11 @@ class _Pool:
                 poller.register(w.results, select.POLLIN)
             if w.out:
                 poller.register(w.tasks, select.POLLOUT)
-        events = poller.poll(CHECK_EVERY * 1000)
+        events = poller.poll(timeout * 1000)
         self.woken = time.monotonic()
         if not events:
+            if not timeout:
+                return
             if not any(w.held for w in self.workers):  # never so: the next result is some worker's
                 raise RuntimeError("ordered_map: waiting with no chunk in flight")
             for w in [w for w in self.workers if w.held and w.proc.exitcode is not None]:
@@ -756,11 +808,11 @@ def _end_of(dup: Any) -> _End:
     return _End(dup.detach())
 
 
-def _widen(fd: int) -> None:
+def _widen(fd: int, size: int) -> None:
     try:
         import fcntl
 
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_SIZE)
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
     except (ImportError, AttributeError, OSError):  # not Linux, or past the user's share of pipe memory
         pass
 
@@ -782,10 +834,21 @@ def _death(pid: int, code: int | None) -> str:
     return f"a worker process (pid {pid}) died ({how}); the results before it were written"
 
 
+class _Here:
+    """The result of a chunk handled in the process that reads the results (``helps``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+
 def _outcome(got: Any) -> Any:
     """A chunk's result from its message; an exception is raised as itself."""
     if isinstance(got, BaseException):
         raise got
+    if type(got) is _Here:
+        return got.value
     import pickle
 
     ok, value = _unpickled(got)

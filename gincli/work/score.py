@@ -53,10 +53,12 @@ def scored(state: dict[str, Any], chunks: Iterable[Lines | list[Item]], workers:
     """Each chunk of records scored (lines of JSON Lines as read,
     :meth:`~gincli.formats.containers.Reader.batches`, or a list of items), in
     input order, over ``workers`` processes of the pool (with one, here, each
-    chunk read only as its turn comes). ``state``: as :func:`score_chunk`'s,
+    chunk read only as its turn comes; with more, this process scores chunks
+    too, beside ``workers - 1`` worker processes: ``helps`` in
+    :func:`~gincli.base.pool.ordered_map`). ``state``: as :func:`score_chunk`'s,
     built again by ``setup()`` in a spawned worker; ``warmup``: see
     :func:`~gincli.base.pool.ordered_map`."""
-    return ordered_map(_score_worker, chunks, workers, setup, state, warmup)
+    return ordered_map(_score_worker, chunks, workers, setup, state, warmup, helps=True)
 
 
 def batches(reader: Reader) -> Iterator[Lines | list[Item]]:
