@@ -445,7 +445,7 @@ class _Pool:
                 except Exception as exc:
                     self._fail(sent, exc)
                 else:
-                    self.done[sent] = self._here(chunk)
+                    self._here(sent, chunk)
                 sent += 1
             else:
                 self._wait()
@@ -455,14 +455,13 @@ class _Pool:
         another may be started."""
         return len(self.workers) < self.size or any(len(w.held) < 2 for w in self.workers)
 
-    def _here(self, chunk: Any) -> Any:
-        """``chunk`` handled in this process (``helps``): its result, or the exception it raised."""
+    def _here(self, number: int, chunk: Any) -> None:
+        """Chunk ``number`` handled in this process (``helps``): its result, or the exception it raised."""
         _use(self.state)
         try:
-            return _Here(self.fn(chunk))
+            self.done[number] = _Here(self.fn(chunk))
         except Exception as exc:
-            self.failed = True
-            return exc
+            self._fail(number, exc)
 
     def _ready(self, given: int) -> tuple[list[Any], int, BaseException | None]:
         """The items that have arrived in order from chunk ``given`` on, the
@@ -620,9 +619,9 @@ class _Pool:
             self.done[worker.held.popleft()] = message
 
     def _wait(self, timeout: float = CHECK_EVERY) -> None:
-        """Wait until a worker's result can be read or its pipe takes more, and act on it.
-        With ``stream``, never sooner than :data:`GATHER` after the last wait
-        ended: the items made meanwhile are read at once."""
+        """Wait until a worker's result can be read or its pipe takes more, and act on it;
+        ``timeout`` 0: act on what is ready now, and return. With ``stream``, never sooner than
+        :data:`GATHER` after the last wait ended: the items made meanwhile are read at once."""
         if self.stream:
             early = self.woken + GATHER - time.monotonic()
             if early > 0:
