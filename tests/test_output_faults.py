@@ -335,3 +335,41 @@ def test_transcripts_on_a_full_disk_with_format_json_give_the_summary_as_json_on
     assert res.stdout == ""
     summary = json.loads(res.stderr[:res.stderr.index(error)])
     assert summary["seed"] == 1
+
+
+def test_a_worker_ended_while_a_line_is_cut_back_leaves_whole_lines(tmp_path):
+    """A worker ended by a signal (close_all with grace 0, then its exit) while
+    a bot log's line is being appended: the system took part of it and refused
+    the rest, and the line is cut back before the process ends. The race that
+    let a match's second worker leave part of a line when both logs filled up
+    at once, made slow here (a refusal 0.3 s after the part written)."""
+    log = tmp_path / "bot.log"
+    script = textwrap.dedent(f"""
+        import errno, os, threading, time
+        from gincli.matches.external import process
+
+        log = os.open({str(log)!r}, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        first = b"[session 1 hand 1] whole\\n"
+        os.write(log, first)
+        real = os.write
+        def short_then_refused(fd, data):
+            if fd != log:
+                return real(fd, data)
+            if os.fstat(fd).st_size == len(first):
+                return real(fd, bytes(data[:8]))  # the part the system took
+            time.sleep(0.3)
+            raise OSError(errno.EFBIG, "File too large")
+        os.write = short_then_refused
+        def append():
+            try:
+                process.append_whole(log, b"[session 1 hand 2] cut by the limit\\n", len(first))
+            except OSError:
+                pass
+        threading.Thread(target=append, daemon=True).start()
+        time.sleep(0.05)
+        process.close_all(grace=0)
+        os._exit(0)
+    """)
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert log.read_bytes() == b"[session 1 hand 1] whole\n"

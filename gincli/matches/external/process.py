@@ -54,6 +54,24 @@ class BotLogError(MachineError):
     """A --bot-log or --bot-trace file cannot be written: the match stops (exit 2)."""
 
 
+#: Held while lines are appended to a bot log or trace, and cut back if the system refuses them
+#: (:func:`append_whole`): a worker ended by a signal (:func:`close_all` with ``grace=0``) waits
+#: for it before it exits, so that no file is left ending in part of a line.
+_appending = threading.Lock()
+#: How long a worker that is ending waits for a line being appended.
+APPEND_WAIT = 0.5  # seconds
+
+
+def _new_lock() -> None:
+    """A forked child's own :data:`_appending`: a thread of the parent may have held it."""
+    global _appending
+    _appending = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_lock)
+
+
 def append_whole(fd: int, data: bytes, keep: int) -> None:
     """Append every byte of ``data`` to the file open on ``fd`` (``O_APPEND``);
     when the system refuses (a full disk), the file is cut back to its last
@@ -61,22 +79,23 @@ def append_whole(fd: int, data: bytes, keep: int) -> None:
     written whole before the refusal) and the ``OSError`` raised."""
     view = memoryview(data)
     done = 0
-    try:
-        while view:
-            written = os.write(fd, view)
-            if not written:
-                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-            view = view[written:]
-            done += written
-    except OSError:
-        line_end = data.rfind(b"\n", 0, done)
-        if line_end >= 0:
-            keep = max(keep, _size(fd) - done + line_end + 1)
+    with _appending:
         try:
-            os.ftruncate(fd, keep)
+            while view:
+                written = os.write(fd, view)
+                if not written:
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                view = view[written:]
+                done += written
         except OSError:
-            pass
-        raise
+            line_end = data.rfind(b"\n", 0, done)
+            if line_end >= 0:
+                keep = max(keep, _size(fd) - done + line_end + 1)
+            try:
+                os.ftruncate(fd, keep)
+            except OSError:
+                pass
+            raise
 
 
 def _size(fd: int) -> int:
@@ -748,7 +767,10 @@ def end_fault(fault: BaseException) -> None:
 
 def close_all(grace: float = EXIT_GRACE) -> BotLogError | None:
     """Close every program this process runs; ``grace=0`` (a worker ending
-    from a signal handler) only kills their process groups, taking no lock.
+    from a signal handler) only kills their process groups, then waits (at most
+    :data:`APPEND_WAIT`) for a line being appended to a bot log or trace, on
+    another thread, and holds that lock for the exit to come: no file is left
+    with part of a line.
     Returns the first bot log or trace that stopped taking lines and was not
     raised yet (what a bot wrote on its standard error as it ended), for the
     caller to raise: the run stops with it."""
@@ -764,6 +786,8 @@ def close_all(grace: float = EXIT_GRACE) -> BotLogError | None:
             except OSError:
                 pass
     _programs.clear()
+    if grace <= 0:
+        _appending.acquire(timeout=APPEND_WAIT)  # never released: the process ends
     if grace > 0:
         ended = _end_faults[0] if _end_faults else None  # a worker's bots', told as it ended
         _end_faults.clear()
