@@ -370,6 +370,6 @@ def test_a_worker_ended_while_a_line_is_cut_back_leaves_whole_lines(tmp_path):
         process.close_all(grace=0)
         os._exit(0)
     """)
-    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert log.read_bytes() == b"[session 1 hand 1] whole\n"
