@@ -76,9 +76,10 @@ new worlds at a time (one in Python, without the compiled play-outs) until
 its share is spent, so that the play-outs depend on the machine's speed and
 a match no longer replays by its seed (in time, against ``expert``, the
 games won rise steeply to 2 to 4 ms a searched discard and slowly past it:
-eight times the time, 32 against 4 ms and 64 against 8, won 51.7% of 6,000
-games, some +12 Elo; the kept positions' points are too coarse to show a
-gain that small; docs/benchmarks.md).
+eight times the time, 32 against 4 ms and 64 against 8, won 51.8% of 8,000
+games, some +12 Elo, and 64 against 8 alone 51.5% of 5,000, some +11; the
+kept positions' points are too coarse to show a gain that small;
+docs/benchmarks.md).
 """
 
 from __future__ import annotations
