@@ -63,6 +63,9 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)]
 WorkersOpt = Annotated[int | None, typer.Option(
     "--workers", "-j", click_type=whole_numbers(1, MAX_WORKERS), metavar="N",
     show_default="all cores", help="Worker processes, for large inputs (at most the cores).")]
+ScoreWorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", "-j", click_type=whole_numbers(1, MAX_WORKERS), metavar="N", show_default="all cores",
+    help="Processes that score, for large inputs: gin's own and N - 1 workers (at most the cores).")]
 
 
 def workers_for(asked: int | None) -> int:

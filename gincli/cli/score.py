@@ -34,9 +34,9 @@ from .options import (
     OptionOpt,
     QuietOpt,
     RowsFormatOpt,
+    ScoreWorkersOpt,
     ScoringOpt,
     VariantOpt,
-    WorkersOpt,
     files_given,
     overrides_from,
     workers_for,
@@ -84,7 +84,7 @@ def score(
         "--summary", help="With --format json, end with a summary object: {\"summary\": {...}} (docs/formats.md).")]
     = False,
     input_format: InputFormatOpt = None,
-    workers: WorkersOpt = None,
+    workers: ScoreWorkersOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     files = files_given(files, "score", "hand records")

@@ -159,51 +159,57 @@ static int solve(PyObject *const *args, Py_ssize_t nargs, const char *usage, Sol
     return 1;
 }
 
-/* records(data) -> the lines of `data` (JSON Lines as read, bytes-like) holding any byte that is not
- * whitespace as bytes.isspace() has it: its records (formats/containers.py's _records, without the
- * lines past the limit). Each line found with memchr; a line starting with `{`, nearly all, no further. */
-static PyObject *count_records(PyObject *self, PyObject *arg) {
-    (void)self;
-    Py_buffer b;
-    if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) return NULL;
-    const char *p = (const char *)b.buf, *end = p + b.len;
+/* The lines of `p` to `end` (JSON Lines as read), each found with memchr: with `records`, those
+ * holding any byte that is not whitespace as bytes.isspace() has it (a last line without its newline
+ * too; a line starting with `{`, nearly all, looked at no further), else the newlines. */
+static Py_ssize_t scan_lines(const char *p, const char *end, int records) {
     Py_ssize_t n = 0;
-    Py_BEGIN_ALLOW_THREADS
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!records) {
+            if (!nl) break;
+            n++;
+            p = nl + 1;
+            continue;
+        }
         const char *stop = nl ? nl : end;
         while (p < stop && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\v' || *p == '\f')) p++;
         n += p < stop;
         p = nl ? nl + 1 : end;
     }
+    return n;
+}
+
+static PyObject *counted(PyObject *arg, int records) {
+    Py_buffer b;
+    if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) return NULL;
+    Py_ssize_t n;
+    Py_BEGIN_ALLOW_THREADS
+    n = scan_lines((const char *)b.buf, (const char *)b.buf + b.len, records);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&b);
     return PyLong_FromSsize_t(n);
 }
 
+/* records(data) -> the records of `data` (bytes-like): formats/containers.py's _records, without the
+ * lines past the limit. */
+static PyObject *count_records(PyObject *self, PyObject *arg) {
+    (void)self;
+    return counted(arg, 1);
+}
+
 /* lines(data) -> the newlines in `data` (bytes-like): its lines, as formats/containers.py cuts JSON
- * Lines into chunks; each found with memchr (bytes.count looks at every byte in turn). */
+ * Lines into chunks (bytes.count looks at every byte in turn). */
 static PyObject *count_lines(PyObject *self, PyObject *arg) {
     (void)self;
-    Py_buffer b;
-    if (PyObject_GetBuffer(arg, &b, PyBUF_SIMPLE) < 0) return NULL;
-    const char *p = (const char *)b.buf, *end = p + b.len;
-    Py_ssize_t n = 0;
-    Py_BEGIN_ALLOW_THREADS
-    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        n++;
-        p++;
-    }
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&b);
-    return PyLong_FromSsize_t(n);
+    return counted(arg, 0);
 }
 
 /* checksum(data) -> a 64-bit Fletcher sum of `data` (bytes-like), its length mixed in: two running
  * sums of its 8-byte words (the last padded with zeros), the second of the first's values, so that a
- * word changed, or two words moved, or the length changed, changes it. What formats/containers.py checks a chunk a worker read from the
- * input by (a change made to the file while gin reads it), some ten times faster than zlib's CRC-32;
- * not a hash against anyone's design. */
+ * word changed, or two words moved, or the length changed, changes it. What formats/containers.py
+ * checks a chunk a worker read again in the input by (a change made to the file while gin read it),
+ * some four times faster than zlib's CRC-32; not a hash against anyone's design. */
 static PyObject *checksum(PyObject *self, PyObject *arg) {
     (void)self;
     Py_buffer b;
