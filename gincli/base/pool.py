@@ -238,10 +238,8 @@ def ordered_map(fn: Callable[[T], Any], chunks: Iterable[T], workers: int,
     if second is None:
         yield from here(fn, first, mine)
         return
-    if helps and not stream:
-        pool = _Pool(fn, workers - 1, mine, setup, cleanup, stream, cleanup_fault, helps=True)
-    else:
-        pool = _Pool(fn, workers, mine, setup, cleanup, stream, cleanup_fault)
+    helped = helps and not stream
+    pool = _Pool(fn, workers - helped, mine, setup, cleanup, stream, cleanup_fault, helps=helped)
     try:
         yield from pool.results(_prepend((first, second), it))
         pool.close()

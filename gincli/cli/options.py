@@ -60,12 +60,14 @@ RowsFormatOpt = Annotated[RowsFormat, typer.Option(
 InputFormatOpt = Annotated[str | None, typer.Option(
     "--input-format", metavar="json|jsonl|toml", show_default="sniffed", help="Container of standard input.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help=QUIET_HELP)]
-WorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", "-j", click_type=whole_numbers(1, MAX_WORKERS), metavar="N",
-    show_default="all cores", help="Worker processes, for large inputs (at most the cores).")]
-ScoreWorkersOpt = Annotated[int | None, typer.Option(
-    "--workers", "-j", click_type=whole_numbers(1, MAX_WORKERS), metavar="N", show_default="all cores",
-    help="Processes that score, for large inputs: gin's own and N - 1 workers (at most the cores).")]
+def _workers_option(what: str) -> Any:
+    """``--workers N`` for a command that works on large inputs in chunks: ``what`` N is."""
+    return typer.Option("--workers", "-j", click_type=whole_numbers(1, MAX_WORKERS), metavar="N",
+                        show_default="all cores", help=f"{what}, for large inputs (at most the cores).")
+
+
+WorkersOpt = Annotated[int | None, _workers_option("Worker processes")]
+ScoreWorkersOpt = Annotated[int | None, _workers_option("Processes that score: gin's own and N - 1 workers")]
 
 
 def workers_for(asked: int | None) -> int:
