@@ -373,3 +373,26 @@ def test_a_worker_ended_while_a_line_is_cut_back_leaves_whole_lines(tmp_path):
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert log.read_bytes() == b"[session 1 hand 1] whole\n"
+
+
+def test_a_worker_ended_while_a_bots_line_is_half_read_cuts_the_log_back(tmp_path):
+    """A worker ended by a signal while the bot log holds part of a line (the
+    bot has written its start, the rest not yet): the log is cut back to its
+    last whole line before the process ends. The race behind the two-worker
+    bot-log test's file that ended in "thinking about decision"."""
+    from gincli.matches.external.process import StderrTail, _Drain
+
+    read, write = os.pipe()
+    path = tmp_path / "bot.log"
+    with open(path, "ab", buffering=0) as log:
+        drain = _Drain(read, StderrTail(), log, lambda: b"[session 2 hand 1] ")
+        try:
+            os.write(write, b"whole line\nthinking about decision")
+            drain.catch_up()
+            assert path.read_bytes() == b"[session 2 hand 1] whole line\n[session 2 hand 1] thinking about decision"
+            drain.cut_back(1.0)
+            assert path.read_bytes() == b"[session 2 hand 1] whole line\n"
+        finally:
+            drain.lock.release()
+            os.close(write)
+            drain.stop()

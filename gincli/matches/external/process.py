@@ -325,6 +325,18 @@ class _Drain:
                 self.whole = self.end + end + 1
             self.end += len(data)
 
+    def cut_back(self, wait: float) -> None:
+        """The log cut back to its last whole line, as the process ends by a signal: a bot's line
+        read in part (the rest not written yet) would be left unfinished. Waits at most ``wait``
+        for a chunk being taken, and keeps :attr:`lock` for the exit to come."""
+        if os.getpid() != self.pid or not self.lock.acquire(timeout=wait):
+            return
+        if self.log is not None and self.end > self.whole:
+            try:
+                os.ftruncate(self.log.fileno(), self.whole)
+            except (OSError, ValueError):
+                pass
+
     def _marked(self, chunk: bytes) -> bytes:
         """The chunk with the marker before each line it begins."""
         mark = self.marker()
@@ -767,15 +779,17 @@ def end_fault(fault: BaseException) -> None:
 
 def close_all(grace: float = EXIT_GRACE) -> BotLogError | None:
     """Close every program this process runs; ``grace=0`` (a worker ending
-    from a signal handler) only kills their process groups, then waits (at most
-    :data:`APPEND_WAIT`) for a line being appended to a bot log or trace, on
-    another thread, and holds that lock for the exit to come: no file is left
-    with part of a line.
+    from a signal handler) only kills their process groups, then cuts each bot
+    log back to its last whole line (a bot's line read in part) and waits (at
+    most :data:`APPEND_WAIT` in all) for a line being appended to a bot log or
+    trace on another thread, holding the locks for the exit to come: no file is
+    left with part of a line.
     Returns the first bot log or trace that stopped taking lines and was not
     raised yet (what a bot wrote on its standard error as it ended), for the
     caller to raise: the run stops with it."""
     fault = None
-    for program in list(_programs.values()):
+    programs = list(_programs.values())
+    for program in programs:
         if grace > 0:
             program.close(grace)
             if fault is None and program.fault is not None and not program.fault_raised:
@@ -787,7 +801,11 @@ def close_all(grace: float = EXIT_GRACE) -> BotLogError | None:
                 pass
     _programs.clear()
     if grace <= 0:
-        _appending.acquire(timeout=APPEND_WAIT)  # never released: the process ends
+        deadline = time.monotonic() + APPEND_WAIT
+        for program in programs:
+            if program.drain is not None:
+                program.drain.cut_back(max(0.0, deadline - time.monotonic()))
+        _appending.acquire(timeout=max(0.0, deadline - time.monotonic()))  # never released: the process ends
     if grace > 0:
         ended = _end_faults[0] if _end_faults else None  # a worker's bots', told as it ended
         _end_faults.clear()
